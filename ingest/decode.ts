@@ -1,0 +1,130 @@
+import type { DecodedText } from './types.js';
+
+/** Why a byte buffer could not be decoded; the caller adds the file name. */
+export class DecodeError extends Error {
+  override name = 'DecodeError';
+}
+
+const MAGIC: Array<[number[], string]> = [
+  [[0x89, 0x50, 0x4e, 0x47], 'a PNG image'],
+  [[0xff, 0xd8, 0xff], 'a JPEG image'],
+  [[0x47, 0x49, 0x46, 0x38], 'a GIF image'],
+  [[0x25, 0x50, 0x44, 0x46], 'a PDF document (only text exports are supported)'],
+  [[0x50, 0x4b, 0x03, 0x04], 'a ZIP archive or Word document (only text exports are supported)'],
+  [[0x1f, 0x8b], 'a gzip archive'],
+  [[0xd0, 0xcf, 0x11, 0xe0], 'a legacy Office document (only text exports are supported)'],
+];
+
+// Bytes that Windows-1252 leaves undefined: text containing them is some other encoding.
+const CP1252_UNDEFINED = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
+
+function startsWith(buf: Uint8Array, sig: number[]): boolean {
+  return sig.every((b, i) => buf[i] === b);
+}
+
+/** Decodes a text file whose encoding is detected from its bytes, never from its name. */
+export function decodeBuffer(buf: Uint8Array): DecodedText {
+  if (buf.length === 0) throw new DecodeError('empty file');
+  for (const [sig, what] of MAGIC) {
+    if (startsWith(buf, sig)) throw new DecodeError(`not a text file: looks like ${what}`);
+  }
+  let encoding: DecodedText['encoding'];
+  let raw: string;
+  if (startsWith(buf, [0xef, 0xbb, 0xbf])) {
+    encoding = 'utf-8-bom';
+    raw = strictUtf8(buf.subarray(3), 'UTF-8 (with BOM)');
+  } else if (startsWith(buf, [0xff, 0xfe])) {
+    if (startsWith(buf, [0xff, 0xfe, 0, 0])) throw new DecodeError('unsupported encoding: UTF-32');
+    encoding = 'utf-16le';
+    raw = new TextDecoder('utf-16le').decode(buf.subarray(2));
+  } else if (startsWith(buf, [0xfe, 0xff])) {
+    encoding = 'utf-16be';
+    raw = decodeUtf16be(buf.subarray(2));
+  } else {
+    const bom16 = sniffUtf16(buf);
+    if (bom16 === 'le') {
+      encoding = 'utf-16le';
+      raw = new TextDecoder('utf-16le').decode(buf);
+    } else if (bom16 === 'be') {
+      encoding = 'utf-16be';
+      raw = decodeUtf16be(buf);
+    } else {
+      let high = 0;
+      for (const b of buf) if (b >= 0x80) high++;
+      if (high === 0) {
+        encoding = 'ascii';
+        raw = new TextDecoder('latin1').decode(buf);
+      } else {
+        const utf8 = tryUtf8(buf);
+        if (utf8 !== null) {
+          encoding = 'utf-8';
+          raw = utf8;
+        } else {
+          if (buf.some((b) => CP1252_UNDEFINED.has(b)) || high / buf.length > 0.3) {
+            throw new DecodeError('unknown text encoding: not UTF-8, UTF-16 or Windows-1252');
+          }
+          encoding = 'windows-1252';
+          raw = new TextDecoder('windows-1252').decode(buf);
+        }
+      }
+    }
+  }
+  if (raw.charCodeAt(0) === 0xfeff) raw = raw.slice(1);
+  checkControlCharacters(raw);
+  return { text: raw.replace(/\r\n?/g, '\n'), encoding, lineEndings: lineEndingsOf(raw) };
+}
+
+function strictUtf8(buf: Uint8Array, what: string): string {
+  const s = tryUtf8(buf);
+  if (s === null) throw new DecodeError(`invalid ${what}: malformed byte sequence`);
+  return s;
+}
+
+function tryUtf8(buf: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(buf);
+  } catch {
+    return null;
+  }
+}
+
+function decodeUtf16be(buf: Uint8Array): string {
+  const swapped = Buffer.from(buf.subarray(0, buf.length - (buf.length % 2)));
+  swapped.swap16();
+  return new TextDecoder('utf-16le').decode(swapped);
+}
+
+/** UTF-16 without a BOM: English text has a NUL in every other byte. */
+function sniffUtf16(buf: Uint8Array): 'le' | 'be' | null {
+  const n = Math.min(buf.length, 4096) & ~1;
+  if (n < 4) return null;
+  let evenNul = 0;
+  let oddNul = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (buf[i] === 0) evenNul++;
+    if (buf[i + 1] === 0) oddNul++;
+  }
+  const pairs = n / 2;
+  if (oddNul > pairs * 0.6 && evenNul < pairs * 0.05) return 'le';
+  if (evenNul > pairs * 0.6 && oddNul < pairs * 0.05) return 'be';
+  return null;
+}
+
+function checkControlCharacters(text: string): void {
+  let bad = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c) || c === 0xfffd) bad++;
+  }
+  if (bad > 0 && bad > text.length / 1000) {
+    throw new DecodeError(`binary data or unknown encoding: ${bad} control characters after decoding`);
+  }
+}
+
+function lineEndingsOf(raw: string): DecodedText['lineEndings'] {
+  const out: DecodedText['lineEndings'] = [];
+  if (/[^\r]\n|^\n/.test(raw)) out.push('lf');
+  if (raw.includes('\r\n')) out.push('crlf');
+  if (/\r(?!\n)/.test(raw)) out.push('cr');
+  return out;
+}

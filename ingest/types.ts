@@ -1,0 +1,130 @@
+/**
+ * The one document model every parser produces: official text files, scraped
+ * pages, Markdown renderings, fragments and the Rulings Summaries all parse to
+ * a `ParsedDocument`.
+ */
+
+/** Which family of documents an edition belongs to. */
+export type DocumentFamily = 'cr' | 'rulings';
+
+/** The source format a parser recognised. */
+export type SourceFormat =
+  | 'cr-text' // official Comprehensive Rules text file
+  | 'markdown' // a Markdown rendering of (part of) the CR
+  | 'fragment' // plain-text run of rules with no header
+  | 'html' // a scraped HTML page of (part of) the CR
+  | 'rulings-text' // Magic Rulings Summaries, text release
+  | 'rulings-html'; // Magic Rulings Summaries, scraped page text
+
+/** What kind of numbered entry a rule node is. */
+export type RuleKind =
+  | 'section' // "100. General": text is the section title
+  | 'rule' // "100.1."
+  | 'subrule' // "100.1a"
+  | 'ruling'; // Rulings Summaries "E.12.Ruling.3"
+
+/** A citation split out of a ruling: "[WotC Rules Team 11/10/95]". */
+export interface Citation {
+  /** Who or what is cited, e.g. "WotC Rules Team", "CompRules". */
+  source: string;
+  /** ISO date (YYYY-MM-DD) or null when the citation has none. */
+  date: string | null;
+  /** The citation as published, brackets included. */
+  raw: string;
+}
+
+/** One numbered rule at any depth, in document order. */
+export interface RuleNode {
+  /** "100", "100.1", "100.1a", "E.12.1", "E.12.Ruling.3": never a trailing dot. */
+  number: string;
+  /** Number of the enclosing rule ("100.1" for "100.1a"); null at the top. */
+  parent: string | null;
+  kind: RuleKind;
+  /** Text as published after decoding; wrapped lines joined. Sections: their title. */
+  text: string;
+  /** Examples attached to this rule, without the "Example:" prefix. */
+  examples: string[];
+  /** Citations (Rulings Summaries only). */
+  citations?: Citation[];
+  /** 1-based line of the rule's first line in the decoded source. */
+  line: number;
+}
+
+/** A numbered part of the rules: "1. Game Concepts". */
+export interface PartHeading {
+  number: string;
+  title: string;
+  line: number;
+}
+
+/** A glossary term and its definition as published. */
+export interface GlossaryEntry {
+  term: string;
+  /** Definition as published; separate published lines joined with "\n". */
+  definition: string;
+  line: number;
+}
+
+/** A topic in a Rulings Summaries index, pointing at sections. */
+export interface IndexEntry {
+  topic: string;
+  targets: string[];
+}
+
+/** A problem found while parsing, with its place in the source. */
+export interface ParseWarning {
+  /** 1-based line in the decoded source, or null for document-level warnings. */
+  line: number | null;
+  /** Short machine-readable code: "unaccounted-line", "no-effective-date", ... */
+  code: string;
+  message: string;
+}
+
+/** Line accounting: every non-blank line of the rules and glossary must be claimed. */
+export interface LineAccounting {
+  /** Non-blank lines inside the rules and glossary parts. */
+  bodyLines: number;
+  /** Of those, lines claimed as rule text, example, heading or glossary. */
+  accounted: number;
+  /** 1-based line numbers of the lines nobody claimed. */
+  unaccounted: number[];
+}
+
+/** A parsed document, ready to be stored as (part of) an edition. */
+export interface ParsedDocument {
+  family: DocumentFamily;
+  format: SourceFormat;
+  /** Effective date the document states of itself (YYYY-MM-DD), or null. */
+  effectiveDate: string | null;
+  /** True when the source is a whole edition, false for fragments and excerpts. */
+  complete: boolean;
+  title: string | null;
+  introduction: string | null;
+  credits: string | null;
+  parts: PartHeading[];
+  /** Every numbered entry in document order, sections included. */
+  rules: RuleNode[];
+  glossary: GlossaryEntry[];
+  /** Ability words listed by the edition (e.g. from rule 207.2c). */
+  abilityWords: string[];
+  /** Rulings Summaries index (topic → sections). Empty for the CR. */
+  index: IndexEntry[];
+  accounting: LineAccounting;
+  warnings: ParseWarning[];
+}
+
+/** A keyword ability (702.x) or keyword action (701.x) derived from the rules. */
+export interface KeywordEntry {
+  kind: 'ability' | 'action';
+  /** The keyword's section rule number, e.g. "702.19". */
+  number: string;
+  name: string;
+}
+
+/** Result of decoding a byte buffer into text. */
+export interface DecodedText {
+  text: string;
+  encoding: 'ascii' | 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+  /** Line endings seen in the source; the decoded text always uses "\n". */
+  lineEndings: Array<'lf' | 'crlf' | 'cr'>;
+}
