@@ -1,0 +1,4 @@
+export { openWritableDb, openReadOnlyDb, projectRoot, schemaDir, schemaSql } from './openDb.js';
+export type { Db } from './openDb.js';
+export { Writer, hash53 } from './Writer.js';
+export type { EditionMeta, SourceFileRow, EditionRow } from './Writer.js';

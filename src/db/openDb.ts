@@ -1,0 +1,60 @@
+import Database from 'better-sqlite3';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type Db = Database.Database;
+
+/** The repository root, found from this module's location (works from src/ and dist/src/). */
+export function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    try {
+      readFileSync(join(dir, 'package.json'));
+      return dir;
+    } catch {
+      dir = dirname(dir);
+    }
+  }
+  throw new Error('cannot find the project root (package.json) above ' + fileURLToPath(import.meta.url));
+}
+
+/** Directory holding schema/*.sql and schema/*.graphql. */
+export function schemaDir(): string {
+  return join(projectRoot(), 'schema');
+}
+
+let ddlCache: string | null = null;
+
+/** All DDL in schema/*.sql, in file-name order. */
+export function schemaSql(): string {
+  if (ddlCache === null) {
+    const dir = schemaDir();
+    ddlCache = readdirSync(dir)
+      .filter((f) => f.endsWith('.sql'))
+      .sort()
+      .map((f) => readFileSync(join(dir, f), 'utf8'))
+      .join('\n');
+  }
+  return ddlCache;
+}
+
+/** Opens (and creates if needed) a database for writing, with the schema applied. ':memory:' works. */
+export function openWritableDb(file: string): Db {
+  const db = new Database(file === ':memory:' ? file : resolve(file));
+  db.pragma('journal_mode = DELETE');
+  db.pragma('synchronous = OFF');
+  db.pragma('foreign_keys = ON');
+  db.pragma('cache_size = -64000');
+  db.exec(schemaSql());
+  return db;
+}
+
+/** Opens an existing database read-only, as the server and query commands do. */
+export function openReadOnlyDb(file: string): Db {
+  const db = new Database(resolve(file), { readonly: true, fileMustExist: true });
+  db.pragma('query_only = ON');
+  db.pragma('cache_size = -32000');
+  db.pragma('mmap_size = 268435456');
+  return db;
+}
