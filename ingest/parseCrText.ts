@@ -1,0 +1,476 @@
+import type { GlossaryEntry, IndexEntry, ParsedDocument, ParseWarning, PartHeading, RuleNode } from './types.js';
+import { findEffectiveDate } from './effectiveDate.js';
+
+// Rule-number patterns, applied to a trimmed line. Numbers never keep their trailing dot.
+const RE_SUBRULE = /^(\d{3})\.(\d{1,3})([a-z])\.?(?:\s+(.*))?$/;
+const RE_RULE = /^(\d{3})\.(\d{1,3})\.?(?:\s+(.*))?$/;
+const RE_SECTION = /^(\d{3})\.\s+(\S.*)$/;
+const RE_PART = /^(\d{1,2})\.\s+(\S.*)$/;
+const RE_EXAMPLE = /^(?:example|examples)\s*:\s*(.*)$/i;
+const RE_DECORATION = /^(?:[-=_*~]\s*){3,}$/;
+const RE_FIRST_RULE = /^\s*100\.1\.?\s+\S/;
+const RE_TERMINAL = /[.:;!?)"'”’\]]$/;
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** Cheap check that a decoded text is an official Comprehensive Rules text file. */
+export function isCrText(text: string): boolean {
+  const head = text.slice(0, 20000);
+  if (!/comprehensive\s+rules/i.test(head)) return false;
+  // The Rulings Summaries cite "CompRules" and number rulings "E.13.Ruling.1": a different family.
+  if (/^\s*[A-Z]\.\d+\.Ruling\.\d+/m.test(text.slice(0, 200000))) return false;
+  if (/<html|<!doctype/i.test(text.slice(0, 2000))) return false;
+  const lines = text.split('\n', 20000);
+  let rules = 0;
+  let sawFirst = false;
+  for (const l of lines) {
+    if (RE_FIRST_RULE.test(l)) sawFirst = true;
+    if (/^\s*\d{3}\.\d{1,3}[a-z]?\.?\s+\S/.test(l) && ++rules > 20 && sawFirst) return true;
+  }
+  return false;
+}
+
+interface Line {
+  /** Raw line without its newline. */
+  raw: string;
+  /** Trimmed text. */
+  t: string;
+  indent: number;
+}
+
+function indentOf(s: string): number {
+  let i = 0;
+  while (i < s.length && (s[i] === ' ' || s[i] === '\t' || s[i] === '\f')) i++;
+  return i;
+}
+
+function letterIndex(c: string): number {
+  return LETTERS.indexOf(c) + 1;
+}
+
+/** Builds joins of continuation lines: "\n" between published lines, " " across hard wraps. */
+class Joiner {
+  constructor(
+    readonly wrapped: boolean,
+    readonly width: number,
+  ) {}
+
+  sep(prev: Line, next: Line, afterBlank: boolean, baseIndent: number): string {
+    if (!this.wrapped || afterBlank || next.indent > baseIndent) return '\n';
+    const firstWord = /^\S+/.exec(next.t)?.[0] ?? '';
+    // A line that could have taken the next word was ended on purpose.
+    if (prev.raw.trimEnd().length + 1 + firstWord.length <= this.width * 0.85) return '\n';
+    if (/[A-Za-z]-$/.test(prev.t) && /^[a-z]/.test(next.t) && !/--$/.test(prev.t)) return '';
+    return ' ';
+  }
+}
+
+/** Parses an official Comprehensive Rules text file (any era, 1999–2022) into the document model. */
+export function parseCrText(text: string): ParsedDocument {
+  const rawLines = text.split('\n');
+  const lines: Line[] = rawLines.map((raw) => {
+    const indent = indentOf(raw);
+    return { raw, t: raw.trim(), indent };
+  });
+  const n = lines.length;
+  const warnings: ParseWarning[] = [];
+  const claimed = new Uint8Array(n);
+
+  // Body start: the first "100.1." rule, walked back to its section and part headings.
+  let first = -1;
+  for (let i = 0; i < n; i++) {
+    if (RE_FIRST_RULE.test(lines[i]!.raw)) {
+      first = i;
+      break;
+    }
+  }
+  const doc: ParsedDocument = {
+    family: 'cr',
+    format: 'cr-text',
+    effectiveDate: findEffectiveDate(text),
+    complete: true,
+    title: findTitle(lines),
+    introduction: null,
+    credits: null,
+    parts: [],
+    rules: [],
+    glossary: [],
+    abilityWords: [],
+    index: [],
+    accounting: { bodyLines: 0, accounted: 0, unaccounted: [] },
+    warnings,
+  };
+  if (doc.effectiveDate === null) {
+    warnings.push({ line: null, code: 'no-effective-date', message: 'the document states no effective date' });
+  }
+  if (first < 0) {
+    warnings.push({ line: null, code: 'no-rules', message: 'no rule 100.1 found: not a Comprehensive Rules body' });
+    doc.complete = false;
+    return doc;
+  }
+  let bodyStart = first;
+  for (let i = first - 1; i >= 0 && i >= first - 30; i--) {
+    const t = lines[i]!.t;
+    if (RE_SECTION.test(t) && t.startsWith('100.')) bodyStart = i;
+    else if (/^1\.\s+\S/.test(t)) {
+      bodyStart = i;
+      break;
+    }
+  }
+
+  // Glossary, index and credits headings after the body.
+  let glossStart = -1;
+  let glossEnd = n;
+  let indexStart = -1;
+  let creditsStart = -1;
+  for (let i = first; i < n; i++) {
+    const t = lines[i]!.t;
+    if (glossStart < 0 && /^glossary$/i.test(t)) glossStart = i;
+    else if (glossStart >= 0 && indexStart < 0 && creditsStart < 0 && /^index$/i.test(t)) indexStart = i;
+    else if (glossStart >= 0 && creditsStart < 0 && /^credits$/i.test(t)) creditsStart = i;
+  }
+  if (indexStart >= 0) glossEnd = indexStart;
+  else if (creditsStart >= 0) glossEnd = creditsStart;
+  const bodyEnd = glossStart >= 0 ? glossStart : creditsStart >= 0 ? creditsStart : n;
+  // Rule headings in front of the glossary and decoration lines around it belong to it.
+  const glossHeadEnd = glossStart >= 0 ? glossStart : bodyEnd;
+
+  const joiner = detectWrapping(lines, bodyStart, bodyEnd);
+
+  doc.introduction = findIntroduction(lines, bodyStart, joiner);
+
+  parseBody(lines, bodyStart, glossHeadEnd, doc, claimed, joiner);
+  if (glossStart >= 0) {
+    claimed[glossStart] = 1;
+    parseGlossary(lines, glossStart + 1, glossEnd, doc.glossary, claimed, joiner, warnings);
+  }
+  if (indexStart >= 0) {
+    doc.index = parseIndex(lines, indexStart + 1, creditsStart >= 0 ? creditsStart : n);
+  }
+  if (creditsStart >= 0) {
+    const out: string[] = [];
+    for (let i = creditsStart + 1; i < n; i++) {
+      const l = lines[i]!;
+      if (l.t && !RE_DECORATION.test(l.t)) out.push(l.t);
+    }
+    doc.credits = out.join('\n') || null;
+  }
+  doc.abilityWords = findAbilityWords(doc);
+
+  // Accounting over the rules and glossary parts.
+  let body = 0;
+  let accounted = 0;
+  for (let i = bodyStart; i < glossEnd; i++) {
+    const l = lines[i]!;
+    if (!l.t) continue;
+    body++;
+    if (claimed[i]) accounted++;
+    else {
+      doc.accounting.unaccounted.push(i + 1);
+      warnings.push({
+        line: i + 1,
+        code: 'unaccounted-line',
+        message: `line ${i + 1} is not part of any rule, example, heading or glossary entry: "${truncate(l.t, 80)}"`,
+      });
+    }
+  }
+  doc.accounting.bodyLines = body;
+  doc.accounting.accounted = accounted;
+
+  checkTruncation(doc, glossStart, creditsStart, warnings);
+  return doc;
+}
+
+function truncate(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+
+function findTitle(lines: Line[]): string | null {
+  const parts: string[] = [];
+  for (const l of lines) {
+    if (!l.t) {
+      if (parts.length) break;
+      continue;
+    }
+    if (RE_DECORATION.test(l.t)) {
+      if (parts.length) break;
+      continue;
+    }
+    parts.push(l.t.replace(/\s{2,}\d{1,2}\/\d{1,2}\/\d{2,4}$/, ''));
+    if (parts.length >= 3) break;
+  }
+  return parts.length ? parts.join(' ') : null;
+}
+
+/** Hard-wrapped editions (1999, early 2000s) have short lines; later ones put each rule on one line. */
+function detectWrapping(lines: Line[], from: number, to: number): Joiner {
+  const lens: number[] = [];
+  for (let i = from; i < to; i++) {
+    const len = lines[i]!.raw.trimEnd().length;
+    if (len > 0) lens.push(len);
+  }
+  lens.sort((a, b) => a - b);
+  const p95 = lens[Math.floor(lens.length * 0.95)] ?? 0;
+  const p99 = lens[Math.floor(lens.length * 0.99)] ?? 0;
+  return p95 > 0 && p95 < 140 ? new Joiner(true, p99) : new Joiner(false, 0);
+}
+
+function findIntroduction(lines: Line[], bodyStart: number, joiner: Joiner): string | null {
+  let start = -1;
+  for (let i = bodyStart - 1; i >= 0; i--) {
+    if (/^introduction$/i.test(lines[i]!.t)) {
+      start = i;
+      break;
+    }
+  }
+  if (start < 0) return null;
+  const paras: string[] = [];
+  let cur = '';
+  let prev: Line | null = null;
+  for (let i = start + 1; i < bodyStart; i++) {
+    const l = lines[i]!;
+    if (/^contents$/i.test(l.t) || RE_DECORATION.test(l.t) || /^1\.\s+\S/.test(l.t)) break;
+    if (!l.t) {
+      if (cur) paras.push(cur);
+      cur = '';
+      prev = null;
+      continue;
+    }
+    cur = prev ? cur + joiner.sep(prev, l, false, l.indent) + l.t : l.t;
+    prev = l;
+  }
+  if (cur) paras.push(cur);
+  return paras.length ? paras.join('\n') : null;
+}
+
+function ruleKey(section: number, rule: number, letter: number): number {
+  return section * 1_000_000 + rule * 100 + letter;
+}
+
+function parseBody(
+  lines: Line[],
+  from: number,
+  to: number,
+  doc: ParsedDocument,
+  claimed: Uint8Array,
+  joiner: Joiner,
+): void {
+  let part = 0;
+  let section = -1;
+  let lastKey = -1;
+  let cur: RuleNode | null = null;
+  let curBase = 0;
+  let inExample = false;
+  let prev: Line | null = null;
+  let afterBlank = false;
+  let lastPart: PartHeading | null = null;
+
+  const start = (node: RuleNode, l: Line): void => {
+    doc.rules.push(node);
+    cur = node;
+    curBase = l.indent;
+    inExample = false;
+    lastPart = null;
+  };
+
+  for (let i = from; i < to; i++) {
+    const l = lines[i]!;
+    const t = l.t;
+    if (!t) {
+      afterBlank = true;
+      continue;
+    }
+    if (RE_DECORATION.test(t)) {
+      claimed[i] = 1;
+      afterBlank = true;
+      continue;
+    }
+    let m: RegExpExecArray | null;
+    if ((m = RE_SUBRULE.exec(t))) {
+      const s = Number(m[1]);
+      const key = ruleKey(s, Number(m[2]), letterIndex(m[3]!));
+      if (key > lastKey && s >= section) {
+        const parent = `${m[1]}.${m[2]}`;
+        start({ number: `${parent}${m[3]}`, parent, kind: 'subrule', text: m[4] ?? '', examples: [], line: i + 1 }, l);
+        lastKey = key;
+        section = s;
+        claimed[i] = 1;
+        prev = l;
+        afterBlank = false;
+        continue;
+      }
+    } else if ((m = RE_RULE.exec(t))) {
+      const s = Number(m[1]);
+      const key = ruleKey(s, Number(m[2]), 0);
+      if (key > lastKey && s >= section) {
+        start({ number: `${m[1]}.${m[2]}`, parent: m[1]!, kind: 'rule', text: m[3] ?? '', examples: [], line: i + 1 }, l);
+        lastKey = key;
+        section = s;
+        claimed[i] = 1;
+        prev = l;
+        afterBlank = false;
+        continue;
+      }
+    } else if ((m = RE_SECTION.exec(t))) {
+      const s = Number(m[1]);
+      if (s > section && Math.floor(s / 100) >= part) {
+        start({ number: m[1]!, parent: null, kind: 'section', text: m[2]!, examples: [], line: i + 1 }, l);
+        lastKey = ruleKey(s, 0, 0);
+        section = s;
+        claimed[i] = 1;
+        prev = l;
+        afterBlank = false;
+        continue;
+      }
+    } else if ((m = RE_PART.exec(t))) {
+      const p = Number(m[1]);
+      if (p === part + 1) {
+        const heading: PartHeading = { number: m[1]!, title: m[2]!, line: i + 1 };
+        doc.parts.push(heading);
+        part = p;
+        cur = null;
+        lastPart = heading;
+        claimed[i] = 1;
+        prev = l;
+        afterBlank = false;
+        continue;
+      }
+    }
+    const ex = RE_EXAMPLE.exec(t);
+    const node = cur as RuleNode | null;
+    if (ex && node) {
+      node.examples.push(ex[1] ?? '');
+      inExample = true;
+      claimed[i] = 1;
+      prev = l;
+      afterBlank = false;
+      continue;
+    }
+    if (node && prev) {
+      if (inExample) {
+        const k = node.examples.length - 1;
+        node.examples[k] = node.examples[k]! + joiner.sep(prev, l, afterBlank, curBase) + t;
+      } else if (node.text === '') {
+        node.text = t;
+      } else {
+        node.text += joiner.sep(prev, l, afterBlank, curBase) + t;
+      }
+      claimed[i] = 1;
+      prev = l;
+      afterBlank = false;
+      continue;
+    }
+    const ph = lastPart as PartHeading | null;
+    if (ph && prev && !afterBlank) {
+      // A part title wrapped onto a second line.
+      ph.title += ' ' + t;
+      claimed[i] = 1;
+      prev = l;
+      continue;
+    }
+    prev = l;
+    afterBlank = false;
+  }
+}
+
+function parseGlossary(
+  lines: Line[],
+  from: number,
+  to: number,
+  out: GlossaryEntry[],
+  claimed: Uint8Array,
+  joiner: Joiner,
+  warnings: ParseWarning[],
+): void {
+  let cur: GlossaryEntry | null = null;
+  let hasDef = false;
+  let termIndent = -1;
+  let base = 0;
+  let prev: Line | null = null;
+  let afterBlank = true;
+  for (let i = from; i < to; i++) {
+    const l = lines[i]!;
+    if (!l.t) {
+      afterBlank = true;
+      continue;
+    }
+    if (RE_DECORATION.test(l.t)) {
+      claimed[i] = 1;
+      afterBlank = true;
+      continue;
+    }
+    if (termIndent < 0) termIndent = l.indent;
+    if (cur === null || (afterBlank && l.indent <= termIndent)) {
+      cur = { term: l.t, definition: '', line: i + 1 };
+      out.push(cur);
+      hasDef = false;
+    } else if (!hasDef) {
+      cur.definition = l.t;
+      base = l.indent;
+      hasDef = true;
+    } else {
+      cur.definition += joiner.sep(prev!, l, afterBlank, base) + l.t;
+    }
+    claimed[i] = 1;
+    prev = l;
+    afterBlank = false;
+  }
+  for (const e of out) {
+    if (!e.definition) {
+      warnings.push({ line: e.line, code: 'glossary-no-definition', message: `glossary term "${truncate(e.term, 60)}" has no definition` });
+    }
+  }
+}
+
+/** The 1999 back-of-book index: "Abilities, 402" with indented sub-topics. */
+function parseIndex(lines: Line[], from: number, to: number): IndexEntry[] {
+  const out: IndexEntry[] = [];
+  let head = '';
+  for (let i = from; i < to; i++) {
+    const l = lines[i]!;
+    if (!l.t || RE_DECORATION.test(l.t)) continue;
+    const m = /^(.*?),\s*((?:\d{3}(?:\.\d+[a-z]?)?(?:-\S+)?(?:,\s*)?)+)$/.exec(l.t);
+    const topic = m ? m[1]! : l.t;
+    const targets = m ? m[2]!.split(/,\s*/).filter(Boolean) : [];
+    if (l.indent === 0) head = topic;
+    out.push({ topic: l.indent === 0 ? topic : `${head}: ${topic}`, targets });
+  }
+  return out;
+}
+
+function findAbilityWords(doc: ParsedDocument): string[] {
+  const sources: string[] = [];
+  for (const r of doc.rules) if (/ability words? (?:are|is)\b/i.test(r.text)) sources.push(r.text);
+  for (const g of doc.glossary) if (/^ability words?$/i.test(g.term)) sources.push(g.definition);
+  for (const s of sources) {
+    const m = /(?:the ability words are|list of ability words[^:]*?(?:is|are) as follows:)\s*([^.]*)\./i.exec(s);
+    if (!m) continue;
+    return m[1]!
+      .split(/\s*,\s*(?:and\s+)?|\s+and\s+/)
+      .map((w) => w.trim())
+      .filter((w) => w.length > 0);
+  }
+  return [];
+}
+
+function checkTruncation(doc: ParsedDocument, glossStart: number, creditsStart: number, warnings: ParseWarning[]): void {
+  const reasons: string[] = [];
+  if (glossStart < 0) reasons.push('no glossary');
+  else if (doc.glossary.length < 20) reasons.push(`only ${doc.glossary.length} glossary entries`);
+  if (glossStart >= 0 && creditsStart < 0) {
+    const last = doc.glossary[doc.glossary.length - 1];
+    if (last && !RE_TERMINAL.test(last.definition)) reasons.push('the glossary ends mid-sentence');
+  }
+  const lastRule = doc.rules[doc.rules.length - 1];
+  if (glossStart < 0 && lastRule && lastRule.kind !== 'section') {
+    const text = lastRule.examples.length ? lastRule.examples[lastRule.examples.length - 1]! : lastRule.text;
+    if (!RE_TERMINAL.test(text)) reasons.push(`rule ${lastRule.number} ends mid-sentence`);
+  }
+  const lastPart = doc.parts[doc.parts.length - 1];
+  if (glossStart < 0 && lastPart && lastRule) {
+    reasons.push(`the rules stop in part ${lastPart.number} at rule ${lastRule.number}`);
+  }
+  if (reasons.length) {
+    doc.complete = false;
+    warnings.push({ line: null, code: 'truncated', message: `the document looks truncated: ${reasons.join('; ')}` });
+  }
+}
