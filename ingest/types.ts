@@ -46,6 +46,8 @@ export interface RuleNode {
   examples: string[];
   /** Citations (Rulings Summaries only). */
   citations?: Citation[];
+  /** "Note - …" paragraphs of a Rulings Summaries section, as published (sections only). */
+  notes?: string[];
   /** 1-based line of the rule's first line in the decoded source. */
   line: number;
 }
