@@ -60,11 +60,11 @@ export function decodeBuffer(buf: Uint8Array): DecodedText {
           encoding = 'utf-8';
           raw = utf8;
         } else {
-          if (buf.some((b) => CP1252_UNDEFINED.has(b)) || high / buf.length > 0.3) {
+          if (buf.some((b) => CP1252_UNDEFINED.has(b)) || (buf.length > 256 && high / buf.length > 0.3)) {
             throw new DecodeError('unknown text encoding: not UTF-8, UTF-16 or Windows-1252');
           }
           encoding = 'windows-1252';
-          raw = new TextDecoder('windows-1252').decode(buf);
+          raw = decodeWindows1252(buf);
         }
       }
     }
@@ -72,6 +72,16 @@ export function decodeBuffer(buf: Uint8Array): DecodedText {
   if (raw.charCodeAt(0) === 0xfeff) raw = raw.slice(1);
   checkControlCharacters(raw);
   return { text: raw.replace(/\r\n?/g, '\n'), encoding, lineEndings: lineEndingsOf(raw) };
+}
+
+// Windows-1252 0x80–0x9F; Node's TextDecoder treats windows-1252 as ISO-8859-1 there.
+const CP1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+function decodeWindows1252(buf: Uint8Array): string {
+  const latin1 = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('latin1');
+  return latin1.replace(/[\x80-\x9f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!);
 }
 
 function strictUtf8(buf: Uint8Array, what: string): string {

@@ -6,10 +6,10 @@
  */
 export function normalizeText(text: string): string {
   return text
+    .replace(/\((?:TM|tm|R|r|C|c)\)|[™®©]/g, '')
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/[Ææ]/g, 'ae')
-    .replace(/\((?:TM|tm|R|r|C|c)\)|[™®©]/g, '')
     .replace(/[‘’´`']/g, '')
     .replace(/[“”„″"]/g, '"')
     .replace(/[‐‑‒–—―−]|--+/g, '-')

@@ -2,3 +2,5 @@ export { openWritableDb, openReadOnlyDb, projectRoot, schemaDir, schemaSql } fro
 export type { Db } from './openDb.js';
 export { Writer, hash53 } from './Writer.js';
 export type { EditionMeta, SourceFileRow, EditionRow } from './Writer.js';
+export { Catalog, UnknownEditionError } from './Catalog.js';
+export type { EditionSummary, ExportRule } from './Catalog.js';

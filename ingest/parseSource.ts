@@ -1,0 +1,57 @@
+import { decodeBuffer, DecodeError } from './decode.js';
+import { detectFormat } from './detectFormat.js';
+import { IngestError } from './IngestError.js';
+import { loadHtml } from './loadHtml.js';
+import { parseCrText } from './parseCrText.js';
+import { parseFragment } from './parseFragment.js';
+import { parseHtml } from './parseHtml.js';
+import { parseMarkdown } from './parseMarkdown.js';
+import { parseRulings } from './parseRulings.js';
+import type { DecodedText, ParsedDocument } from './types.js';
+
+/** A decoded and parsed source. */
+export interface ParsedSource {
+  decoded: DecodedText;
+  doc: ParsedDocument;
+}
+
+/**
+ * Decodes bytes, detects the format from the content (and Content-Type when
+ * fetched) and runs the matching parser. Throws IngestError naming `source`
+ * with a one-line reason when the input cannot be used.
+ */
+export function parseSource(source: string, bytes: Uint8Array, contentType: string | null = null): ParsedSource {
+  let decoded: DecodedText;
+  try {
+    decoded = decodeBuffer(bytes);
+  } catch (e) {
+    if (e instanceof DecodeError) throw new IngestError(source, e.message);
+    throw e;
+  }
+  if (decoded.text.trim() === '') throw new IngestError(source, 'empty file (only white space)');
+  const format = detectFormat(decoded.text, contentType ?? undefined);
+  if (format === null) throw new IngestError(source, 'no rules found: not a Comprehensive Rules document or fragment');
+  let doc: ParsedDocument;
+  switch (format) {
+    case 'cr-text':
+      doc = parseCrText(decoded.text);
+      break;
+    case 'markdown':
+      doc = parseMarkdown(decoded.text);
+      break;
+    case 'fragment':
+      doc = parseFragment(decoded.text);
+      break;
+    case 'html':
+      doc = parseHtml(loadHtml(decoded.text));
+      break;
+    case 'rulings-text':
+    case 'rulings-html':
+      doc = parseRulings(decoded.text);
+      break;
+  }
+  if (doc.rules.length === 0) throw new IngestError(source, 'no rules found');
+  const truncated = doc.warnings.find((w) => w.code === 'truncated');
+  if (truncated) throw new IngestError(source, `truncated: ${truncated.message}`);
+  return { decoded, doc };
+}

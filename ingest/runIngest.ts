@@ -1,0 +1,318 @@
+import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
+import { openReadOnlyDb, openWritableDb } from '../src/db/openDb.js';
+import { Writer } from '../src/db/Writer.js';
+import { IngestError } from './IngestError.js';
+import { normalizeText } from './normalize.js';
+import { parseSource, type ParsedSource } from './parseSource.js';
+import { fetchInput, labelDateOf, readLocalInput, type InputRef, type LoadedInput, type Manifest } from './sources.js';
+import type { DocumentFamily, ParsedDocument } from './types.js';
+
+/** What to ingest and where. */
+export interface IngestOptions {
+  inputs: InputRef[];
+  dbFile: string;
+  /** Editions the manifest knows that could not be had (listed in the report). */
+  unavailable?: Array<{ effectiveDate: string; reason: string }>;
+  /** Known editions: set codes and names by effective date. */
+  manifest?: Manifest | null;
+  /** Called as inputs are read and parsed. */
+  onProgress?: (done: number, total: number, current: string) => void;
+  /** Runs inside the write, after editions are stored (references, lineage). */
+  afterStore?: (writer: Writer) => void;
+}
+
+/** Counts of what an edition holds. */
+export interface EditionCounts {
+  parts: number;
+  sections: number;
+  rules: number;
+  examples: number;
+  glossary: number;
+}
+
+/** One edition touched by an ingest run. */
+export interface EditionReport {
+  family: DocumentFamily;
+  effectiveDate: string;
+  label: string;
+  official: boolean;
+  status: 'added' | 'replaced' | 'merged';
+  /** The file whose text is stored. */
+  primary: string;
+  /** Every file of this run merged into the edition, with how many normalized entries differ from the primary. */
+  files: Array<{ path: string; encoding: string; lineEndings: string[]; differing: number }>;
+  counts: EditionCounts;
+  unaccountedLines: number;
+  warnings: string[];
+}
+
+/** The outcome of an ingest run. */
+export interface IngestReport {
+  dbFile: string;
+  editions: EditionReport[];
+  rejected: Array<{ source: string; reason: string }>;
+  skipped: Array<{ source: string; reason: string }>;
+  unavailable: Array<{ effectiveDate: string; reason: string }>;
+  /** Whether the database file was rewritten. */
+  wrote: boolean;
+  seconds: number;
+}
+
+interface Candidate {
+  path: string;
+  input: LoadedInput;
+  parsed: ParsedSource;
+  date: string;
+  warnings: string[];
+}
+
+/**
+ * Ingests inputs into the database atomically: new files are parsed first,
+ * then everything is written into a copy of the database that replaces the
+ * original only when the whole run succeeded. Files already stored (same
+ * sha256) are skipped.
+ */
+export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
+  const started = performance.now();
+  const report: IngestReport = {
+    dbFile: opts.dbFile,
+    editions: [],
+    rejected: [],
+    skipped: [],
+    unavailable: opts.unavailable ?? [],
+    wrote: false,
+    seconds: 0,
+  };
+  const known = knownHashes(opts.dbFile);
+  const seen = new Map<string, string>();
+  const candidates: Candidate[] = [];
+  let done = 0;
+  for (const ref of opts.inputs) {
+    opts.onProgress?.(done, opts.inputs.length, ref.location);
+    try {
+      const input = ref.kind === 'url' ? await fetchInput(ref) : readLocalInput(ref);
+      if (known.has(input.sha256)) {
+        report.skipped.push({ source: ref.location, reason: 'already stored (same sha256)' });
+      } else if (seen.has(input.sha256)) {
+        report.skipped.push({ source: ref.location, reason: `identical to ${seen.get(input.sha256)}` });
+      } else {
+        seen.set(input.sha256, ref.location);
+        if (ref.sha256 && ref.sha256 !== input.sha256) {
+          // A local copy that differs from the manifest is still ingested; the report says so.
+          report.skipped.push({ source: ref.location, reason: 'note: sha256 differs from the manifest' });
+        }
+        candidates.push(toCandidate(ref.location, input));
+      }
+    } catch (e) {
+      if (!(e instanceof IngestError)) throw e;
+      report.rejected.push({ source: e.source, reason: e.reason });
+    }
+    done++;
+  }
+  opts.onProgress?.(done, opts.inputs.length, '');
+  if (candidates.length === 0) {
+    report.seconds = (performance.now() - started) / 1000;
+    return report;
+  }
+  writeAtomically(opts.dbFile, (writer) => {
+    storeCandidates(writer, candidates, opts.manifest ?? null, report);
+    opts.afterStore?.(writer);
+  });
+  report.wrote = true;
+  report.seconds = (performance.now() - started) / 1000;
+  return report;
+}
+
+function toCandidate(path: string, input: LoadedInput): Candidate {
+  const parsed = parseSource(path, input.bytes, input.contentType);
+  const { doc } = parsed;
+  const warnings: string[] = [];
+  const label = labelDateOf(path);
+  let date = doc.effectiveDate;
+  if (!doc.complete) {
+    throw new IngestError(path, `a ${doc.format} excerpt (${doc.rules.length} rules), not a whole edition: fragment ingest is not supported yet`);
+  }
+  if (date === null) {
+    if (label === null) throw new IngestError(path, 'the document states no effective date and the file name has none');
+    warnings.push(`${path}: the document states no effective date; filed under its file-name date ${label}`);
+    date = label;
+  } else if (label !== null && label !== date) {
+    const days = Math.round((Date.parse(label) - Date.parse(date)) / 86_400_000);
+    warnings.push(
+      `${path}: archive label ${label} disagrees with the document's own date ${date} (${days > 0 ? '+' : ''}${days} days); filed under ${date}`,
+    );
+  }
+  return { path, input, parsed, date, warnings };
+}
+
+function knownHashes(dbFile: string): Set<string> {
+  if (!existsSync(dbFile)) return new Set();
+  const db = openReadOnlyDb(dbFile);
+  try {
+    return new Set((db.prepare('SELECT sha256 FROM source_files').pluck().all() as string[]));
+  } catch {
+    return new Set();
+  } finally {
+    db.close();
+  }
+}
+
+/** Builds into a temporary copy and renames it over the database only on success. */
+function writeAtomically(dbFile: string, fn: (writer: Writer) => void): void {
+  const tmp = `${dbFile}.tmp-${process.pid}`;
+  rmSync(tmp, { force: true });
+  if (existsSync(dbFile)) copyFileSync(dbFile, tmp);
+  try {
+    const db = openWritableDb(tmp);
+    try {
+      const writer = new Writer(db);
+      db.transaction(() => fn(writer))();
+      db.pragma('optimize');
+    } finally {
+      db.close();
+    }
+    renameSync(tmp, dbFile);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** Typographic fidelity: fewer unaccounted lines and warnings, then richer typography, wins. */
+function fidelity(c: Candidate): number[] {
+  const { doc, decoded } = c.parsed;
+  let typographic = 0;
+  let damage = 0;
+  const t = decoded.text;
+  for (let i = 0; i < t.length; i++) {
+    const ch = t.charCodeAt(i);
+    if (ch === 0x2019 || ch === 0x201c || ch === 0x201d || ch === 0x2014 || ch === 0x2013 || ch === 0x2122) typographic++;
+    else if (ch === 0x3f && t.charCodeAt(i - 1) === 0x20 && t.charCodeAt(i + 1) === 0x20) damage++;
+  }
+  return [-doc.accounting.unaccounted.length, -damage, -doc.warnings.length, typographic];
+}
+
+function better(a: Candidate, b: Candidate): boolean {
+  const fa = fidelity(a);
+  const fb = fidelity(b);
+  for (let i = 0; i < fa.length; i++) if (fa[i] !== fb[i]) return fa[i]! > fb[i]!;
+  return a.input.sha256 < b.input.sha256;
+}
+
+function normalizedEntries(doc: ParsedDocument): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const r of doc.rules) m.set(r.number, normalizeText([r.text, ...r.examples].join('\n')));
+  for (const g of doc.glossary) m.set(`glossary:${g.term.toLowerCase()}`, normalizeText(g.definition));
+  return m;
+}
+
+function countDiffering(a: Map<string, string>, b: Map<string, string>): number {
+  let n = 0;
+  for (const [k, v] of a) if (b.get(k) !== v) n++;
+  for (const k of b.keys()) if (!a.has(k)) n++;
+  return n;
+}
+
+function countsOf(doc: ParsedDocument): EditionCounts {
+  let sections = 0;
+  let examples = 0;
+  for (const r of doc.rules) {
+    if (r.kind === 'section') sections++;
+    examples += r.examples.length;
+  }
+  return { parts: doc.parts.length, sections, rules: doc.rules.length - sections, examples, glossary: doc.glossary.length };
+}
+
+function storeCandidates(writer: Writer, candidates: Candidate[], manifest: Manifest | null, report: IngestReport): void {
+  const groups = new Map<string, Candidate[]>();
+  for (const c of candidates) {
+    const key = `${c.parsed.doc.family}\u0000${c.date}`;
+    const g = groups.get(key);
+    if (g) g.push(c);
+    else groups.set(key, [c]);
+  }
+  const storedScore = writer.db.prepare(
+    `SELECT report FROM source_files WHERE edition_id = @id AND role = 'primary'`,
+  );
+  for (const group of [...groups.values()].sort((a, b) => (a[0]!.date < b[0]!.date ? -1 : 1))) {
+    const first = group[0]!;
+    const family = first.parsed.doc.family;
+    let best = first;
+    for (const c of group) if (better(c, best)) best = c;
+    const existing = writer.findEdition(family, first.date);
+    let replace = true;
+    if (existing) {
+      const prev = storedScore.get({ id: existing.id }) as { report: string } | undefined;
+      const prevFidelity = prev ? ((JSON.parse(prev.report) as { fidelity?: number[] }).fidelity ?? null) : null;
+      if (prevFidelity && !greater(fidelity(best), prevFidelity)) replace = false;
+    }
+    const known = manifest?.editions.find((e) => e.family === family && e.effectiveDate === first.date);
+    const warnings = group.flatMap((c) => c.warnings);
+    const doc = best.parsed.doc;
+    let editionId: number;
+    if (replace) {
+      editionId = writer.storeEdition(
+        {
+          family,
+          effectiveDate: first.date,
+          official: true,
+          label: '',
+          setCode: known?.setCode ?? null,
+          setName: known?.setName ?? null,
+          warnings,
+        },
+        doc,
+      );
+    } else {
+      editionId = existing!.id;
+    }
+    const bestEntries = normalizedEntries(doc);
+    const files: EditionReport['files'] = [];
+    for (const c of group) {
+      const isPrimary = replace && c === best;
+      const differing = c === best ? 0 : countDiffering(bestEntries, normalizedEntries(c.parsed.doc));
+      files.push({ path: c.path, encoding: c.parsed.decoded.encoding, lineEndings: c.parsed.decoded.lineEndings, differing });
+      writer.recordFile({
+        sha256: c.input.sha256,
+        path: c.path,
+        size: c.input.bytes.length,
+        encoding: c.parsed.decoded.encoding,
+        lineEndings: c.parsed.decoded.lineEndings.join(','),
+        format: c.parsed.doc.format,
+        labelDate: labelDateOf(c.path),
+        editionId,
+        role: isPrimary ? 'primary' : 'duplicate',
+        differing,
+        report: {
+          fidelity: fidelity(c),
+          counts: countsOf(c.parsed.doc),
+          unaccounted: c.parsed.doc.accounting.unaccounted.length,
+          warnings: c.parsed.doc.warnings.map((w) => `${w.line ?? '-'}: ${w.message}`),
+        },
+      });
+    }
+    const unaccounted = doc.accounting.unaccounted.length;
+    report.editions.push({
+      family,
+      effectiveDate: first.date,
+      label: '',
+      official: true,
+      status: existing ? (replace ? 'replaced' : 'merged') : 'added',
+      primary: replace ? best.path : '(previously stored file)',
+      files,
+      counts: countsOf(doc),
+      unaccountedLines: unaccounted,
+      warnings: [
+        ...warnings,
+        ...doc.warnings.map((w) => `${best.path}${w.line === null ? '' : `:${w.line}`}: ${w.message}`),
+      ],
+    });
+  }
+}
+
+function greater(a: number[], b: number[]): boolean {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+  }
+  return false;
+}

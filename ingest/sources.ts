@@ -1,0 +1,222 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import { IngestError } from './IngestError.js';
+
+/** One file of a known edition, as an archive holds it. */
+export interface ManifestFile {
+  /** Path relative to the archive root, e.g. "mtg-cr/CR-2003-03-15.txt". */
+  path: string;
+  sha256: string;
+  /** Date in the archive's file name (an upload label, not always the edition). */
+  labelDate: string | null;
+}
+
+/** One known edition in data/sources.json. */
+export interface ManifestEdition {
+  family: 'cr' | 'rulings';
+  effectiveDate: string;
+  setCode: string | null;
+  setName: string | null;
+  /** Official (and archived) download addresses, best first. */
+  urls: string[];
+  files: ManifestFile[];
+}
+
+/** The sources manifest: every known edition and where to get it. */
+export interface Manifest {
+  note: string;
+  editions: ManifestEdition[];
+}
+
+/** An input to ingest: a local file or an http(s) URL. */
+export interface InputRef {
+  kind: 'file' | 'url';
+  /** File path as given (resolved) or URL. */
+  location: string;
+  /** Expected sha256 (from the manifest), when known. */
+  sha256?: string;
+  /** Where a download is kept once fetched. */
+  cacheFile?: string;
+}
+
+/** A read input: its bytes and what the transport said about it. */
+export interface LoadedInput {
+  ref: InputRef;
+  bytes: Buffer;
+  sha256: string;
+  contentType: string | null;
+}
+
+/** Largest input accepted, in bytes. */
+export const MAX_INPUT_BYTES = 20 * 1024 * 1024;
+
+const SKIP_IN_FOLDERS = /^(readme(\..*)?|url\.txt|.*\.json|\..*)$/i;
+const CANDIDATE_EXT = /\.(txt|text|md|markdown|html?|xhtml)$/i;
+
+/** Expands paths and URLs given on the command line: folders are walked recursively. */
+export function expandInputs(args: string[]): InputRef[] {
+  const out: InputRef[] = [];
+  for (const arg of args) {
+    if (/^https?:\/\//i.test(arg)) {
+      out.push({ kind: 'url', location: arg });
+      continue;
+    }
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) throw new IngestError(arg, 'unsupported URL scheme (only http and https)');
+    const abs = resolve(arg);
+    if (!existsSync(abs)) throw new IngestError(arg, 'no such file or folder');
+    if (statSync(abs).isDirectory()) out.push(...walk(abs).map((f): InputRef => ({ kind: 'file', location: f })));
+    else out.push({ kind: 'file', location: abs });
+  }
+  return out;
+}
+
+function walk(dir: string): string[] {
+  const files: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    if (SKIP_IN_FOLDERS.test(name)) continue;
+    const p = join(dir, name);
+    const st = statSync(p);
+    if (st.isDirectory()) files.push(...walk(p));
+    else if (st.isFile() && CANDIDATE_EXT.test(name)) files.push(p);
+  }
+  return files;
+}
+
+/** The date in an archive file name ("CR-2003-03-15.txt", "2003-03-15.txt"), or null. */
+export function labelDateOf(location: string): string | null {
+  const m = /(\d{4}-\d{2}-\d{2})(?!.*\d{4}-\d{2}-\d{2})/.exec(basename(location));
+  return m ? m[1]! : null;
+}
+
+/** sha256 of bytes, hex. */
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Reads the manifest file. */
+export function readManifest(file: string): Manifest {
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
+  } catch {
+    throw new IngestError(file, 'cannot read the sources manifest');
+  }
+  try {
+    const m = JSON.parse(raw) as Manifest;
+    if (!Array.isArray(m.editions)) throw new Error('no editions array');
+    return m;
+  } catch (e) {
+    throw new IngestError(file, `invalid sources manifest: ${(e as Error).message}`);
+  }
+}
+
+/** What walking the manifest found: inputs to read, and editions with no copy to be had. */
+export interface ManifestPlan {
+  inputs: InputRef[];
+  unavailable: Array<{ effectiveDate: string; reason: string }>;
+}
+
+/**
+ * Plans inputs from the manifest: local copies under `archiveDir` first; with
+ * `fetch`, the first download address of each edition that has no local copy
+ * (cached under `cacheDir`). Editions that cannot be had are listed, not fatal.
+ */
+export function planFromManifest(
+  manifest: Manifest,
+  archiveDir: string | null,
+  opts: { fetch: boolean; cacheDir: string },
+): ManifestPlan {
+  const inputs: InputRef[] = [];
+  const unavailable: ManifestPlan['unavailable'] = [];
+  for (const ed of manifest.editions) {
+    const local = archiveDir
+      ? ed.files.filter((f) => existsSync(join(archiveDir, f.path))).map(
+          (f): InputRef => ({ kind: 'file', location: join(archiveDir, f.path), sha256: f.sha256 }),
+        )
+      : [];
+    if (local.length > 0) {
+      inputs.push(...local);
+      continue;
+    }
+    const cached = cachePath(opts.cacheDir, ed);
+    if (existsSync(cached)) {
+      inputs.push({ kind: 'file', location: cached, ...shaOf(ed) });
+    } else if (opts.fetch && ed.urls.length > 0) {
+      inputs.push({ kind: 'url', location: ed.urls[0]!, cacheFile: cached, ...shaOf(ed) });
+    } else {
+      unavailable.push({
+        effectiveDate: ed.effectiveDate,
+        reason: ed.urls.length === 0 ? 'no local copy and no known download address' : 'no local copy (use --fetch to download)',
+      });
+    }
+  }
+  return { inputs, unavailable };
+}
+
+function shaOf(ed: ManifestEdition): { sha256?: string } {
+  return ed.files.length === 1 ? { sha256: ed.files[0]!.sha256 } : {};
+}
+
+/** Where a fetched edition is cached. */
+export function cachePath(cacheDir: string, ed: Pick<ManifestEdition, 'family' | 'effectiveDate'>): string {
+  return join(cacheDir, `${ed.family}-${ed.effectiveDate}.txt`);
+}
+
+/** Reads a local input, refusing folders, oversized and unreadable files with a reason. */
+export function readLocalInput(ref: InputRef): LoadedInput {
+  let bytes: Buffer;
+  try {
+    const st = statSync(ref.location);
+    if (st.size > MAX_INPUT_BYTES) {
+      throw new IngestError(ref.location, `too large: ${st.size} bytes (limit ${MAX_INPUT_BYTES} bytes)`);
+    }
+    bytes = readFileSync(ref.location);
+  } catch (e) {
+    if (e instanceof IngestError) throw e;
+    throw new IngestError(ref.location, `cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return { ref, bytes, sha256: sha256Hex(bytes), contentType: null };
+}
+
+/** Downloads a URL (size-limited), caching the body under `ref.cacheFile` when set. */
+export async function fetchInput(ref: InputRef): Promise<LoadedInput> {
+  const cacheFile = ref.cacheFile;
+  let res: Response;
+  try {
+    res = await fetch(ref.location, { redirect: 'follow', signal: AbortSignal.timeout(60_000) });
+  } catch (e) {
+    throw new IngestError(ref.location, `download failed: ${(e as Error).cause ? String((e as Error).cause) : (e as Error).message}`);
+  }
+  if (!res.ok) throw new IngestError(ref.location, `download failed: HTTP ${res.status} ${res.statusText}`);
+  const declared = Number(res.headers.get('content-length') ?? '0');
+  if (declared > MAX_INPUT_BYTES) {
+    throw new IngestError(ref.location, `too large: ${declared} bytes (limit ${MAX_INPUT_BYTES} bytes)`);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  if (res.body) {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      total += chunk.length;
+      if (total > MAX_INPUT_BYTES) {
+        throw new IngestError(ref.location, `too large: over ${MAX_INPUT_BYTES} bytes (limit ${MAX_INPUT_BYTES} bytes)`);
+      }
+      chunks.push(Buffer.from(chunk));
+    }
+  }
+  const bytes = Buffer.concat(chunks);
+  const sha256 = sha256Hex(bytes);
+  if (ref.sha256 && ref.sha256 !== sha256) {
+    throw new IngestError(ref.location, `checksum mismatch: expected sha256 ${ref.sha256}, got ${sha256}`);
+  }
+  if (cacheFile) {
+    mkdirSync(resolve(cacheFile, '..'), { recursive: true });
+    writeFileSync(cacheFile, bytes);
+  }
+  return { ref, bytes, sha256, contentType: res.headers.get('content-type') };
+}
+
+/** A manifest path relative to the archive root, with forward slashes. */
+export function archiveRelative(archiveDir: string, file: string): string {
+  return relative(archiveDir, file).split('\\').join('/');
+}

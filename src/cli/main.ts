@@ -1,0 +1,60 @@
+import { UsageError } from './UsageError.js';
+
+interface Command {
+  run(argv: string[]): Promise<number>;
+  usage: string;
+}
+
+const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  ingest: { summary: 'ingest files, folders, URLs or the sources manifest', load: () => import('./ingest.js') },
+  editions: { summary: 'list stored editions', load: () => import('./editions.js') },
+  export: { summary: 'print one edition as JSON', load: () => import('./export.js') },
+  manifest: { summary: 'regenerate data/sources.json from an archive', load: () => import('./manifest.js') },
+};
+
+const usage = `Usage: crkb <command> [options]
+
+Commands:
+${Object.entries(commands)
+  .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
+  .join('\n')}
+
+Run "crkb <command> --help" for a command's options.`;
+
+/** Dispatches to a subcommand and turns usage mistakes into exit status 1. */
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(usage);
+    return name === undefined ? 1 : 0;
+  }
+  const entry = commands[name];
+  if (!entry) {
+    console.error(`crkb: unknown command "${name}"\n\n${usage}`);
+    return 1;
+  }
+  const command = await entry.load();
+  try {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      console.log(command.usage);
+      return 0;
+    }
+    return await command.run(rest);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`crkb ${name}: ${e.message}\n\n${e.usage}`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    console.error(`crkb: ${e instanceof Error ? e.message : String(e)}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,567 @@
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './openDb.js';
+
+/** An edition as the read side sees it. */
+export interface EditionInfo {
+  id: number;
+  family: string;
+  effectiveDate: string;
+  official: boolean;
+  label: string;
+  setCode: string | null;
+  setName: string | null;
+  title: string | null;
+}
+
+/** One rule as it reads in one edition. */
+export interface RuleRecord {
+  editionId: number;
+  /** Position in the edition's document order. */
+  ord: number;
+  versionId: number;
+  number: string;
+  kind: string;
+  parent: string | null;
+  textId: number;
+  text: string;
+  /** Text ids of the rule's examples, in published order. */
+  exampleIds: number[];
+  lineageId: number | null;
+}
+
+/** A glossary entry as it reads in one edition. */
+export interface GlossaryRecord {
+  editionId: number;
+  ord: number;
+  versionId: number;
+  term: string;
+  textId: number;
+  definition: string;
+}
+
+/** A keyword ability or action of one edition. */
+export interface KeywordRecord {
+  kind: 'ability' | 'action';
+  number: string;
+  name: string;
+  editionId: number;
+}
+
+/** One stored cross-reference of a text. */
+export interface TextRefRecord {
+  textId: number;
+  ord: number;
+  target: string;
+  kind: 'rule' | 'section' | 'part';
+  start: number;
+  end: number;
+}
+
+/** A part heading ("7. Additional Rules"). */
+export interface PartRecord {
+  number: string;
+  title: string;
+}
+
+/** What a search hit is: a rule's text, one of its examples, or a glossary definition. */
+export type SearchHitKind = 'rule' | 'example' | 'glossary';
+
+/** One full-text search hit in an edition. */
+export interface SearchHitRecord {
+  kind: SearchHitKind;
+  textId: number;
+  /** bm25 score: lower is better. */
+  score: number;
+  /** The rule (kind rule or example). */
+  rule: RuleRecord | null;
+  /** Index of the example within its rule (kind example). */
+  exampleIndex: number | null;
+  glossary: GlossaryRecord | null;
+  snippet: string;
+  highlighted: string;
+}
+
+/** Markers around matched terms in snippets and highlights. */
+export interface HighlightMarks {
+  open: string;
+  close: string;
+}
+
+interface RuleRow {
+  editionId: number;
+  ord: number;
+  versionId: number;
+  number: string;
+  kind: string;
+  parent: string | null;
+  textId: number;
+  text: string;
+  examples: string;
+  lineageId: number | null;
+}
+
+interface EditionRowDb {
+  id: number;
+  family: string;
+  effectiveDate: string;
+  official: number;
+  label: string;
+  setCode: string | null;
+  setName: string | null;
+  title: string | null;
+}
+
+function toRule(r: RuleRow): RuleRecord {
+  return {
+    editionId: r.editionId,
+    ord: r.ord,
+    versionId: r.versionId,
+    number: r.number,
+    kind: r.kind,
+    parent: r.parent,
+    textId: r.textId,
+    text: r.text,
+    exampleIds: JSON.parse(r.examples) as number[],
+    lineageId: r.lineageId,
+  };
+}
+
+function toEdition(r: EditionRowDb): EditionInfo {
+  return { ...r, official: r.official === 1 };
+}
+
+const RULE_COLS = `er.edition_id AS editionId, er.ord AS ord, rv.id AS versionId, rv.number AS number, rv.kind AS kind,
+  rv.parent AS parent, rv.text_id AS textId, t.body AS text, rv.examples AS examples, er.lineage_id AS lineageId`;
+const RULE_FROM = `edition_rules er JOIN rule_versions rv ON rv.id = er.version_id JOIN texts t ON t.id = rv.text_id`;
+const GLOSSARY_COLS = `eg.edition_id AS editionId, eg.ord AS ord, gv.id AS versionId, gv.term AS term,
+  gv.text_id AS textId, t.body AS definition`;
+const GLOSSARY_FROM = `edition_glossary eg JOIN glossary_versions gv ON gv.id = eg.version_id JOIN texts t ON t.id = gv.text_id`;
+const EDITION_COLS = `id, family, effective_date AS effectiveDate, official, label, set_code AS setCode,
+  set_name AS setName, title`;
+
+/** Unicode letters and digits: what the FTS tokenizer keeps. */
+const TOKEN_RE = /[\p{L}\p{N}]+/gu;
+
+/**
+ * Turns user text into a safe FTS5 query: every word becomes a quoted FTS
+ * string, so nothing the user types is ever read as FTS syntax. Returns null
+ * when no searchable word is left.
+ */
+export function ftsQuery(text: string): string | null {
+  const words = text.match(TOKEN_RE);
+  if (!words || words.length === 0) return null;
+  return words
+    .slice(0, 32)
+    .map((w) => `"${w.replace(/"/g, '""')}"`)
+    .join(' ');
+}
+
+/**
+ * Every read query of the API and the query commands, prepared once with
+ * named parameters. List arguments travel as JSON arrays (json_each), so one
+ * statement serves any batch size.
+ */
+export class Reader {
+  private readonly s: Record<string, Statement>;
+
+  constructor(readonly db: Db) {
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      editions: p(`SELECT ${EDITION_COLS} FROM editions ORDER BY family, effective_date, label`),
+      editionById: p(`SELECT ${EDITION_COLS} FROM editions WHERE id = @id`),
+      editionsByIds: p(`SELECT ${EDITION_COLS} FROM editions WHERE id IN (SELECT value FROM json_each(@ids))`),
+      editionExact: p(
+        `SELECT ${EDITION_COLS} FROM editions
+         WHERE family = @family AND effective_date = @date AND official = 1 AND label = ''`,
+      ),
+      editionInForce: p(
+        `SELECT ${EDITION_COLS} FROM editions
+         WHERE family = @family AND official = 1 AND effective_date <= @date
+         ORDER BY effective_date DESC LIMIT 1`,
+      ),
+      editionLatest: p(
+        `SELECT ${EDITION_COLS} FROM editions WHERE family = @family AND official = 1
+         ORDER BY effective_date DESC LIMIT 1`,
+      ),
+      ruleCount: p('SELECT count(*) FROM edition_rules WHERE edition_id = @editionId').pluck(),
+      ruleByNumber: p(`SELECT ${RULE_COLS} FROM ${RULE_FROM} WHERE rv.number = @number AND er.edition_id = @editionId`),
+      rulesByNumbers: p(
+        `SELECT ${RULE_COLS} FROM ${RULE_FROM}
+         WHERE rv.number IN (SELECT value FROM json_each(@numbers)) AND er.edition_id = @editionId`,
+      ),
+      rulesByVersionIds: p(
+        `SELECT ${RULE_COLS} FROM ${RULE_FROM}
+         WHERE er.version_id IN (SELECT value FROM json_each(@ids)) AND er.edition_id = @editionId`,
+      ),
+      rulesAfter: p(`SELECT ${RULE_COLS} FROM ${RULE_FROM} WHERE er.edition_id = @editionId AND er.ord > @ord ORDER BY er.ord`),
+      childrenOf: p(
+        `SELECT ${RULE_COLS} FROM ${RULE_FROM}
+         WHERE er.edition_id = @editionId AND rv.parent IN (SELECT value FROM json_each(@numbers)) ORDER BY er.ord`,
+      ),
+      numbers: p(
+        `SELECT rv.number FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
+         WHERE er.edition_id = @editionId ORDER BY er.ord`,
+      ).pluck(),
+      page: p(
+        `SELECT ${RULE_COLS} FROM ${RULE_FROM}
+         WHERE er.edition_id = @editionId AND er.ord > @after
+           AND (@all = 1 OR rv.number = @section OR rv.number GLOB @g1 OR rv.number GLOB @g2)
+         ORDER BY er.ord LIMIT @limit`,
+      ),
+      sectionsByTitle: p(
+        `SELECT rv.number AS number, t.body AS title FROM ${RULE_FROM}
+         WHERE er.edition_id = @editionId AND rv.kind = 'section'`,
+      ),
+      textsByIds: p('SELECT id, body FROM texts WHERE id IN (SELECT value FROM json_each(@ids))'),
+      refsByTextIds: p(
+        `SELECT text_id AS textId, ord, target, kind, start, "end" FROM text_refs
+         WHERE text_id IN (SELECT value FROM json_each(@ids)) ORDER BY text_id, ord`,
+      ),
+      citing: p(
+        `SELECT DISTINCT ${RULE_COLS}, r.target AS citedTarget FROM text_refs r
+           JOIN rule_versions rv ON rv.text_id = r.text_id
+           JOIN edition_rules er ON er.version_id = rv.id AND er.edition_id = @editionId
+           JOIN texts t ON t.id = rv.text_id
+         WHERE r.target IN (SELECT value FROM json_each(@numbers))
+         UNION
+         SELECT DISTINCT ${RULE_COLS}, r.target AS citedTarget FROM ${RULE_FROM}
+           JOIN json_each(rv.examples) j JOIN text_refs r ON r.text_id = j.value
+         WHERE er.edition_id = @editionId AND rv.examples <> '[]'
+           AND r.target IN (SELECT value FROM json_each(@numbers))
+         ORDER BY ord`,
+      ),
+      glossaryCiting: p(
+        `SELECT DISTINCT ${GLOSSARY_COLS}, r.target AS citedTarget FROM text_refs r
+           JOIN glossary_versions gv ON gv.text_id = r.text_id
+           JOIN edition_glossary eg ON eg.version_id = gv.id AND eg.edition_id = @editionId
+           JOIN texts t ON t.id = gv.text_id
+         WHERE r.target IN (SELECT value FROM json_each(@numbers)) ORDER BY eg.ord`,
+      ),
+      glossaryTerm: p(
+        `SELECT ${GLOSSARY_COLS} FROM ${GLOSSARY_FROM}
+         WHERE eg.edition_id = @editionId AND lower(gv.term) = lower(@term) ORDER BY eg.ord`,
+      ),
+      glossaryAll: p(`SELECT ${GLOSSARY_COLS} FROM ${GLOSSARY_FROM} WHERE eg.edition_id = @editionId ORDER BY eg.ord`),
+      parts: p('SELECT number, title FROM edition_parts WHERE edition_id = @editionId ORDER BY ord'),
+      abilityWords: p('SELECT word FROM ability_words WHERE edition_id = @editionId ORDER BY ord').pluck(),
+      searchRules: p(
+        `SELECT f.rowid AS textId, bm25(texts_fts) AS score, er.ord AS ord, rv.id AS versionId, -1 AS exampleIndex,
+                NULL AS glossaryVersionId
+         FROM texts_fts f JOIN rule_versions rv ON rv.text_id = f.rowid
+           JOIN edition_rules er ON er.version_id = rv.id AND er.edition_id = @editionId
+         WHERE texts_fts MATCH @q
+         UNION ALL
+         SELECT f.rowid, bm25(texts_fts), er.ord, rv.id, CAST(j.key AS INTEGER), NULL
+         FROM texts_fts f JOIN edition_rules er ON er.edition_id = @editionId
+           JOIN rule_versions rv ON rv.id = er.version_id AND rv.examples <> '[]'
+           JOIN json_each(rv.examples) j ON j.value = f.rowid
+         WHERE texts_fts MATCH @q
+         UNION ALL
+         SELECT f.rowid, bm25(texts_fts), 1000000 + eg.ord, NULL, -1, gv.id
+         FROM texts_fts f JOIN glossary_versions gv ON gv.text_id = f.rowid
+           JOIN edition_glossary eg ON eg.version_id = gv.id AND eg.edition_id = @editionId
+         WHERE texts_fts MATCH @q
+         ORDER BY score, ord, exampleIndex LIMIT @limit OFFSET @offset`,
+      ),
+      marks: p(
+        `SELECT rowid AS textId, snippet(texts_fts, 0, @open, @close, '…', 24) AS snippet,
+                highlight(texts_fts, 0, @open, @close) AS highlighted
+         FROM texts_fts WHERE texts_fts MATCH @q AND rowid IN (SELECT value FROM json_each(@ids))`,
+      ),
+      glossaryByVersionIds: p(
+        `SELECT ${GLOSSARY_COLS} FROM ${GLOSSARY_FROM}
+         WHERE eg.edition_id = @editionId AND eg.version_id IN (SELECT value FROM json_each(@ids))`,
+      ),
+    };
+  }
+
+  private st(name: string): Statement {
+    const s = this.s[name];
+    if (!s) throw new Error(`no statement ${name}`);
+    return s;
+  }
+
+  /** Every stored edition, by family and date. */
+  editions(): EditionInfo[] {
+    return (this.st('editions').all() as EditionRowDb[]).map(toEdition);
+  }
+
+  /** One edition by id. */
+  editionById(id: number): EditionInfo | null {
+    const r = this.st('editionById').get({ id }) as EditionRowDb | undefined;
+    return r ? toEdition(r) : null;
+  }
+
+  /** Editions by id, in the order asked (null where unknown). */
+  editionsByIds(ids: readonly number[]): Array<EditionInfo | null> {
+    const rows = this.st('editionsByIds').all({ ids: JSON.stringify(ids) }) as EditionRowDb[];
+    const byId = new Map(rows.map((r) => [r.id, toEdition(r)]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /**
+   * Resolves an edition argument: 'latest' (or nothing), an effective date, or
+   * any other date (the official edition in force that day). `exact` says the
+   * argument named the edition's own effective date. Null when none applies.
+   */
+  resolveEdition(
+    arg: string | null | undefined,
+    family = 'cr',
+  ): { edition: EditionInfo; exact: boolean } | null {
+    if (arg === null || arg === undefined || arg === '' || arg.toLowerCase() === 'latest') {
+      const r = this.st('editionLatest').get({ family }) as EditionRowDb | undefined;
+      return r ? { edition: toEdition(r), exact: false } : null;
+    }
+    const exact = this.st('editionExact').get({ family, date: arg }) as EditionRowDb | undefined;
+    if (exact) return { edition: toEdition(exact), exact: true };
+    const r = this.st('editionInForce').get({ family, date: arg }) as EditionRowDb | undefined;
+    return r ? { edition: toEdition(r), exact: false } : null;
+  }
+
+  /** How many rules (sections included) an edition holds. */
+  ruleCount(editionId: number): number {
+    return this.st('ruleCount').get({ editionId }) as number;
+  }
+
+  /** One rule by number in an edition. */
+  rule(editionId: number, number: string): RuleRecord | null {
+    const r = this.st('ruleByNumber').get({ editionId, number }) as RuleRow | undefined;
+    return r ? toRule(r) : null;
+  }
+
+  /** Rules by number in an edition, in the order asked (null where missing). */
+  rulesByNumbers(editionId: number, numbers: readonly string[]): Array<RuleRecord | null> {
+    const rows = this.st('rulesByNumbers').all({ editionId, numbers: JSON.stringify(numbers) }) as RuleRow[];
+    const byNumber = new Map(rows.map((r) => [r.number, toRule(r)]));
+    return numbers.map((n) => byNumber.get(n) ?? null);
+  }
+
+  /** Rules by version id in an edition, in the order asked (null where the edition lacks it). */
+  rulesByVersionIds(editionId: number, ids: readonly number[]): Array<RuleRecord | null> {
+    const rows = this.st('rulesByVersionIds').all({ editionId, ids: JSON.stringify(ids) }) as RuleRow[];
+    const byId = new Map(rows.map((r) => [r.versionId, toRule(r)]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /** The rules below a rule (subrules at every depth), in document order. */
+  descendants(rule: RuleRecord, limit = 2000): RuleRecord[] {
+    const inside = new Set([rule.number]);
+    const out: RuleRecord[] = [];
+    for (const row of this.st('rulesAfter').iterate({ editionId: rule.editionId, ord: rule.ord }) as IterableIterator<RuleRow>) {
+      if (row.parent === null || !inside.has(row.parent) || out.length >= limit) break;
+      inside.add(row.number);
+      out.push(toRule(row));
+    }
+    return out;
+  }
+
+  /** Direct children of several rules of one edition, grouped by parent number, in document order. */
+  childrenOf(editionId: number, numbers: readonly string[]): Map<string, RuleRecord[]> {
+    const out = new Map<string, RuleRecord[]>(numbers.map((n) => [n, []]));
+    for (const row of this.st('childrenOf').all({ editionId, numbers: JSON.stringify(numbers) }) as RuleRow[]) {
+      out.get(row.parent ?? '')?.push(toRule(row));
+    }
+    return out;
+  }
+
+  /** The enclosing rules of a rule, nearest first (parent, grandparent, ...). */
+  ancestors(rule: RuleRecord): RuleRecord[] {
+    const out: RuleRecord[] = [];
+    let parent = rule.parent;
+    const seen = new Set<string>();
+    while (parent !== null && !seen.has(parent)) {
+      seen.add(parent);
+      const r = this.rule(rule.editionId, parent);
+      if (!r) break;
+      out.push(r);
+      parent = r.parent;
+    }
+    return out;
+  }
+
+  /** Every rule number of an edition, in document order. */
+  numbers(editionId: number): string[] {
+    return this.st('numbers').all({ editionId }) as string[];
+  }
+
+  /**
+   * A page of rules in document order after position `after` (keyset on ord).
+   * `section` keeps one part ("7"), section ("702") or rule ("702.19") with
+   * everything below it. Returns up to `limit` rules.
+   */
+  rulesPage(editionId: number, opts: { section?: string | null; after?: number; limit: number }): RuleRecord[] {
+    const section = opts.section ?? null;
+    let g1 = '';
+    let g2 = '';
+    if (section !== null) {
+      if (/^\d$/.test(section)) {
+        g1 = `${section}[0-9][0-9]`;
+        g2 = `${section}[0-9][0-9].*`;
+      } else if (/^\d+$/.test(section)) {
+        g1 = `${section}.*`;
+      } else {
+        g1 = `${section}[a-z]*`;
+      }
+    }
+    const rows = this.st('page').all({
+      editionId,
+      after: opts.after ?? -1,
+      all: section === null ? 1 : 0,
+      section,
+      g1,
+      g2,
+      limit: opts.limit,
+    }) as RuleRow[];
+    return rows.map(toRule);
+  }
+
+  /** Section rules of an edition ("702" → "Keyword Abilities"). */
+  sections(editionId: number): Array<{ number: string; title: string }> {
+    return this.st('sectionsByTitle').all({ editionId }) as Array<{ number: string; title: string }>;
+  }
+
+  /** Texts by id (examples, definitions), as a map id → body. */
+  texts(ids: readonly number[]): Map<number, string> {
+    const rows = this.st('textsByIds').all({ ids: JSON.stringify(ids) }) as Array<{ id: number; body: string }>;
+    return new Map(rows.map((r) => [r.id, r.body]));
+  }
+
+  /** Example texts of a rule, in published order. */
+  examples(rule: RuleRecord): string[] {
+    if (rule.exampleIds.length === 0) return [];
+    const m = this.texts(rule.exampleIds);
+    return rule.exampleIds.map((id) => m.get(id) ?? '');
+  }
+
+  /** Stored references of several texts, grouped by text id, in text order. */
+  refsOfTexts(ids: readonly number[]): Map<number, TextRefRecord[]> {
+    const out = new Map<number, TextRefRecord[]>(ids.map((id) => [id, []]));
+    for (const r of this.st('refsByTextIds').all({ ids: JSON.stringify(ids) }) as TextRefRecord[]) {
+      out.get(r.textId)?.push(r);
+    }
+    return out;
+  }
+
+  /** Rules of an edition whose text or examples cite each number, grouped by cited number, in document order. */
+  citing(editionId: number, numbers: readonly string[]): Map<string, RuleRecord[]> {
+    const out = new Map<string, RuleRecord[]>(numbers.map((n) => [n, []]));
+    const rows = this.st('citing').all({ editionId, numbers: JSON.stringify(numbers) }) as Array<
+      RuleRow & { citedTarget: string }
+    >;
+    for (const r of rows) {
+      const list = out.get(r.citedTarget);
+      if (list && !list.some((x) => x.versionId === r.versionId)) list.push(toRule(r));
+    }
+    return out;
+  }
+
+  /** Glossary entries of an edition citing each number. */
+  glossaryCiting(editionId: number, numbers: readonly string[]): Map<string, GlossaryRecord[]> {
+    const out = new Map<string, GlossaryRecord[]>(numbers.map((n) => [n, []]));
+    const rows = this.st('glossaryCiting').all({ editionId, numbers: JSON.stringify(numbers) }) as Array<
+      GlossaryRecord & { citedTarget: string }
+    >;
+    for (const { citedTarget, ...g } of rows) out.get(citedTarget)?.push(g);
+    return out;
+  }
+
+  /** A glossary entry by term, case-insensitive (null when the edition has none). */
+  glossaryTerm(editionId: number, term: string): GlossaryRecord | null {
+    return (this.st('glossaryTerm').get({ editionId, term: term.trim() }) as GlossaryRecord | undefined) ?? null;
+  }
+
+  /** Every glossary entry of an edition, in published order. */
+  glossary(editionId: number): GlossaryRecord[] {
+    return this.st('glossaryAll').all({ editionId }) as GlossaryRecord[];
+  }
+
+  /** Part headings of an edition. */
+  parts(editionId: number): PartRecord[] {
+    return this.st('parts').all({ editionId }) as PartRecord[];
+  }
+
+  /** Ability words listed by an edition. */
+  abilityWords(editionId: number): string[] {
+    return this.st('abilityWords').all({ editionId }) as string[];
+  }
+
+  /**
+   * Keyword abilities and actions of an edition: the rules directly under the
+   * sections titled "Keyword Abilities" / "Keyword Actions" (702 and 701 since
+   * 2009, other numbers before).
+   */
+  keywords(editionId: number): KeywordRecord[] {
+    const secs = this.sections(editionId);
+    const out: KeywordRecord[] = [];
+    for (const [kind, re] of [
+      ['action', /^keyword actions?\b/i],
+      ['ability', /^keyword abilit(?:y|ies)\b/i],
+    ] as const) {
+      const sec = secs.find((s) => re.test(s.title.replace(/_/g, '').trim()));
+      if (!sec) continue;
+      const children = this.childrenOf(editionId, [sec.number]).get(sec.number) ?? [];
+      for (const c of children) {
+        // Keyword headers read "Trample" (sometimes with a trailing period or underscores); rules like 702.1 "Most abilities..." are not keywords.
+        const name = c.text.replace(/_/g, '').replace(/\.$/, '').trim();
+        if (name.length === 0 || name.length > 40 || /[.:;]/.test(name)) continue;
+        out.push({ kind, number: c.number, name, editionId });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Full-text search within one edition: bm25-ranked hits over rule texts,
+   * examples and glossary definitions, with snippet and highlight marks.
+   * `text` is user text; it is quoted word by word, never read as FTS syntax.
+   */
+  search(
+    editionId: number,
+    text: string,
+    opts: { limit: number; offset?: number; marks?: HighlightMarks },
+  ): SearchHitRecord[] {
+    const q = ftsQuery(text);
+    if (q === null) return [];
+    const hits = this.st('searchRules').all({ editionId, q, limit: opts.limit, offset: opts.offset ?? 0 }) as Array<{
+      textId: number;
+      score: number;
+      ord: number;
+      versionId: number | null;
+      exampleIndex: number;
+      glossaryVersionId: number | null;
+    }>;
+    if (hits.length === 0) return [];
+    const marks = opts.marks ?? { open: '<mark>', close: '</mark>' };
+    const textIds = [...new Set(hits.map((h) => h.textId))];
+    const markRows = this.st('marks').all({ q, ids: JSON.stringify(textIds), ...marks }) as Array<{
+      textId: number;
+      snippet: string;
+      highlighted: string;
+    }>;
+    const markBy = new Map(markRows.map((m) => [m.textId, m]));
+    const versionIds = [...new Set(hits.flatMap((h) => (h.versionId === null ? [] : [h.versionId])))];
+    const rules = new Map<number, RuleRecord>();
+    for (const r of this.rulesByVersionIds(editionId, versionIds)) if (r) rules.set(r.versionId, r);
+    const glossIds = [...new Set(hits.flatMap((h) => (h.glossaryVersionId === null ? [] : [h.glossaryVersionId])))];
+    const gloss = new Map<number, GlossaryRecord>();
+    if (glossIds.length > 0) {
+      for (const g of this.st('glossaryByVersionIds').all({ editionId, ids: JSON.stringify(glossIds) }) as GlossaryRecord[]) {
+        gloss.set(g.versionId, g);
+      }
+    }
+    return hits.map((h) => {
+      const m = markBy.get(h.textId);
+      const kind: SearchHitKind = h.glossaryVersionId !== null ? 'glossary' : h.exampleIndex >= 0 ? 'example' : 'rule';
+      return {
+        kind,
+        textId: h.textId,
+        score: h.score,
+        rule: h.versionId === null ? null : (rules.get(h.versionId) ?? null),
+        exampleIndex: h.exampleIndex >= 0 ? h.exampleIndex : null,
+        glossary: h.glossaryVersionId === null ? null : (gloss.get(h.glossaryVersionId) ?? null),
+        snippet: m?.snippet ?? '',
+        highlighted: m?.highlighted ?? '',
+      };
+    });
+  }
+}
