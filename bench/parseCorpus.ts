@@ -4,7 +4,8 @@ import { decodeBuffer } from '../ingest/decode.js';
 import { isCrText, parseCrText } from '../ingest/parseCrText.js';
 
 // Parses every CR text file of the corpus and prints per-file counts, unaccounted lines and timing.
-const root = path.resolve(process.argv[2] ?? path.resolve(process.cwd(), '../shared/corpus'));
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const root = path.resolve(args[0] ?? path.resolve(process.cwd(), '../shared/corpus'));
 const verbose = process.argv.includes('--verbose');
 const files: string[] = [];
 for (const dir of ['mtg-cr', 'rulesraker']) {

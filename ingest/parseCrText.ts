@@ -5,11 +5,18 @@ import { findEffectiveDate } from './effectiveDate.js';
 const RE_SUBRULE = /^(\d{3})\.(\d{1,3})([a-z])\.?(?:\s+(.*))?$/;
 const RE_RULE = /^(\d{3})\.(\d{1,3})\.?(?:\s+(.*))?$/;
 const RE_SECTION = /^(\d{3})\.\s+(\S.*)$/;
+// Damaged numbers seen in published files: "606. 8b Players", "901.4.All plane", "306.b If".
+const RE_SUBRULE_DAMAGED = /^(\d{3})\.\s(\d{1,3})([a-z])\.?\s+(.*)$/;
+const RE_RULE_GLUED = /^(\d{3})\.(\d{1,3})\.([A-Z].*)$/;
+const RE_SUBRULE_NO_RULE = /^(\d{3})\.([a-z])\.?\s+(.*)$/;
+// A lone letter or page number left by conversion.
+const RE_STRAY = /^(?:[A-Za-z]|\d{1,3}|[^\w\s])$/;
 const RE_PART = /^(\d{1,2})\.\s+(\S.*)$/;
 const RE_EXAMPLE = /^(?:example|examples)\s*:\s*(.*)$/i;
 const RE_DECORATION = /^(?:[-=_*~]\s*){3,}$/;
 const RE_FIRST_RULE = /^\s*100\.1\.?\s+\S/;
 const RE_TERMINAL = /[.:;!?)"'”’\]]$/;
+const RE_BULLET = /^(?:[•·*]|-\s|\d+\.\s)/;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** Cheap check that a decoded text is an official Comprehensive Rules text file. */
@@ -55,10 +62,10 @@ class Joiner {
   ) {}
 
   sep(prev: Line, next: Line, afterBlank: boolean, baseIndent: number): string {
-    if (!this.wrapped || afterBlank || next.indent > baseIndent) return '\n';
-    const firstWord = /^\S+/.exec(next.t)?.[0] ?? '';
-    // A line that could have taken the next word was ended on purpose.
-    if (prev.raw.trimEnd().length + 1 + firstWord.length <= this.width * 0.85) return '\n';
+    // Hard-wrapped text (1999 at 78 columns, 2000s PDF exports at ~105 columns in a proportional
+    // font, so line length says nothing): lines join with a space unless a blank line, a deeper
+    // indent or a list bullet starts a new published paragraph.
+    if (!this.wrapped || afterBlank || next.indent > baseIndent || RE_BULLET.test(next.t)) return '\n';
     if (/[A-Za-z]-$/.test(prev.t) && /^[a-z]/.test(next.t) && !/--$/.test(prev.t)) return '';
     return ' ';
   }
@@ -138,7 +145,7 @@ export function parseCrText(text: string): ParsedDocument {
 
   doc.introduction = findIntroduction(lines, bodyStart, joiner);
 
-  parseBody(lines, bodyStart, glossHeadEnd, doc, claimed, joiner);
+  parseBody(lines, bodyStart, glossHeadEnd, doc, claimed, joiner, warnings);
   if (glossStart >= 0) {
     claimed[glossStart] = 1;
     parseGlossary(lines, glossStart + 1, glossEnd, doc.glossary, claimed, joiner, warnings);
@@ -242,6 +249,45 @@ function findIntroduction(lines: Line[], bodyStart: number, joiner: Joiner): str
   return paras.length ? paras.join('\n') : null;
 }
 
+interface NumberMatch {
+  number: string;
+  parent: string | null;
+  kind: 'section' | 'rule' | 'subrule';
+  text: string;
+  rule: number;
+  letter: number;
+  damaged: boolean;
+}
+
+/** Reads a rule number at the start of a line, including damaged ones ("606. 8b", "901.4.All", "306.b"). */
+function matchNumber(t: string, cur: RuleNode | null): NumberMatch | null {
+  let m = RE_SUBRULE.exec(t) ?? RE_SUBRULE_DAMAGED.exec(t);
+  if (m) {
+    const parent = `${m[1]}.${m[2]}`;
+    return {
+      number: parent + m[3],
+      parent,
+      kind: 'subrule',
+      text: m[4] ?? '',
+      rule: Number(m[2]),
+      letter: letterIndex(m[3]!),
+      damaged: !RE_SUBRULE.test(t),
+    };
+  }
+  if ((m = RE_RULE.exec(t) ?? RE_RULE_GLUED.exec(t))) {
+    return { number: `${m[1]}.${m[2]}`, parent: m[1]!, kind: 'rule', text: m[3] ?? '', rule: Number(m[2]), letter: 0, damaged: false };
+  }
+  if ((m = RE_SUBRULE_NO_RULE.exec(t)) && cur && cur.number.startsWith(`${m[1]}.`) && cur.kind !== 'section') {
+    const parent = cur.kind === 'subrule' ? cur.parent! : cur.number;
+    const rule = Number(parent.slice(4));
+    return { number: parent + m[2], parent, kind: 'subrule', text: m[3] ?? '', rule, letter: letterIndex(m[2]!), damaged: true };
+  }
+  if ((m = RE_SECTION.exec(t))) {
+    return { number: m[1]!, parent: null, kind: 'section', text: m[2]!, rule: 0, letter: 0, damaged: false };
+  }
+  return null;
+}
+
 function ruleKey(section: number, rule: number, letter: number): number {
   return section * 1_000_000 + rule * 100 + letter;
 }
@@ -253,9 +299,11 @@ function parseBody(
   doc: ParsedDocument,
   claimed: Uint8Array,
   joiner: Joiner,
+  warnings: ParseWarning[],
 ): void {
   let part = 0;
   let section = -1;
+  const seen = new Set<string>();
   let lastKey = -1;
   let cur: RuleNode | null = null;
   let curBase = 0;
@@ -284,44 +332,35 @@ function parseBody(
       afterBlank = true;
       continue;
     }
+    // Hard-wrapped editions start every rule after a blank line; a number at the start of a
+    // wrapped line is a cross-reference ("see rule\n419.8, ...").
+    const canStart = afterBlank || !joiner.wrapped || prev === null;
+    const num = canStart ? matchNumber(t, cur) : null;
+    if (num && (num.kind !== 'section' || Number(num.number) > section)) {
+      const s = Number(num.number.slice(0, 3));
+      const key = ruleKey(s, num.rule, num.letter);
+      if (num.damaged) {
+        warnings.push({ line: i + 1, code: 'malformed-number', message: `rule number printed as "${truncate(t, 24)}", read as ${num.number}` });
+      }
+      if (seen.has(num.number)) {
+        warnings.push({ line: i + 1, code: 'duplicate-number', message: `rule ${num.number} appears more than once` });
+      } else if (key <= lastKey) {
+        warnings.push({ line: i + 1, code: 'out-of-order', message: `rule ${num.number} follows ${doc.rules[doc.rules.length - 1]?.number ?? 'nothing'}` });
+      } else if (num.kind !== 'section' && s > section) {
+        warnings.push({ line: i + 1, code: 'missing-section', message: `rule ${num.number} appears without a heading for section ${s}` });
+        section = s;
+      }
+      seen.add(num.number);
+      start({ number: num.number, parent: num.parent, kind: num.kind, text: num.text, examples: [], line: i + 1 }, l);
+      lastKey = key;
+      if (num.kind === 'section') section = s;
+      claimed[i] = 1;
+      prev = l;
+      afterBlank = false;
+      continue;
+    }
     let m: RegExpExecArray | null;
-    if ((m = RE_SUBRULE.exec(t))) {
-      const s = Number(m[1]);
-      const key = ruleKey(s, Number(m[2]), letterIndex(m[3]!));
-      if (key > lastKey && s >= section) {
-        const parent = `${m[1]}.${m[2]}`;
-        start({ number: `${parent}${m[3]}`, parent, kind: 'subrule', text: m[4] ?? '', examples: [], line: i + 1 }, l);
-        lastKey = key;
-        section = s;
-        claimed[i] = 1;
-        prev = l;
-        afterBlank = false;
-        continue;
-      }
-    } else if ((m = RE_RULE.exec(t))) {
-      const s = Number(m[1]);
-      const key = ruleKey(s, Number(m[2]), 0);
-      if (key > lastKey && s >= section) {
-        start({ number: `${m[1]}.${m[2]}`, parent: m[1]!, kind: 'rule', text: m[3] ?? '', examples: [], line: i + 1 }, l);
-        lastKey = key;
-        section = s;
-        claimed[i] = 1;
-        prev = l;
-        afterBlank = false;
-        continue;
-      }
-    } else if ((m = RE_SECTION.exec(t))) {
-      const s = Number(m[1]);
-      if (s > section && Math.floor(s / 100) >= part) {
-        start({ number: m[1]!, parent: null, kind: 'section', text: m[2]!, examples: [], line: i + 1 }, l);
-        lastKey = ruleKey(s, 0, 0);
-        section = s;
-        claimed[i] = 1;
-        prev = l;
-        afterBlank = false;
-        continue;
-      }
-    } else if ((m = RE_PART.exec(t))) {
+    if (canStart && (m = RE_PART.exec(t))) {
       const p = Number(m[1]);
       if (p === part + 1) {
         const heading: PartHeading = { number: m[1]!, title: m[2]!, line: i + 1 };
@@ -334,6 +373,12 @@ function parseBody(
         afterBlank = false;
         continue;
       }
+    }
+    if (RE_STRAY.test(t)) {
+      // Conversion debris (a lone letter, a page number): claimed as noise, reported line by line.
+      warnings.push({ line: i + 1, code: 'stray-line', message: `stray line "${t}" between rules ignored` });
+      claimed[i] = 1;
+      continue;
     }
     const ex = RE_EXAMPLE.exec(t);
     const node = cur as RuleNode | null;
