@@ -1,0 +1,139 @@
+/** One run of a word-level diff. */
+export interface DiffSegment {
+  op: 'equal' | 'insert' | 'delete';
+  text: string;
+}
+
+// Words keep inner dots and apostrophes ("706.10", "don't"); whitespace and punctuation are their own tokens.
+const TOKEN_RE = /\s+|[\p{L}\p{N}]+(?:[.’'][\p{L}\p{N}]+)*|[^\s\p{L}\p{N}]/gu;
+
+/** Splits a text into word, whitespace and punctuation tokens that concatenate back to the text. */
+export function tokenizeWords(text: string): string[] {
+  return text.match(TOKEN_RE) ?? [];
+}
+
+/** Myers O(ND) diff of two integer sequences; returns the edit script as ops per token. */
+function myers(a: Int32Array, b: Int32Array): Array<[0 | 1 | -1, number]> {
+  const n = a.length;
+  const m = b.length;
+  const max = n + m;
+  const offset = max + 1;
+  const v = new Int32Array(2 * max + 3);
+  const trace: Int32Array[] = [];
+  let done = false;
+  for (let d = 0; d <= max && !done; d++) {
+    trace.push(v.slice());
+    for (let k = -d; k <= d; k += 2) {
+      let x: number;
+      if (k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!)) x = v[offset + k + 1]!;
+      else x = v[offset + k - 1]! + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
+      v[offset + k] = x;
+      if (x >= n && y >= m) {
+        done = true;
+        break;
+      }
+    }
+  }
+  trace.push(v.slice());
+  // backtrack
+  const ops: Array<[0 | 1 | -1, number]> = [];
+  let x = n;
+  let y = m;
+  for (let d = trace.length - 2; d >= 0 && (x > 0 || y > 0); d--) {
+    const vd = trace[d]!;
+    const k = x - y;
+    let prevK: number;
+    if (k === -d || (k !== d && vd[offset + k - 1]! < vd[offset + k + 1]!)) prevK = k + 1;
+    else prevK = k - 1;
+    const prevX = d === 0 ? 0 : vd[offset + prevK]!;
+    const prevY = prevX - prevK;
+    while (x > prevX && y > prevY) {
+      ops.push([0, --x]);
+      y--;
+    }
+    if (d === 0) break;
+    if (x === prevX) ops.push([1, --y]);
+    else ops.push([-1, --x]);
+    x = prevX;
+    y = prevY;
+  }
+  while (x > 0 && y > 0) {
+    ops.push([0, --x]);
+    y--;
+  }
+  return ops.reverse();
+}
+
+function pushSeg(out: DiffSegment[], op: DiffSegment['op'], text: string): void {
+  if (!text) return;
+  const last = out[out.length - 1];
+  if (last && last.op === op) last.text += text;
+  else out.push({ op, text });
+}
+
+/** Word-level diff: equal/insert/delete segments whose equal+delete texts rebuild `before` and equal+insert rebuild `after`. */
+export function wordDiff(before: string, after: string): DiffSegment[] {
+  if (before === after) return before ? [{ op: 'equal', text: before }] : [];
+  const ta = tokenizeWords(before);
+  const tb = tokenizeWords(after);
+  let pre = 0;
+  while (pre < ta.length && pre < tb.length && ta[pre] === tb[pre]) pre++;
+  let suf = 0;
+  while (suf < ta.length - pre && suf < tb.length - pre && ta[ta.length - 1 - suf] === tb[tb.length - 1 - suf]) suf++;
+  const ids = new Map<string, number>();
+  const intern = (t: string): number => {
+    let id = ids.get(t);
+    if (id === undefined) ids.set(t, (id = ids.size));
+    return id;
+  };
+  const midA = ta.slice(pre, ta.length - suf);
+  const midB = tb.slice(pre, tb.length - suf);
+  const a = Int32Array.from(midA, intern);
+  const b = Int32Array.from(midB, intern);
+  const raw: DiffSegment[] = [];
+  pushSeg(raw, 'equal', ta.slice(0, pre).join(''));
+  let ia = 0;
+  let ib = 0;
+  for (const [op] of myers(a, b)) {
+    if (op === 0) {
+      pushSeg(raw, 'equal', midA[ia++]!);
+      ib++;
+    } else if (op === -1) pushSeg(raw, 'delete', midA[ia++]!);
+    else pushSeg(raw, 'insert', midB[ib++]!);
+  }
+  pushSeg(raw, 'equal', ta.slice(ta.length - suf).join(''));
+  return cleanup(raw);
+}
+
+// Folds a whitespace-only equal run between two changes into the changes, then groups
+// each change block as one delete followed by one insert.
+function cleanup(segs: DiffSegment[]): DiffSegment[] {
+  const out: DiffSegment[] = [];
+  let del = '';
+  let ins = '';
+  const flush = (): void => {
+    pushSeg(out, 'delete', del);
+    pushSeg(out, 'insert', ins);
+    del = '';
+    ins = '';
+  };
+  for (let i = 0; i < segs.length; i++) {
+    const s = segs[i]!;
+    if (s.op === 'delete') del += s.text;
+    else if (s.op === 'insert') ins += s.text;
+    else if ((del || ins) && /^\s+$/.test(s.text) && i + 1 < segs.length) {
+      del += s.text;
+      ins += s.text;
+    } else {
+      flush();
+      pushSeg(out, 'equal', s.text);
+    }
+  }
+  flush();
+  return out;
+}
