@@ -16,6 +16,7 @@ const RE_EXAMPLE = /^(?:example|examples)\s*:\s*(.*)$/i;
 const RE_DECORATION = /^(?:[-=_*~]\s*){3,}$/;
 const RE_FIRST_RULE = /^\s*100\.1\.?\s+\S/;
 const RE_TERMINAL = /[.:;!?)"'”’\]]$/;
+const RE_SENSE = /^\d{1,2}\.\s/;
 const RE_BULLET = /^(?:[•·*]|-\s|\d+\.\s)/;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
@@ -65,7 +66,7 @@ class Joiner {
     // Hard-wrapped text (1999 at 78 columns, 2000s PDF exports at ~105 columns in a proportional
     // font, so line length says nothing): lines join with a space unless a blank line, a deeper
     // indent or a list bullet starts a new published paragraph.
-    if (!this.wrapped || afterBlank || next.indent > baseIndent || RE_BULLET.test(next.t)) return '\n';
+    if (!this.wrapped || afterBlank || next.indent >= baseIndent + 2 || RE_BULLET.test(next.t)) return '\n';
     if (/[A-Za-z]-$/.test(prev.t) && /^[a-z]/.test(next.t) && !/--$/.test(prev.t)) return '';
     return ' ';
   }
@@ -444,7 +445,9 @@ function parseGlossary(
       continue;
     }
     if (termIndent < 0) termIndent = l.indent;
-    if (cur === null || (afterBlank && l.indent <= termIndent)) {
+    // 1999-11 separates numbered senses ("1. ...", "2. ...") of one definition with blank lines.
+    const sense = afterBlank && hasDef && RE_SENSE.test(l.t);
+    if (cur === null || (afterBlank && l.indent <= termIndent && !sense)) {
       cur = { term: l.t, definition: '', line: i + 1 };
       out.push(cur);
       hasDef = false;
