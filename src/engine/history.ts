@@ -1,0 +1,85 @@
+import type { TextChange } from './compareRule.js';
+import { wordDiff } from './wordDiff.js';
+import type { DiffSegment } from './wordDiff.js';
+
+/** One rule version as read from storage: the edition it is in, its number and text. */
+export interface HistoryRow {
+  date: string;
+  number: string;
+  text: string;
+  lineage: number;
+  examples?: string[];
+}
+
+/** One edition in a rule's history. */
+export interface HistoryStep {
+  date: string;
+  number: string;
+  text: string;
+  /** What changed since the previous appearance: 'added' for the first. */
+  change: 'added' | 'unchanged' | 'changed' | 'returned';
+  renumbered: boolean;
+  /** From the previous appearance; only when the text changed. */
+  textChange?: TextChange;
+  examplesChanged: boolean;
+  segments?: DiffSegment[];
+  /** Number before this step, when renumbered. */
+  previousNumber?: string;
+}
+
+export interface RuleHistory {
+  lineage: number;
+  first: string;
+  last: string;
+  /** Every number the rule has had, in order of first use. */
+  numbers: string[];
+  steps: HistoryStep[];
+}
+
+/**
+ * Shapes a rule's history from its rows (any order). `editions` lists every edition date in
+ * order, so a gap (the rule missing from an edition, then back) is shown as 'returned'.
+ * `classify` tells a reference update from a substantive change.
+ */
+export function ruleHistory(
+  rows: HistoryRow[],
+  editions: string[] = [],
+  classify?: (prev: HistoryRow, cur: HistoryRow) => TextChange,
+): RuleHistory | null {
+  if (rows.length === 0) return null;
+  const sorted = [...rows].sort((a, b) => a.date.localeCompare(b.date));
+  const order = new Map(editions.map((d, k) => [d, k]));
+  const steps: HistoryStep[] = [];
+  const numbers: string[] = [];
+  let prev: HistoryRow | undefined;
+  for (const r of sorted) {
+    if (!numbers.includes(r.number)) numbers.push(r.number);
+    if (!prev) {
+      steps.push({ date: r.date, number: r.number, text: r.text, change: 'added', renumbered: false, examplesChanged: false });
+      prev = r;
+      continue;
+    }
+    const pk = order.get(prev.date);
+    const ck = order.get(r.date);
+    const gap = pk !== undefined && ck !== undefined && ck - pk > 1;
+    const textChanged = prev.text !== r.text;
+    const examplesChanged = JSON.stringify(prev.examples ?? []) !== JSON.stringify(r.examples ?? []);
+    const renumbered = prev.number !== r.number;
+    const step: HistoryStep = {
+      date: r.date,
+      number: r.number,
+      text: r.text,
+      change: gap ? 'returned' : textChanged || renumbered || examplesChanged ? 'changed' : 'unchanged',
+      renumbered,
+      examplesChanged,
+    };
+    if (renumbered) step.previousNumber = prev.number;
+    if (textChanged) {
+      step.textChange = classify ? classify(prev, r) : 'substantive';
+      step.segments = wordDiff(prev.text, r.text);
+    }
+    steps.push(step);
+    prev = r;
+  }
+  return { lineage: sorted[0]!.lineage, first: sorted[0]!.date, last: sorted[sorted.length - 1]!.date, numbers, steps };
+}
