@@ -24,11 +24,17 @@ export interface ManifestInputs {
 
 /** The date an official download address names: "...%2020221118.txt", "..._031503.txt" (MMDDYY). */
 export function dateOfUrl(url: string): string | null {
-  const long = /(?:^|[^0-9])(19|20)(\d{2})(\d{2})(\d{2})(?=[^0-9]*\.\w+$)/.exec(url);
-  if (long) return `${long[1]}${long[2]}-${long[3]}-${long[4]}`;
-  const short = /_(\d{2})(\d{2})(\d{2})\.\w+$/.exec(url);
-  if (short) return `${Number(short[3]) > 80 ? '19' : '20'}${short[3]}-${short[1]}-${short[2]}`;
-  return null;
+  const m = /(\d+)(?=[^0-9/]*\.\w+$)/.exec(url);
+  if (!m) return null;
+  const digits = m[1]!;
+  let date: string | null = null;
+  if (digits.length >= 8) {
+    const d = digits.slice(-8);
+    date = `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}`;
+  } else if (digits.length === 6) {
+    date = `${Number(digits.slice(4)) > 80 ? '19' : '20'}${digits.slice(4)}-${digits.slice(0, 2)}-${digits.slice(2, 4)}`;
+  }
+  return date !== null && !Number.isNaN(Date.parse(date)) ? date : null;
 }
 
 function daysBetween(a: string, b: string): number {
@@ -53,7 +59,7 @@ export function buildManifest(input: ManifestInputs): Manifest {
   const crEditions = () => [...byKey.values()].filter((e) => e.family === 'cr');
   // A download address belongs to the edition whose date or file label it names, else the nearest within a week.
   const attach = (url: string, date: string | null): void => {
-    if (date === null) return;
+    if (date === null || !/\.txt$/i.test(url)) return;
     let target = crEditions().find((e) => e.effectiveDate === date || e.files.some((f) => f.labelDate === date));
     if (!target) {
       const near = crEditions()

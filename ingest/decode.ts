@@ -18,6 +18,26 @@ const MAGIC: Array<[number[], string]> = [
 // Bytes that Windows-1252 leaves undefined: text containing them is some other encoding.
 const CP1252_UNDEFINED = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
 
+const REPLACEMENT = [0xef, 0xbf, 0xbd];
+
+/** Drops a leading run of U+FFFD (a lost BOM) and turns each later one back into one "?" byte. */
+function stripReplacements(buf: Uint8Array): Buffer {
+  let start = 0;
+  while (startsWith(buf.subarray(start), REPLACEMENT)) start += 3;
+  const body = Buffer.from(buf.subarray(start));
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let i = body.indexOf(0xef); i !== -1; i = body.indexOf(0xef, i + 1)) {
+    if (body[i + 1] === 0xbf && body[i + 2] === 0xbd) {
+      parts.push(body.subarray(from, i), Buffer.from('?'));
+      from = i + 3;
+      i += 2;
+    }
+  }
+  parts.push(body.subarray(from));
+  return Buffer.concat(parts);
+}
+
 function startsWith(buf: Uint8Array, sig: number[]): boolean {
   return sig.every((b, i) => buf[i] === b);
 }
@@ -30,6 +50,7 @@ export function decodeBuffer(buf: Uint8Array): DecodedText {
   }
   let encoding: DecodedText['encoding'];
   let raw: string;
+  let damaged: string | undefined;
   if (startsWith(buf, [0xef, 0xbb, 0xbf])) {
     encoding = 'utf-8-bom';
     raw = strictUtf8(buf.subarray(3), 'UTF-8 (with BOM)');
@@ -40,6 +61,18 @@ export function decodeBuffer(buf: Uint8Array): DecodedText {
   } else if (startsWith(buf, [0xfe, 0xff])) {
     encoding = 'utf-16be';
     raw = decodeUtf16be(buf.subarray(2));
+  } else if (startsWith(buf, REPLACEMENT) && sniffUtf16(stripReplacements(buf)) !== null) {
+    // UTF-16 once pushed through a UTF-8 converter: every byte >= 0x80 (the BOM too) became U+FFFD.
+    // Putting one "?" byte back for each keeps the 2-byte alignment; those characters are lost.
+    const repaired = stripReplacements(buf);
+    damaged = 'UTF-16 text damaged by a UTF-8 conversion: bytes over 0x7F were lost and read as "?"';
+    if (sniffUtf16(repaired) === 'le') {
+      encoding = 'utf-16le';
+      raw = new TextDecoder('utf-16le').decode(repaired.subarray(0, repaired.length & ~1));
+    } else {
+      encoding = 'utf-16be';
+      raw = decodeUtf16be(repaired);
+    }
   } else {
     const bom16 = sniffUtf16(buf);
     if (bom16 === 'le') {
@@ -50,7 +83,7 @@ export function decodeBuffer(buf: Uint8Array): DecodedText {
       raw = decodeUtf16be(buf);
     } else {
       let high = 0;
-      for (const b of buf) if (b >= 0x80) high++;
+      for (let i = 0; i < buf.length; i++) if (buf[i]! >= 0x80) high++;
       if (high === 0) {
         encoding = 'ascii';
         raw = new TextDecoder('latin1').decode(buf);
@@ -71,7 +104,9 @@ export function decodeBuffer(buf: Uint8Array): DecodedText {
   }
   if (raw.charCodeAt(0) === 0xfeff) raw = raw.slice(1);
   checkControlCharacters(raw);
-  return { text: raw.replace(/\r\n?/g, '\n'), encoding, lineEndings: lineEndingsOf(raw) };
+  const out: DecodedText = { text: raw.replace(/\r\n?/g, '\n'), encoding, lineEndings: lineEndingsOf(raw) };
+  if (damaged) out.damage = damaged;
+  return out;
 }
 
 // Windows-1252 0x80–0x9F; Node's TextDecoder treats windows-1252 as ISO-8859-1 there.
@@ -121,10 +156,12 @@ function sniffUtf16(buf: Uint8Array): 'le' | 'be' | null {
 }
 
 function checkControlCharacters(text: string): void {
+  // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+  if (!/[\x00-\x08\x0b\x0e-\x1f]/.test(text)) return;
   let bad = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c) || c === 0xfffd) bad++;
+    if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c) bad++;
   }
   if (bad > 0 && bad > text.length / 1000) {
     throw new DecodeError(`binary data or unknown encoding: ${bad} control characters after decoding`);

@@ -1,3 +1,17 @@
+// eslint-disable-next-line no-control-regex -- the ASCII range starts at NUL
+const NON_ASCII = /[^\x00-\x7f]/;
+const TRADEMARKS = /\((?:TM|tm|R|r|C|c)\)|[™®©]/g;
+const COMBINING = /[\u0300-\u036f]/g;
+const UNICODE_APOSTROPHES = /[‘’´\uFFFD]/g;
+const UNICODE_QUOTES = /[“”„″]/g;
+const UNICODE_DASHES = /[‐‑‒–—―−]/g;
+const ASCII_APOSTROPHES = /['`]/g;
+const DAMAGE_SPACED = /(\s)\?(\s)/g;
+const DAMAGE_JOINED = /(\w)\?(\w)/g;
+const ITALICS = /(^|[\s("])_+|_+(?=$|[\s.,;:!?)"'])/g;
+const DASHES = /\s*(?:--+|-)\s*/g;
+const SPACES = /\s+/g;
+
 /**
  * Folds typography for matching: curly quotes, dashes, ™/(TM)/®, underscore
  * italics, accents, lost-character damage ("?" for a dash, dropped
@@ -5,20 +19,24 @@
  * normalize to the same string.
  */
 export function normalizeText(text: string): string {
-  return text
-    .replace(/\((?:TM|tm|R|r|C|c)\)|[™®©]/g, '')
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[Ææ]/g, 'ae')
-    .replace(/[‘’´`']/g, '')
-    .replace(/[“”„″"]/g, '"')
-    .replace(/[‐‑‒–—―−]|--+/g, '-')
-    .replace(/(\s)\?(\s)/g, '$1-$2')
-    .replace(/(\w)\?(\w)/g, '$1-$2')
-    .replace(/(^|[\s("])_+|_+(?=$|[\s.,;:!?)"'])/g, '$1')
-    .replace(/\s*-\s*/g, ' - ')
-    .replace(/…/g, '...')
-    .replace(/\s+/g, ' ')
+  let t = text.replace(TRADEMARKS, '');
+  if (NON_ASCII.test(t)) {
+    t = t
+      .normalize('NFKD')
+      .replace(COMBINING, '')
+      .replace(/[Ææ]/g, 'ae')
+      .replace(UNICODE_APOSTROPHES, '')
+      .replace(UNICODE_QUOTES, '"')
+      .replace(UNICODE_DASHES, '-')
+      .replace(/…/g, '...');
+  }
+  return t
+    .replace(ASCII_APOSTROPHES, '')
+    .replace(DAMAGE_SPACED, '$1-$2')
+    .replace(DAMAGE_JOINED, '$1-$2')
+    .replace(ITALICS, '$1')
+    .replace(DASHES, ' - ')
+    .replace(SPACES, ' ')
     .trim()
     .toLowerCase();
 }

@@ -3,9 +3,10 @@ import { openReadOnlyDb, openWritableDb } from '../src/db/openDb.js';
 import { Writer } from '../src/db/Writer.js';
 import { IngestError } from './IngestError.js';
 import { normalizeText } from './normalize.js';
-import { parseSource, type ParsedSource } from './parseSource.js';
+import { parseAll } from './parsePool.js';
+import type { ParseOutcome } from './parseTask.js';
 import { fetchInput, labelDateOf, readLocalInput, type InputRef, type LoadedInput, type Manifest } from './sources.js';
-import type { DocumentFamily, ParsedDocument } from './types.js';
+import type { DecodedText, DocumentFamily, ParsedDocument } from './types.js';
 
 /** What to ingest and where. */
 export interface IngestOptions {
@@ -61,9 +62,10 @@ export interface IngestReport {
 interface Candidate {
   path: string;
   input: LoadedInput;
-  parsed: ParsedSource;
+  parsed: { doc: ParsedDocument; decoded: Omit<DecodedText, 'text'> };
   date: string;
   warnings: string[];
+  fidelity: number[];
 }
 
 /**
@@ -85,10 +87,11 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
   };
   const known = knownHashes(opts.dbFile);
   const seen = new Map<string, string>();
-  const candidates: Candidate[] = [];
+  const loaded: LoadedInput[] = [];
   let done = 0;
+  const total = opts.inputs.length * 2;
   for (const ref of opts.inputs) {
-    opts.onProgress?.(done, opts.inputs.length, ref.location);
+    opts.onProgress?.(done++, total, ref.location);
     try {
       const input = ref.kind === 'url' ? await fetchInput(ref) : readLocalInput(ref);
       if (known.has(input.sha256)) {
@@ -101,15 +104,33 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
           // A local copy that differs from the manifest is still ingested; the report says so.
           report.skipped.push({ source: ref.location, reason: 'note: sha256 differs from the manifest' });
         }
-        candidates.push(toCandidate(ref.location, input));
+        loaded.push(input);
       }
     } catch (e) {
       if (!(e instanceof IngestError)) throw e;
       report.rejected.push({ source: e.source, reason: e.reason });
     }
-    done++;
   }
-  opts.onProgress?.(done, opts.inputs.length, '');
+  done = opts.inputs.length + (opts.inputs.length - loaded.length);
+  const outcomes = await parseAll(
+    loaded.map((l) => ({ path: l.ref.location, bytes: l.bytes, contentType: l.contentType })),
+    (n) => opts.onProgress?.(done + n, total, ''),
+  );
+  const candidates: Candidate[] = [];
+  outcomes.forEach((o, i) => {
+    const input = loaded[i]!;
+    if (!o.ok) {
+      report.rejected.push({ source: o.source, reason: o.reason });
+      return;
+    }
+    try {
+      candidates.push(toCandidate(input.ref.location, input, o));
+    } catch (e) {
+      if (!(e instanceof IngestError)) throw e;
+      report.rejected.push({ source: e.source, reason: e.reason });
+    }
+  });
+  opts.onProgress?.(total, total, '');
   if (candidates.length === 0) {
     report.seconds = (performance.now() - started) / 1000;
     return report;
@@ -123,10 +144,10 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
   return report;
 }
 
-function toCandidate(path: string, input: LoadedInput): Candidate {
-  const parsed = parseSource(path, input.bytes, input.contentType);
+function toCandidate(path: string, input: LoadedInput, parsed: Extract<ParseOutcome, { ok: true }>): Candidate {
   const { doc } = parsed;
   const warnings: string[] = [];
+  if (parsed.decoded.damage) warnings.push(`${path}: ${parsed.decoded.damage}`);
   const label = labelDateOf(path);
   let date = doc.effectiveDate;
   if (!doc.complete) {
@@ -142,7 +163,7 @@ function toCandidate(path: string, input: LoadedInput): Candidate {
       `${path}: archive label ${label} disagrees with the document's own date ${date} (${days > 0 ? '+' : ''}${days} days); filed under ${date}`,
     );
   }
-  return { path, input, parsed, date, warnings };
+  return { path, input, parsed, date, warnings, fidelity: parsed.fidelity };
 }
 
 function knownHashes(dbFile: string): Set<string> {
@@ -178,31 +199,26 @@ function writeAtomically(dbFile: string, fn: (writer: Writer) => void): void {
   }
 }
 
-/** Typographic fidelity: fewer unaccounted lines and warnings, then richer typography, wins. */
-function fidelity(c: Candidate): number[] {
-  const { doc, decoded } = c.parsed;
-  let typographic = 0;
-  let damage = 0;
-  const t = decoded.text;
-  for (let i = 0; i < t.length; i++) {
-    const ch = t.charCodeAt(i);
-    if (ch === 0x2019 || ch === 0x201c || ch === 0x201d || ch === 0x2014 || ch === 0x2013 || ch === 0x2122) typographic++;
-    else if (ch === 0x3f && t.charCodeAt(i - 1) === 0x20 && t.charCodeAt(i + 1) === 0x20) damage++;
-  }
-  return [-doc.accounting.unaccounted.length, -damage, -doc.warnings.length, typographic];
-}
-
+/** Typographic fidelity (see parseTask): fewer unaccounted lines and warnings, then richer typography, wins. */
 function better(a: Candidate, b: Candidate): boolean {
-  const fa = fidelity(a);
-  const fb = fidelity(b);
+  const fa = a.fidelity;
+  const fb = b.fidelity;
   for (let i = 0; i < fa.length; i++) if (fa[i] !== fb[i]) return fa[i]! > fb[i]!;
   return a.input.sha256 < b.input.sha256;
 }
 
-function normalizedEntries(doc: ParsedDocument): Map<string, string> {
+function normalizedEntries(doc: ParsedDocument, memo: Map<string, string>): Map<string, string> {
+  const norm = (s: string): string => {
+    let n = memo.get(s);
+    if (n === undefined) {
+      n = normalizeText(s);
+      memo.set(s, n);
+    }
+    return n;
+  };
   const m = new Map<string, string>();
-  for (const r of doc.rules) m.set(r.number, normalizeText([r.text, ...r.examples].join('\n')));
-  for (const g of doc.glossary) m.set(`glossary:${g.term.toLowerCase()}`, normalizeText(g.definition));
+  for (const r of doc.rules) m.set(r.number, [r.text, ...r.examples].map(norm).join('\n'));
+  for (const g of doc.glossary) m.set(`glossary:${g.term.toLowerCase()}`, norm(g.definition));
   return m;
 }
 
@@ -244,7 +260,7 @@ function storeCandidates(writer: Writer, candidates: Candidate[], manifest: Mani
     if (existing) {
       const prev = storedScore.get({ id: existing.id }) as { report: string } | undefined;
       const prevFidelity = prev ? ((JSON.parse(prev.report) as { fidelity?: number[] }).fidelity ?? null) : null;
-      if (prevFidelity && !greater(fidelity(best), prevFidelity)) replace = false;
+      if (prevFidelity && !greater(best.fidelity, prevFidelity)) replace = false;
     }
     const known = manifest?.editions.find((e) => e.family === family && e.effectiveDate === first.date);
     const warnings = group.flatMap((c) => c.warnings);
@@ -266,11 +282,12 @@ function storeCandidates(writer: Writer, candidates: Candidate[], manifest: Mani
     } else {
       editionId = existing!.id;
     }
-    const bestEntries = normalizedEntries(doc);
+    const memo = new Map<string, string>();
+    const bestEntries = group.length > 1 ? normalizedEntries(doc, memo) : new Map<string, string>();
     const files: EditionReport['files'] = [];
     for (const c of group) {
       const isPrimary = replace && c === best;
-      const differing = c === best ? 0 : countDiffering(bestEntries, normalizedEntries(c.parsed.doc));
+      const differing = c === best ? 0 : countDiffering(bestEntries, normalizedEntries(c.parsed.doc, memo));
       files.push({ path: c.path, encoding: c.parsed.decoded.encoding, lineEndings: c.parsed.decoded.lineEndings, differing });
       writer.recordFile({
         sha256: c.input.sha256,
@@ -284,7 +301,7 @@ function storeCandidates(writer: Writer, candidates: Candidate[], manifest: Mani
         role: isPrimary ? 'primary' : 'duplicate',
         differing,
         report: {
-          fidelity: fidelity(c),
+          fidelity: c.fidelity,
           counts: countsOf(c.parsed.doc),
           unaccounted: c.parsed.doc.accounting.unaccounted.length,
           warnings: c.parsed.doc.warnings.map((w) => `${w.line ?? '-'}: ${w.message}`),

@@ -129,4 +129,6 @@ export interface DecodedText {
   encoding: 'ascii' | 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1252';
   /** Line endings seen in the source; the decoded text always uses "\n". */
   lineEndings: Array<'lf' | 'crlf' | 'cr'>;
+  /** Set when the bytes were damaged and had to be repaired (characters were lost). */
+  damage?: string;
 }

@@ -50,7 +50,7 @@ export interface EditionRow {
  * prepared once; callers wrap calls in db.transaction().
  */
 export class Writer {
-  private readonly textIds = new Map<number, number>();
+  private readonly textIds = new Map<string, number>();
   private readonly ruleVersionIds = new Map<string, number>();
   private readonly glossaryVersionIds = new Map<string, number>();
   /** Text ids inserted by this writer (new texts need references extracted). */
@@ -111,8 +111,8 @@ export class Writer {
       ),
       fileBySha: db.prepare('SELECT id FROM source_files WHERE sha256 = ?'),
     };
-    for (const r of db.prepare('SELECT id, h FROM texts').iterate() as Iterable<{ id: number; h: number }>) {
-      this.textIds.set(r.h, r.id);
+    for (const r of db.prepare('SELECT id, body FROM texts').iterate() as Iterable<{ id: number; body: string }>) {
+      this.textIds.set(r.body, r.id);
     }
     const rv = db.prepare('SELECT id, number, kind, parent, text_id, examples, citations FROM rule_versions');
     for (const r of rv.iterate() as Iterable<RuleVersionRow>) {
@@ -129,12 +129,13 @@ export class Writer {
 
   /** Returns the id of a text, storing it (and indexing it for search) if new. */
   internText(body: string): number {
-    const h = hash53(body);
-    const known = this.textIds.get(h);
+    const known = this.textIds.get(body);
     if (known !== undefined) return known;
-    const id = Number(this.s.insertText.run({ h, normH: hash53(normalizeText(body)), body }).lastInsertRowid);
+    const id = Number(
+      this.s.insertText.run({ h: hash53(body), normH: hash53(normalizeText(body)), body }).lastInsertRowid,
+    );
     this.s.insertFts.run({ id, body });
-    this.textIds.set(h, id);
+    this.textIds.set(body, id);
     this.newTextIds.push(id);
     return id;
   }

@@ -59,3 +59,13 @@ test('rejects empty files, images and unknown encodings with a reason', () => {
   const binary = Buffer.from(Array.from({ length: 200 }, (_, i) => (i * 7) % 32));
   assert.throws(() => decodeBuffer(binary), /binary data|unknown/);
 });
+
+test('repairs UTF-16 that went through a UTF-8 converter (BOM and high bytes lost)', () => {
+  const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Magic—“©2016” rules\r\n', 'utf16le')]);
+  // What a lossy UTF-8 conversion does: every byte >= 0x80 becomes EF BF BD.
+  const damaged = Buffer.concat([...utf16].map((b) => (b >= 0x80 ? Buffer.from([0xef, 0xbf, 0xbd]) : Buffer.from([b]))));
+  const d = decodeBuffer(damaged);
+  assert.equal(d.encoding, 'utf-16le');
+  assert.equal(d.text, 'Magic—“?2016” rules\n');
+  assert.match(d.damage ?? '', /lost/);
+});

@@ -1,0 +1,32 @@
+import { IngestError } from './IngestError.js';
+import { parseSource } from './parseSource.js';
+import type { DecodedText, ParsedDocument } from './types.js';
+
+/** One input to parse: its name (for messages), bytes and transport content type. */
+export interface ParseTask {
+  path: string;
+  bytes: Uint8Array;
+  contentType: string | null;
+}
+
+/** A parsed input without its decoded text, plus how faithful its typography is. */
+export type ParseOutcome =
+  | { ok: true; doc: ParsedDocument; decoded: Omit<DecodedText, 'text'>; fidelity: number[] }
+  | { ok: false; source: string; reason: string };
+
+/** Parses one input; rejections come back as values so they can cross a worker boundary. */
+export function parseTask(task: ParseTask): ParseOutcome {
+  try {
+    const { doc, decoded } = parseSource(task.path, task.bytes, task.contentType);
+    const t = decoded.text;
+    const typographic = t.match(/[’“”—–™]/g)?.length ?? 0;
+    const damage = t.match(/ \? /g)?.length ?? 0;
+    const fidelity = [decoded.damage ? -1 : 0, -doc.accounting.unaccounted.length, -damage, -doc.warnings.length, typographic];
+    const meta: Omit<DecodedText, 'text'> = { encoding: decoded.encoding, lineEndings: decoded.lineEndings };
+    if (decoded.damage) meta.damage = decoded.damage;
+    return { ok: true, doc, decoded: meta, fidelity };
+  } catch (e) {
+    if (e instanceof IngestError) return { ok: false, source: e.source, reason: e.reason };
+    return { ok: false, source: task.path, reason: `parser failure: ${(e as Error).message}` };
+  }
+}
