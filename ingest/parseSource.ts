@@ -52,6 +52,9 @@ export function parseSource(source: string, bytes: Uint8Array, contentType: stri
   }
   if (doc.rules.length === 0) throw new IngestError(source, 'no rules found');
   const truncated = doc.warnings.find((w) => w.code === 'truncated');
-  if (truncated) throw new IngestError(source, `truncated: ${truncated.message}`);
+  if (truncated) {
+    if (decoded.damage) throw new IngestError(source, `damaged beyond repair: ${decoded.damage}, and then ${truncated.message}`);
+    throw new IngestError(source, `truncated: ${truncated.message}`);
+  }
   return { decoded, doc };
 }
