@@ -311,14 +311,12 @@ function parseBody(
   let inExample = false;
   let prev: Line | null = null;
   let afterBlank = false;
-  let lastPart: PartHeading | null = null;
 
   const start = (node: RuleNode, l: Line): void => {
     doc.rules.push(node);
     cur = node;
     curBase = l.indent;
     inExample = false;
-    lastPart = null;
   };
 
   for (let i = from; i < to; i++) {
@@ -368,7 +366,6 @@ function parseBody(
         doc.parts.push(heading);
         part = p;
         cur = null;
-        lastPart = heading;
         claimed[i] = 1;
         prev = l;
         afterBlank = false;
@@ -403,14 +400,6 @@ function parseBody(
       claimed[i] = 1;
       prev = l;
       afterBlank = false;
-      continue;
-    }
-    const ph = lastPart as PartHeading | null;
-    if (ph && prev && !afterBlank) {
-      // A part title wrapped onto a second line.
-      ph.title += ' ' + t;
-      claimed[i] = 1;
-      prev = l;
       continue;
     }
     prev = l;
@@ -503,7 +492,7 @@ function findAbilityWords(doc: ParsedDocument): string[] {
 function checkTruncation(doc: ParsedDocument, glossStart: number, creditsStart: number, warnings: ParseWarning[]): void {
   const reasons: string[] = [];
   if (glossStart < 0) reasons.push('no glossary');
-  else if (doc.glossary.length < 20) reasons.push(`only ${doc.glossary.length} glossary entries`);
+  else if (doc.glossary.length < 20 && doc.rules.length > 300) reasons.push(`only ${doc.glossary.length} glossary entries`);
   if (glossStart >= 0 && creditsStart < 0) {
     const last = doc.glossary[doc.glossary.length - 1];
     if (last && !RE_TERMINAL.test(last.definition)) reasons.push('the glossary ends mid-sentence');
