@@ -230,8 +230,9 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
       if (!kindsCompatible(after[i]!.kind, before[j]!.kind)) return -1;
       const { cos, rare } = cosine(i, j);
       if (cos < threshold) return -1;
-      // merely similar boilerplate ("X is a static ability.") shares no distinctive word
-      if (!rare && cos < 0.9) return -1;
+      // merely similar boilerplate ("X is a static ability.") shares no distinctive word;
+      // under parents already aligned (the same keyword, the same list) that is no risk
+      if (!rare && cos < 0.9 && !(cos >= 0.45 && parentsAligned(i, j))) return -1;
       return cos;
     };
     const parentsAligned = (i: number, j: number): boolean => {
@@ -327,11 +328,28 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
       }
     };
 
+    // Unpaired children of aligned parents are compared with each other.
+    const siblingsPass = (): void => {
+      const cands: Array<[number, number, number]> = [];
+      for (let i = 0; i < na; i++) {
+        const pa = A.parentIdx[i]!;
+        if (a2b[i] !== -1 || pa === -1 || a2b[pa] === -1) continue;
+        for (const j of B.children[a2b[pa]!]!) {
+          if (b2a[j] !== -1) continue;
+          const s = acceptable(i, j, minCtx + 0.1);
+          if (s >= 0) cands.push([i, j, s]);
+        }
+      }
+      greedy(cands, 'context');
+    };
+
     globalPass();
     childrenPass();
+    siblingsPass();
     gapPass();
     globalPass();
     childrenPass();
+    siblingsPass();
   }
 
   function findSplitsMerges(): { splits: Alignment['splits']; merges: Alignment['merges'] } {
