@@ -1,0 +1,49 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import type { Express } from 'express';
+import { buildServer } from './buildServer.js';
+
+/** A listening server. */
+export interface Listening {
+  server: Server;
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Listens with an app on host:port (port 0: any free port) with request time limits set. */
+export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<Listening> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host, (err?: Error) => {
+      if (err) return reject(err);
+      const addr = server.address() as AddressInfo;
+      const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+      resolve({
+        server,
+        port: addr.port,
+        url: `http://${h}:${addr.port}`,
+        close: () =>
+          new Promise<void>((res) => {
+            server.close(() => res());
+            server.closeAllConnections();
+          }),
+      });
+    });
+    server.requestTimeout = 15_000;
+    server.headersTimeout = 10_000;
+    server.keepAliveTimeout = 5_000;
+    server.once('error', reject);
+  });
+}
+
+// Thin entry for scripts and the bench: node dist/src/server/listen.js DBFILE [PORT] [HOST]; prints the URL.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [dbFile = process.env.CRKB_DB ?? 'data/crkb.db', port = '4000', host = '127.0.0.1'] = process.argv.slice(2);
+  const built = await buildServer({ dbFile });
+  const l = await listen(built.app, Number(port), host);
+  console.log(l.url);
+  const stop = () => void l.close().then(() => { built.close(); process.exit(0); });
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

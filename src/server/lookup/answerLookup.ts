@@ -1,0 +1,114 @@
+import type { EditionInfo, GlossaryRecord, Reader, RuleRecord } from '../../db/Reader.js';
+import { apiError } from '../errors.js';
+import { compareNumbers, parseQuery } from './parseQuery.js';
+import { closestTerms, nearestNumbers, typoBudget } from './suggest.js';
+
+/** How a lookup was answered. */
+export type LookupKind = 'rule' | 'range' | 'keyword' | 'glossary' | 'fuzzy' | 'search' | 'none';
+
+/** A lookup answer, before formatting. */
+export interface LookupAnswer {
+  query: string;
+  kind: LookupKind;
+  /** What the query was read as: a number, a range, a keyword, a term. */
+  matched: string | null;
+  edition: EditionInfo;
+  /** Rules to show, in document order. */
+  rules: RuleRecord[];
+  glossary: GlossaryRecord[];
+  suggestions: string[];
+}
+
+/** Section rules answer with their direct children only: a whole section would not fit anywhere. */
+function withBelow(reader: Reader, rule: RuleRecord): RuleRecord[] {
+  if (rule.kind === 'section') return [rule, ...(reader.childrenOf(rule.editionId, [rule.number]).get(rule.number) ?? [])];
+  return [rule, ...reader.descendants(rule)];
+}
+
+function notFoundNumber(reader: Reader, edition: EditionInfo, number: string): never {
+  const suggestions = nearestNumbers(number, reader.numbers(edition.id));
+  throw apiError('NOT_FOUND', `no rule ${number} in the ${edition.effectiveDate} edition`, {
+    suggestions,
+    edition: edition.effectiveDate,
+  });
+}
+
+/**
+ * Answers a bot's lookup in one edition: a number (with its subrules), a
+ * range, a keyword (its defining rule with subrules), a glossary term (with
+ * the rules it points to) or a misspelling (best match plus suggestions).
+ * Throws BAD_USER_INPUT for unreadable queries and NOT_FOUND for unknown numbers.
+ */
+export function answerLookup(reader: Reader, edition: EditionInfo, q: string): LookupAnswer {
+  const parsed = parseQuery(q);
+  const base = { query: q, edition, glossary: [] as GlossaryRecord[], suggestions: [] as string[] };
+  switch (parsed.kind) {
+    case 'invalid':
+      throw apiError('BAD_USER_INPUT', parsed.reason, { argument: 'q' });
+    case 'number': {
+      const rule = reader.rule(edition.id, parsed.number);
+      if (!rule) notFoundNumber(reader, edition, parsed.number);
+      return { ...base, kind: 'rule', matched: rule.number, rules: withBelow(reader, rule) };
+    }
+    case 'range': {
+      const { from, to } = parsed;
+      const [a, b] = compareNumbers(from, to) <= 0 ? [from, to] : [to, from];
+      const first = reader.rule(edition.id, a);
+      if (!first) notFoundNumber(reader, edition, a);
+      const rules = [first];
+      for (const r of reader.rulesPage(edition.id, { after: first.ord, limit: 500 })) {
+        if (compareNumbers(r.number, b) > 0 && !(r.parent !== null && rules.some((x) => x.number === r.parent))) break;
+        rules.push(r);
+      }
+      if (!rules.some((r) => r.number === b)) notFoundNumber(reader, edition, b);
+      return { ...base, kind: 'range', matched: `${a}-${b}`, rules };
+    }
+    case 'term':
+      return answerTerm(reader, edition, parsed.term, base);
+  }
+}
+
+function answerTerm(
+  reader: Reader,
+  edition: EditionInfo,
+  term: string,
+  base: Pick<LookupAnswer, 'query' | 'edition' | 'glossary' | 'suggestions'>,
+): LookupAnswer {
+  const keywords = reader.keywords(edition.id);
+  const lc = term.toLowerCase();
+  const kw = keywords.find((k) => k.name.toLowerCase() === lc);
+  const gloss = reader.glossaryTerm(edition.id, term);
+  if (kw) {
+    const rule = reader.rule(edition.id, kw.number);
+    if (rule) {
+      return { ...base, kind: 'keyword', matched: kw.name, rules: withBelow(reader, rule), glossary: gloss ? [gloss] : [] };
+    }
+  }
+  if (gloss) return { ...base, kind: 'glossary', matched: gloss.term, rules: rulesCitedBy(reader, gloss), glossary: [gloss] };
+  const glossary = reader.glossary(edition.id);
+  const candidates = [...keywords.map((k) => k.name), ...glossary.map((g) => g.term)];
+  const close = closestTerms(term, candidates, 6, typoBudget(term));
+  const best = close[0];
+  if (best) {
+    const inner = answerTerm(reader, edition, best.value, base);
+    return {
+      ...inner,
+      query: base.query,
+      kind: 'fuzzy',
+      suggestions: close.slice(1).map((s) => s.value),
+    };
+  }
+  const hits = reader.search(edition.id, term, { limit: 5 });
+  const rules: RuleRecord[] = [];
+  for (const h of hits) if (h.rule && !rules.some((r) => r.versionId === h.rule!.versionId)) rules.push(h.rule);
+  const suggestions = closestTerms(term, candidates, 3, 8).map((s) => s.value);
+  if (rules.length > 0) return { ...base, kind: 'search', matched: null, rules, suggestions };
+  return { ...base, kind: 'none', matched: null, rules: [], suggestions };
+}
+
+/** Rules a glossary definition points to ("See rule 700.4"), in the same edition. */
+function rulesCitedBy(reader: Reader, g: GlossaryRecord): RuleRecord[] {
+  const refs = reader.refsOfTexts([g.textId]).get(g.textId) ?? [];
+  const numbers = [...new Set(refs.map((r) => r.target))];
+  return reader.rulesByNumbers(g.editionId, numbers).filter((r): r is RuleRecord => r !== null);
+}

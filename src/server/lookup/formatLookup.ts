@@ -1,0 +1,100 @@
+import type { RuleRecord } from '../../db/Reader.js';
+import type { LookupAnswer } from './answerLookup.js';
+
+/** Output formats of /v1/lookup and /v1/rules. */
+export type LookupFormat = 'json' | 'text' | 'markdown';
+
+/** The most a text or markdown answer may hold: one chat message. */
+export const CHAT_LIMIT = 2000;
+
+/** Options for formatting an answer. */
+export interface FormatOptions {
+  examples: boolean;
+  /** Where the whole answer can be read; the last line of a cut answer points there. */
+  fullUrl: string;
+  /** Skip the 2,000-character cap (the full answer itself). */
+  full?: boolean;
+}
+
+/** A rule's published label: "702.19." for rules and sections, "702.19b" for subrules. */
+export function ruleLabel(r: Pick<RuleRecord, 'number' | 'kind'>): string {
+  return /[a-z]$/.test(r.number) ? r.number : `${r.number}.`;
+}
+
+function escapeMd(s: string): string {
+  return s.replace(/([\\*_~`|>#[\]])/g, '\\$1');
+}
+
+/** The answer as JSON-ready data (examples included on request). */
+export function lookupJson(a: LookupAnswer, examplesOf: (r: RuleRecord) => string[], opts: FormatOptions) {
+  return {
+    query: a.query,
+    kind: a.kind,
+    matched: a.matched,
+    edition: a.edition.effectiveDate,
+    rules: a.rules.map((r) => ({
+      number: r.number,
+      parent: r.parent,
+      text: r.text,
+      ...(opts.examples ? { examples: examplesOf(r) } : {}),
+    })),
+    glossary: a.glossary.map((g) => ({ term: g.term, definition: g.definition })),
+    suggestions: a.suggestions,
+    url: opts.fullUrl,
+  };
+}
+
+/** Lines of a text or markdown answer, before the cap. */
+function lines(a: LookupAnswer, md: boolean, examplesOf: (r: RuleRecord) => string[], opts: FormatOptions): string[] {
+  const out: string[] = [];
+  const esc = md ? escapeMd : (s: string) => s;
+  if (a.kind === 'fuzzy' && a.matched) out.push(md ? `*Showing “${esc(a.matched)}”*` : `Showing "${a.matched}"`);
+  if (a.kind === 'search') out.push(md ? `*No rule or term “${esc(a.query)}”; rules mentioning it:*` : `No rule or term "${a.query}"; rules mentioning it:`);
+  if (a.kind === 'none') out.push(`Nothing found for "${a.query}" in the ${a.edition.effectiveDate} edition.`);
+  for (const g of a.glossary) out.push(md ? `**${esc(g.term)}**: ${esc(g.definition.replace(/\n/g, ' '))}` : `${g.term}: ${g.definition.replace(/\n/g, ' ')}`);
+  for (const r of a.rules) {
+    out.push(md ? `**${ruleLabel(r)}** ${esc(r.text)}` : `${ruleLabel(r)} ${r.text}`);
+    if (opts.examples) for (const e of examplesOf(r)) out.push(md ? `> *Example:* ${esc(e)}` : `  Example: ${e}`);
+  }
+  if (a.suggestions.length > 0) out.push(`${a.kind === 'none' ? 'Did you mean' : 'Also'}: ${a.suggestions.map(esc).join(', ')}`);
+  out.push(md ? `*CR ${a.edition.effectiveDate}*` : `(CR ${a.edition.effectiveDate})`);
+  return out;
+}
+
+/**
+ * Joins lines into one message of at most `limit` characters, cut at a line
+ * boundary, with a final line pointing to the rest. A first line too long on
+ * its own is cut at a word.
+ */
+export function capLines(all: string[], limit: number, moreLine: string): string {
+  const whole = all.join('\n');
+  if (whole.length <= limit) return whole;
+  const kept: string[] = [];
+  let size = moreLine.length;
+  for (const l of all) {
+    if (size + l.length + 1 > limit) break;
+    kept.push(l);
+    size += l.length + 1;
+  }
+  if (kept.length === 0 && all[0] !== undefined) {
+    const room = Math.max(0, limit - moreLine.length - 2);
+    const cut = all[0].slice(0, room);
+    const space = cut.lastIndexOf(' ');
+    kept.push(`${space > room / 2 ? cut.slice(0, space) : cut}…`);
+  }
+  return [...kept, moreLine].join('\n');
+}
+
+/** Formats an answer as chat text or markdown, capped at CHAT_LIMIT characters unless `full`. */
+export function formatLookup(
+  a: LookupAnswer,
+  format: 'text' | 'markdown',
+  examplesOf: (r: RuleRecord) => string[],
+  opts: FormatOptions,
+): string {
+  const md = format === 'markdown';
+  const all = lines(a, md, examplesOf, opts);
+  if (opts.full) return all.join('\n');
+  const more = md ? `[… the rest](<${opts.fullUrl}>)` : `… the rest: ${opts.fullUrl}`;
+  return capLines(all, CHAT_LIMIT, more);
+}

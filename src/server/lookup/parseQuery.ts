@@ -1,0 +1,72 @@
+/** What a bot's lookup text was read as, before looking at any edition. */
+export type ParsedQuery =
+  | { kind: 'number'; number: string }
+  | { kind: 'range'; from: string; to: string }
+  | { kind: 'term'; term: string }
+  | { kind: 'invalid'; reason: string };
+
+const PREFIX = String.raw`(?:(?:cr|comp\.?\s*rules?|rules?|r\.?|§|#)\s*)?`;
+const NUM = String.raw`(\d{1,3})(?:\.(\d{1,3})([a-z]{1,2})?)?`;
+const NUMBER_RE = new RegExp(`^${PREFIX}${NUM}\\.?$`, 'i');
+// "601.2a-h", "601.2a–601.2h", "601.2a to h", "601.2-4"
+const RANGE_RE = new RegExp(
+  `^${PREFIX}${NUM}\\s*(?:[-‐‑‒–—]|\\s+(?:to|through|thru)\\s+)\\s*(?:(\\d{1,3})\\.(\\d{1,3})([a-z]{1,2})?|(\\d{1,3})|([a-z]{1,2}))\\.?$`,
+  'i',
+);
+
+/** Longest term a lookup accepts. */
+export const MAX_QUERY_LENGTH = 100;
+
+function num(sec: string, rule: string | undefined, letter: string | undefined): string {
+  return rule === undefined ? sec : `${sec}.${rule}${(letter ?? '').toLowerCase()}`;
+}
+
+/**
+ * Reads a lookup query: a rule number ("702.19b", "CR 702.19b", "rule 702.19"),
+ * a range ("601.2a-h", en dash too) or a term (keyword, glossary term or a
+ * misspelling of one, decided against an edition later). Pure.
+ */
+export function parseQuery(q: string): ParsedQuery {
+  const text = q.normalize('NFC').replace(/\s+/g, ' ').trim();
+  if (text.length === 0) return { kind: 'invalid', reason: 'the query is empty' };
+  if (text.length > MAX_QUERY_LENGTH) {
+    return { kind: 'invalid', reason: `the query is longer than ${MAX_QUERY_LENGTH} characters` };
+  }
+  const n = NUMBER_RE.exec(text);
+  if (n) return { kind: 'number', number: num(n[1]!, n[2], n[3]) };
+  const r = RANGE_RE.exec(text);
+  if (r) {
+    const [, sec, rule, letter, toSec, toRule, toLetter, toNum, toLetterOnly] = r;
+    const from = num(sec!, rule, letter);
+    let to: string | null = null;
+    if (toSec !== undefined) to = num(toSec, toRule, toLetter);
+    else if (toLetterOnly !== undefined && rule !== undefined && letter !== undefined) {
+      to = `${sec}.${rule}${toLetterOnly.toLowerCase()}`;
+    } else if (toNum !== undefined && rule !== undefined && letter === undefined) to = `${sec}.${toNum}`;
+    else if (toNum !== undefined && rule === undefined) to = toNum;
+    if (to === null) return { kind: 'invalid', reason: `cannot read "${text}" as a range of rules` };
+    return { kind: 'range', from, to };
+  }
+  const term = text.replace(/^["'“‘(\[]+|["'”’)\].?!]+$/g, '').trim();
+  if (term.length === 0 || !/[\p{L}\p{N}]/u.test(term)) {
+    return { kind: 'invalid', reason: `"${text}" is neither a rule number nor a term` };
+  }
+  return { kind: 'term', term };
+}
+
+/** Sort key of a rule number: section, rule, letters (so ranges and neighbours compare correctly). */
+export function numberKey(n: string): [number, number, string] {
+  const m = /^(\d+)(?:\.(\d+)([a-z]*))?$/.exec(n);
+  if (!m) return [Number.MAX_SAFE_INTEGER, 0, n];
+  return [Number(m[1]), m[2] === undefined ? -1 : Number(m[2]), m[3] ?? ''];
+}
+
+/** Compares two rule numbers in document order (102.9 < 102.10, 704.5k < 704.5m, 702.1z < 702.1aa). */
+export function compareNumbers(a: string, b: string): number {
+  const ka = numberKey(a);
+  const kb = numberKey(b);
+  if (ka[0] !== kb[0]) return ka[0] - kb[0];
+  if (ka[1] !== kb[1]) return ka[1] - kb[1];
+  if (ka[2].length !== kb[2].length) return ka[2].length - kb[2].length;
+  return ka[2] < kb[2] ? -1 : ka[2] > kb[2] ? 1 : 0;
+}

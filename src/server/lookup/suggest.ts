@@ -1,0 +1,72 @@
+import { compareNumbers, numberKey } from './parseQuery.js';
+
+/** Optimal-string-alignment (restricted Damerau-Levenshtein) distance, capped: returns max+1 once exceeded. */
+export function editDistance(a: string, b: string, max = 8): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const n = b.length;
+  let prev2 = new Array<number>(n + 1).fill(0);
+  let prev = Array.from({ length: n + 1 }, (_, j) => j);
+  let cur = new Array<number>(n + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= n; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    [prev2, prev, cur] = [prev, cur, prev2];
+  }
+  return prev[n]!;
+}
+
+/** A candidate and how far it is from the query. */
+export interface Suggestion {
+  value: string;
+  distance: number;
+}
+
+/**
+ * Candidates closest to a term (case-insensitive), nearest first. A candidate
+ * the term is a prefix of counts as distance 1.
+ */
+export function closestTerms(term: string, candidates: readonly string[], limit = 5, max = 3): Suggestion[] {
+  const t = term.toLowerCase();
+  const seen = new Set<string>();
+  const out: Suggestion[] = [];
+  for (const c of candidates) {
+    const lc = c.toLowerCase();
+    if (seen.has(lc)) continue;
+    seen.add(lc);
+    let d = editDistance(t, lc, max);
+    if (d > 1 && t.length >= 4 && lc.startsWith(t)) d = 1;
+    if (d <= max) out.push({ value: c, distance: d });
+  }
+  out.sort((a, b) => a.distance - b.distance || a.value.length - b.value.length || a.value.localeCompare(b.value));
+  return out.slice(0, limit);
+}
+
+/** How far a term may be from a candidate to count as a misspelling of it. */
+export function typoBudget(term: string): number {
+  return term.length <= 4 ? 1 : term.length <= 8 ? 2 : 3;
+}
+
+/** Rule numbers of an edition nearest to an unknown number: close spellings first, then numeric neighbours. */
+export function nearestNumbers(target: string, numbers: readonly string[], limit = 5): string[] {
+  const scored = numbers.map((n) => ({ n, d: editDistance(target, n, 3) }));
+  const close = scored.filter((s) => s.d <= 1).sort((a, b) => a.d - b.d || compareNumbers(a.n, b.n));
+  const out = close.map((s) => s.n).slice(0, limit);
+  if (out.length < limit) {
+    // numeric neighbours in the same section, around where the number would sit
+    const [sec] = numberKey(target);
+    const sameSection = numbers.filter((n) => numberKey(n)[0] === sec).sort(compareNumbers);
+    const pos = sameSection.findIndex((n) => compareNumbers(n, target) > 0);
+    const at = pos < 0 ? sameSection.length : pos;
+    const around = [...sameSection.slice(Math.max(0, at - 2), at).reverse(), ...sameSection.slice(at, at + 2)];
+    for (const n of around) if (out.length < limit && !out.includes(n)) out.push(n);
+  }
+  return out;
+}

@@ -1,0 +1,6 @@
+import type { LookupAnswer } from '../lookup/answerLookup.js';
+
+/** Resolvers of LookupResult: every field reads the answer as is. */
+export const LookupResult = {
+  edition: (a: LookupAnswer) => a.edition,
+};

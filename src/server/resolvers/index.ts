@@ -1,0 +1,13 @@
+import { CrossReference } from './CrossReference.js';
+import { Edition } from './Edition.js';
+import { GlossaryEntry } from './GlossaryEntry.js';
+import { DiffChange, HistoryStep } from './History.js';
+import { Keyword } from './Keyword.js';
+import { LookupResult } from './LookupResult.js';
+import { Query } from './Query.js';
+import { Rule } from './Rule.js';
+
+/** Every resolver, by type name. */
+export const resolvers = { Query, Rule, CrossReference, GlossaryEntry, Edition, Keyword, HistoryStep, DiffChange, LookupResult };
+export { ruleOrNotFound } from './Query.js';
+export type { CrossRefParent } from './Rule.js';

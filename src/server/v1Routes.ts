@@ -1,0 +1,121 @@
+import { Router, type Request, type Response } from 'express';
+import type { Reader, RuleRecord } from '../db/Reader.js';
+import { resolveEditionArg } from './args.js';
+import { apiError, codeOf, statusOf } from './errors.js';
+import { answerLookup } from './lookup/answerLookup.js';
+import { formatLookup, lookupJson, type LookupFormat } from './lookup/formatLookup.js';
+import { parseQuery } from './lookup/parseQuery.js';
+import { ERROR, IMMUTABLE, SHORT, etagOf, type CachedResponse, type ResponseCache } from './ResponseCache.js';
+import type { GraphQLError } from 'graphql';
+
+/** Options of the bot endpoints. */
+export interface V1Options {
+  reader: Reader;
+  cache: ResponseCache | null;
+  /** Base of the URLs printed in answers ("https://crkb.example"); default: from the request. */
+  publicUrl?: string;
+}
+
+const CONTENT_TYPE: Record<LookupFormat, string> = {
+  json: 'application/json; charset=utf-8',
+  text: 'text/plain; charset=utf-8',
+  markdown: 'text/markdown; charset=utf-8',
+};
+
+/** Sends a finished answer with its ETag and Cache-Control; 304 when the client already has it. */
+export function sendCached(req: Request, res: Response, r: CachedResponse): void {
+  res.status(r.status);
+  res.set('Content-Type', r.contentType);
+  res.set('Cache-Control', r.cacheControl);
+  res.set('ETag', r.etag);
+  if (r.status === 200 && req.fresh) {
+    res.status(304).end();
+    return;
+  }
+  res.send(r.body);
+}
+
+function param(req: Request, name: string): string | undefined {
+  const v = (req.query as Record<string, unknown>)[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw apiError('BAD_USER_INPUT', `give the "${name}" parameter once`, { argument: name });
+  return v;
+}
+
+function flag(req: Request, name: string): boolean {
+  const v = param(req, name);
+  return v !== undefined && v !== '0' && v !== 'false' && v !== '';
+}
+
+function formatParam(req: Request): LookupFormat {
+  const f = param(req, 'format') ?? 'json';
+  if (f === 'json' || f === 'text' || f === 'markdown') return f;
+  if (f === 'md') return 'markdown';
+  throw apiError('BAD_USER_INPUT', `format must be json, text or markdown, not "${f.slice(0, 20)}"`, { argument: 'format' });
+}
+
+/** The bot endpoints: GET /v1/lookup?q=…&edition=…&format=json|text|markdown&examples=1 and GET /v1/rules/:number. */
+export function v1Routes(opts: V1Options): Router {
+  const { reader, cache } = opts;
+  const router = Router();
+
+  const answer = (req: Request, res: Response, q: (req: Request) => string) => {
+    const key = req.originalUrl;
+    const hit = cache?.get(key);
+    if (hit) return sendCached(req, res, hit);
+    let format: LookupFormat = 'json';
+    let entry: CachedResponse;
+    try {
+      format = formatParam(req);
+      const examples = flag(req, 'examples');
+      const full = flag(req, 'full');
+      const query = q(req);
+      const edition = resolveEditionArg(reader, param(req, 'edition'));
+      const a = answerLookup(reader, edition.edition, query);
+      const base = opts.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+      const params = new URLSearchParams({ q: query, edition: edition.edition.effectiveDate, format: format === 'json' ? 'text' : format, full: '1' });
+      if (examples) params.set('examples', '1');
+      const fullUrl = `${base}/v1/lookup?${params}`;
+      const examplesOf = (r: RuleRecord) => reader.examples(r);
+      const fo = { examples, fullUrl, full };
+      const body =
+        format === 'json' ? JSON.stringify(lookupJson(a, examplesOf, fo)) : formatLookup(a, format, examplesOf, fo);
+      entry = {
+        status: 200,
+        contentType: CONTENT_TYPE[format],
+        body,
+        etag: etagOf(body),
+        cacheControl: edition.exact ? IMMUTABLE : SHORT,
+      };
+    } catch (e) {
+      const code = codeOf(e);
+      if (code === undefined) throw e;
+      const err = e as GraphQLError;
+      const suggestions = (err.extensions.suggestions as string[] | undefined) ?? [];
+      const body =
+        format === 'json'
+          ? JSON.stringify({ error: { code, message: err.message, ...(suggestions.length ? { suggestions } : {}) } })
+          : `${err.message}.${suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ''}`;
+      entry = { status: statusOf(code), contentType: CONTENT_TYPE[format], body, etag: etagOf(body), cacheControl: ERROR };
+    }
+    cache?.set(key, entry);
+    sendCached(req, res, entry);
+  };
+
+  router.get('/lookup', (req, res) =>
+    answer(req, res, (r) => {
+      const q = param(r, 'q');
+      if (q === undefined || q.trim() === '') throw apiError('BAD_USER_INPUT', 'the "q" parameter is required', { argument: 'q' });
+      return q;
+    }),
+  );
+  router.get('/rules/:number', (req, res) =>
+    answer(req, res, (r) => {
+      const n = String(r.params.number);
+      const p = parseQuery(n);
+      if (p.kind !== 'number') throw apiError('BAD_USER_INPUT', `"${n.slice(0, 40)}" is not a rule number (like 702.19b)`, { argument: 'number' });
+      return p.number;
+    }),
+  );
+  return router;
+}
