@@ -5,6 +5,7 @@ import { IngestError } from './IngestError.js';
 import { normalizeText } from './normalize.js';
 import { parseAll } from './parsePool.js';
 import type { ParseOutcome } from './parseTask.js';
+import { storeFragment, type FragmentReport } from './storeFragment.js';
 import { fetchInput, labelDateOf, readLocalInput, type InputRef, type LoadedInput, type Manifest } from './sources.js';
 import type { DecodedText, DocumentFamily, ParsedDocument } from './types.js';
 
@@ -18,6 +19,8 @@ export interface IngestOptions {
   manifest?: Manifest | null;
   /** Called as inputs are read and parsed. */
   onProgress?: (done: number, total: number, current: string) => void;
+  /** Edition a fragment belongs to, when the user says so (`--edition`); otherwise it is identified. */
+  edition?: string | null;
   /** Runs inside the write, after editions are stored (references, lineage). */
   afterStore?: (writer: Writer) => void;
 }
@@ -51,6 +54,8 @@ export interface EditionReport {
 export interface IngestReport {
   dbFile: string;
   editions: EditionReport[];
+  /** Fragments, excerpts and scraped pages, attached to the edition they were identified as. */
+  fragments: FragmentReport[];
   rejected: Array<{ source: string; reason: string }>;
   skipped: Array<{ source: string; reason: string }>;
   unavailable: Array<{ effectiveDate: string; reason: string }>;
@@ -79,6 +84,7 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
   const report: IngestReport = {
     dbFile: opts.dbFile,
     editions: [],
+    fragments: [],
     rejected: [],
     skipped: [],
     unavailable: opts.unavailable ?? [],
@@ -136,10 +142,20 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
     return report;
   }
   writeAtomically(opts.dbFile, (writer) => {
-    storeCandidates(writer, candidates, opts.manifest ?? null, report);
+    storeCandidates(writer, candidates.filter((c) => c.parsed.doc.complete), opts.manifest ?? null, report);
+    for (const c of candidates.filter((f) => !f.parsed.doc.complete)) {
+      const input = { path: c.path, sha256: c.input.sha256, size: c.input.bytes.length, decoded: c.parsed.decoded, doc: c.parsed.doc };
+      try {
+        // A nested transaction is a savepoint: a refused fragment leaves nothing behind.
+        report.fragments.push(writer.db.transaction(() => storeFragment(writer, input, opts.edition ?? null))());
+      } catch (e) {
+        if (!(e instanceof IngestError)) throw e;
+        report.rejected.push({ source: e.source, reason: e.reason });
+      }
+    }
     opts.afterStore?.(writer);
   });
-  report.wrote = true;
+  report.wrote = report.editions.length > 0 || report.fragments.length > 0;
   report.seconds = (performance.now() - started) / 1000;
   return report;
 }
@@ -150,9 +166,7 @@ function toCandidate(path: string, input: LoadedInput, parsed: Extract<ParseOutc
   if (parsed.decoded.damage) warnings.push(`${path}: ${parsed.decoded.damage}`);
   const label = labelDateOf(path);
   let date = doc.effectiveDate;
-  if (!doc.complete) {
-    throw new IngestError(path, `a ${doc.format} excerpt (${doc.rules.length} rules), not a whole edition: fragment ingest is not supported yet`);
-  }
+  if (!doc.complete) return { path, input, parsed, date: doc.effectiveDate ?? '', warnings, fidelity: parsed.fidelity };
   if (date === null) {
     if (label === null) throw new IngestError(path, 'the document states no effective date and the file name has none');
     warnings.push(`${path}: the document states no effective date; filed under its file-name date ${label}`);

@@ -9,12 +9,13 @@ import { storeDerived } from '../../ingest/storeDerived.js';
 import { defaultDbFile, parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 
-export const usage = `Usage: crkb ingest [PATH|URL ...] [--archive DIR] [--fetch] [--db FILE] [--manifest FILE] [--json]
+export const usage = `Usage: crkb ingest [PATH|URL ...] [--archive DIR] [--fetch] [--db FILE] [--manifest FILE] [--edition DATE] [--json]
 
 Ingests Comprehensive Rules editions into the database. PATHs may be files or
 folders (walked recursively); URLs are downloaded. With no PATH, walks the
 sources manifest: local copies under --archive DIR (or $CRKB_ARCHIVE) first,
-then, with --fetch, downloads the rest into data/cache/.
+then, with --fetch, downloads the rest into data/cache/. Fragments and scraped
+pages are attached to the edition they match, or to --edition DATE.
 
 Exit status: 0 when every input was used, 2 when any input was rejected.`;
 
@@ -27,6 +28,7 @@ export async function run(argv: string[]): Promise<number> {
       fetch: { type: 'boolean', default: false },
       db: { type: 'string' },
       manifest: { type: 'string' },
+      edition: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
@@ -71,6 +73,7 @@ export async function run(argv: string[]): Promise<number> {
     dbFile,
     unavailable,
     manifest,
+    edition: values.edition ?? null,
     onProgress: (done, _total, current) => bar?.update(done, { file: current.split('/').slice(-2).join('/') }),
     afterStore: storeDerived,
   });
@@ -107,6 +110,9 @@ export function formatReport(r: IngestReport): string {
       }
       for (const w of e.warnings) out.push(`    warning: ${w}`);
     }
+  }
+  for (const f of r.fragments) {
+    out.push(`fragment ${f.path} (${f.format}, ${f.rules} rules): ${f.attachedTo ? `attached to ${f.official ? '' : 'unofficial '}edition ${f.attachedTo}` : 'not attached'}; ${f.summary}`);
   }
   const total = r.editions.reduce((n, e) => n + e.unaccountedLines, 0);
   out.push(
