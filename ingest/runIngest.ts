@@ -62,6 +62,8 @@ export interface IngestReport {
   /** Whether the database file was rewritten. */
   wrote: boolean;
   seconds: number;
+  /** Peak resident memory of the process so far, in MiB. */
+  peakRssMb: number;
 }
 
 interface Candidate {
@@ -90,6 +92,7 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
     unavailable: opts.unavailable ?? [],
     wrote: false,
     seconds: 0,
+    peakRssMb: 0,
   };
   const known = knownHashes(opts.dbFile);
   const seen = new Map<string, string>();
@@ -137,10 +140,7 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
     }
   });
   opts.onProgress?.(total, total, '');
-  if (candidates.length === 0) {
-    report.seconds = (performance.now() - started) / 1000;
-    return report;
-  }
+  if (candidates.length === 0) return finish(report, started);
   writeAtomically(opts.dbFile, (writer) => {
     storeCandidates(writer, candidates.filter((c) => c.parsed.doc.complete), opts.manifest ?? null, report);
     for (const c of candidates.filter((f) => !f.parsed.doc.complete)) {
@@ -156,7 +156,12 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
     opts.afterStore?.(writer);
   });
   report.wrote = report.editions.length > 0 || report.fragments.length > 0;
+  return finish(report, started);
+}
+
+function finish(report: IngestReport, started: number): IngestReport {
   report.seconds = (performance.now() - started) / 1000;
+  report.peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   return report;
 }
 
@@ -221,24 +226,27 @@ function better(a: Candidate, b: Candidate): boolean {
   return a.input.sha256 < b.input.sha256;
 }
 
-function normalizedEntries(doc: ParsedDocument, memo: Map<string, string>): Map<string, string> {
-  const norm = (s: string): string => {
-    let n = memo.get(s);
-    if (n === undefined) {
-      n = normalizeText(s);
-      memo.set(s, n);
-    }
-    return n;
-  };
+/** Each rule's and glossary entry's text, keyed by number or term, for comparing two files of an edition. */
+function entries(doc: ParsedDocument): Map<string, string> {
   const m = new Map<string, string>();
-  for (const r of doc.rules) m.set(r.number, [r.text, ...r.examples].map(norm).join('\n'));
-  for (const g of doc.glossary) m.set(`glossary:${g.term.toLowerCase()}`, norm(g.definition));
+  for (const r of doc.rules) m.set(r.number, r.examples.length === 0 ? r.text : [r.text, ...r.examples].join('\n'));
+  for (const g of doc.glossary) m.set(`glossary:${g.term.toLowerCase()}`, g.definition);
   return m;
 }
 
-function countDiffering(a: Map<string, string>, b: Map<string, string>): number {
+/** How many entries differ after normalization (or exist on one side only). */
+function countDiffering(a: Map<string, string>, b: Map<string, string>, memo: Map<string, string>): number {
+  const norm = (s: string): string => {
+    let n = memo.get(s);
+    if (n === undefined) memo.set(s, (n = normalizeText(s)));
+    return n;
+  };
   let n = 0;
-  for (const [k, v] of a) if (b.get(k) !== v) n++;
+  for (const [k, v] of a) {
+    const w = b.get(k);
+    // Most files of one edition decode to the same text: compare raw first, normalize only when needed.
+    if (w === undefined || (w !== v && norm(w) !== norm(v))) n++;
+  }
   for (const k of b.keys()) if (!a.has(k)) n++;
   return n;
 }
@@ -297,11 +305,11 @@ function storeCandidates(writer: Writer, candidates: Candidate[], manifest: Mani
       editionId = existing!.id;
     }
     const memo = new Map<string, string>();
-    const bestEntries = group.length > 1 ? normalizedEntries(doc, memo) : new Map<string, string>();
+    const bestEntries = group.length > 1 ? entries(doc) : new Map<string, string>();
     const files: EditionReport['files'] = [];
     for (const c of group) {
       const isPrimary = replace && c === best;
-      const differing = c === best ? 0 : countDiffering(bestEntries, normalizedEntries(c.parsed.doc, memo));
+      const differing = c === best ? 0 : countDiffering(bestEntries, entries(c.parsed.doc), memo);
       files.push({ path: c.path, encoding: c.parsed.decoded.encoding, lineEndings: c.parsed.decoded.lineEndings, differing });
       writer.recordFile({
         sha256: c.input.sha256,
