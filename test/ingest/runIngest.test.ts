@@ -1,0 +1,115 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { runIngest } from '../../ingest/runIngest.js';
+import { expandInputs } from '../../ingest/sources.js';
+import { openReadOnlyDb } from '../../src/db/openDb.js';
+import { Catalog } from '../../src/db/Catalog.js';
+
+const corpus = resolve(process.cwd(), '../shared/corpus');
+const file = (p: string): string => join(corpus, p);
+
+function tmp(): string {
+  return mkdtempSync(join(tmpdir(), 'crkb-ingest-'));
+}
+
+function editionSnapshot(dbFile: string, date: string): string {
+  const db = openReadOnlyDb(dbFile);
+  try {
+    const c = new Catalog(db);
+    const e = c.resolveEdition(date);
+    return JSON.stringify([c.exportRules(e.id), c.exportGlossary(e.id)]);
+  } finally {
+    db.close();
+  }
+}
+
+test('the same edition from both archives is stored once and the merge is reported', async () => {
+  const dir = tmp();
+  const db = join(dir, 'x.db');
+  const inputs = expandInputs([file('mtg-cr/CR-2021-07-12.txt'), file('rulesraker/2021-07-12.txt'), file('rulesraker/2021-06-09.txt')]);
+  const r = await runIngest({ inputs, dbFile: db });
+  assert.deepEqual(r.rejected, []);
+  const dates = r.editions.map((e) => e.effectiveDate).sort();
+  // File names are archive labels: the documents say 2021-06-18 and 2021-07-23.
+  assert.deepEqual(dates, ['2021-06-18', '2021-07-23']);
+  const july = r.editions.find((e) => e.effectiveDate === '2021-07-23')!;
+  const merged = july.files.length + r.skipped.filter((s) => /identical to .*2021-07-12/.test(s.reason)).length;
+  assert.equal(merged, 2, 'both archive copies are accounted for');
+  assert.ok(july.warnings.some((w) => /label 2021-07-12 disagrees with the document's own date 2021-07-23/.test(w)));
+  assert.equal(july.unaccountedLines, 0);
+  assert.ok(july.counts.rules > 2500, `rules: ${july.counts.rules}`);
+
+  const again = await runIngest({ inputs, dbFile: db });
+  assert.equal(again.wrote, false, 're-ingest of unchanged files writes nothing');
+  assert.equal(again.skipped.length, 3);
+});
+
+test('a file whose label names another edition is filed under its content date, with a warning', async () => {
+  const dir = tmp();
+  const r = await runIngest({ inputs: expandInputs([file('rulesraker/2006-06-01.txt')]), dbFile: join(dir, 'x.db') });
+  assert.equal(r.editions.length, 1);
+  assert.equal(r.editions[0]!.effectiveDate, '2004-06-01');
+  assert.match(r.editions[0]!.warnings.join('\n'), /label 2006-06-01 disagrees .* 2004-06-01/);
+});
+
+test('bad inputs are rejected one by one with a reason, and stored editions are untouched', async () => {
+  const dir = tmp();
+  const db = join(dir, 'x.db');
+  await runIngest({ inputs: expandInputs([file('rulesraker/2020-09-25.txt')]), dbFile: db });
+  const before = editionSnapshot(db, '2020-09-25');
+
+  const bad = join(dir, 'bad');
+  const good = file('rulesraker/2020-11-20.txt');
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(bad);
+  writeFileSync(join(bad, 'empty.txt'), '');
+  writeFileSync(join(bad, 'image.txt'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48]));
+  writeFileSync(
+    join(bad, 'error.html'),
+    '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p>The requested URL was not found on this server.</p></body></html>',
+  );
+  const full = readFileSync(file('rulesraker/2020-09-25.txt'), 'utf8');
+  const cut = full.indexOf('702.19c');
+  writeFileSync(join(bad, 'truncated.txt'), full.slice(0, cut + 40));
+  writeFileSync(join(bad, 'ebcdic.txt'), Buffer.from(Array.from({ length: 600 }, (_, i) => [0x81, 0x8d, 0x9d, 0xc1, 0x40][i % 5]!)));
+  const r = await runIngest({ inputs: expandInputs([bad, good]), dbFile: db });
+  const reasons = new Map(r.rejected.map((x) => [x.source.split('/').pop(), x.reason]));
+  assert.match(reasons.get('empty.txt') ?? '', /empty/);
+  assert.match(reasons.get('image.txt') ?? '', /PNG/);
+  assert.match(reasons.get('error.html') ?? '', /no rules found/);
+  assert.match(reasons.get('truncated.txt') ?? '', /truncated/);
+  assert.match(reasons.get('ebcdic.txt') ?? '', /encoding/);
+  assert.equal(r.rejected.length, 5);
+  assert.deepEqual(
+    r.editions.map((e) => e.effectiveDate),
+    ['2020-11-20'],
+  );
+  assert.equal(editionSnapshot(db, '2020-09-25'), before);
+});
+
+test('a failure while writing leaves the previous database exactly as it was', async () => {
+  const dir = tmp();
+  const db = join(dir, 'x.db');
+  await runIngest({ inputs: expandInputs([file('rulesraker/2020-09-25.txt')]), dbFile: db });
+  const bytes = readFileSync(db);
+  await assert.rejects(
+    runIngest({
+      inputs: expandInputs([file('rulesraker/2020-11-20.txt')]),
+      dbFile: db,
+      afterStore: () => {
+        throw new Error('disk on fire');
+      },
+    }),
+    /disk on fire/,
+  );
+  assert.ok(readFileSync(db).equals(bytes));
+  copyFileSync(db, join(dir, 'copy.db'));
+  const catalog = new Catalog(openReadOnlyDb(join(dir, 'copy.db')));
+  assert.deepEqual(
+    catalog.listEditions().map((e) => e.effectiveDate),
+    ['2020-09-25'],
+  );
+});
