@@ -100,7 +100,8 @@ export function limitsRule(limits: QueryLimits) {
     return {
       OperationDefinition(op) {
         const { depth, cost } = measureSelection(op.selectionSet, fragments);
-        const ext = { code: 'TOO_COMPLEX', http: { status: 400 } };
+        // spec: false keeps the 400 for application/json clients too (yoga downgrades spec validation errors to 200)
+        const ext = { code: 'TOO_COMPLEX', http: { status: 400, spec: false } };
         if (depth > limits.maxDepth) {
           context.reportError(
             new GraphQLError(`query depth ${depth} exceeds the limit of ${limits.maxDepth}`, { nodes: [op], extensions: { ...ext, depth } }),

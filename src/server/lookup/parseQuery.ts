@@ -47,7 +47,7 @@ export function parseQuery(q: string): ParsedQuery {
     if (to === null) return { kind: 'invalid', reason: `cannot read "${text}" as a range of rules` };
     return { kind: 'range', from, to };
   }
-  const term = text.replace(/^["'“‘(\[]+|["'”’)\].?!]+$/g, '').trim();
+  const term = text.replace(/^["'“‘([]+|["'”’)\].?!]+$/g, '').trim();
   if (term.length === 0 || !/[\p{L}\p{N}]/u.test(term)) {
     return { kind: 'invalid', reason: `"${text}" is neither a rule number nor a term` };
   }

@@ -57,7 +57,9 @@ export function typoBudget(term: string): number {
 /** Rule numbers of an edition nearest to an unknown number: close spellings first, then numeric neighbours. */
 export function nearestNumbers(target: string, numbers: readonly string[], limit = 5): string[] {
   const scored = numbers.map((n) => ({ n, d: editDistance(target, n, 3) }));
-  const close = scored.filter((s) => s.d <= 1).sort((a, b) => a.d - b.d || compareNumbers(a.n, b.n));
+  const close = scored
+    .filter((s) => s.d <= 1)
+    .sort((a, b) => a.d - b.d || Math.abs(a.n.length - target.length) - Math.abs(b.n.length - target.length) || compareNumbers(a.n, b.n));
   const out = close.map((s) => s.n).slice(0, limit);
   if (out.length < limit) {
     // numeric neighbours in the same section, around where the number would sit

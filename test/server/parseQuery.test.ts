@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compareNumbers, parseQuery } from '../../src/server/lookup/parseQuery.js';
+import { capLines } from '../../src/server/lookup/formatLookup.js';
+import { closestTerms, editDistance, nearestNumbers } from '../../src/server/lookup/suggest.js';
+
+test('numbers with and without prefixes', () => {
+  for (const q of ['702.19b', 'CR 702.19b', 'cr702.19b', 'rule 702.19b', '702.19B', ' 702.19b. ']) {
+    assert.deepEqual(parseQuery(q), { kind: 'number', number: '702.19b' }, q);
+  }
+  assert.deepEqual(parseQuery('rule 702.19'), { kind: 'number', number: '702.19' });
+  assert.deepEqual(parseQuery('702'), { kind: 'number', number: '702' });
+});
+
+test('ranges with hyphen, en dash and full numbers', () => {
+  assert.deepEqual(parseQuery('601.2a-h'), { kind: 'range', from: '601.2a', to: '601.2h' });
+  assert.deepEqual(parseQuery('601.2a–h'), { kind: 'range', from: '601.2a', to: '601.2h' });
+  assert.deepEqual(parseQuery('rules 601.2a–601.2h'), { kind: 'range', from: '601.2a', to: '601.2h' });
+  assert.deepEqual(parseQuery('509.1-3'), { kind: 'range', from: '509.1', to: '509.3' });
+  assert.equal(parseQuery('601.2-h').kind, 'invalid');
+});
+
+test('terms and invalid input', () => {
+  assert.deepEqual(parseQuery('Trample'), { kind: 'term', term: 'Trample' });
+  assert.deepEqual(parseQuery('"first strike"'), { kind: 'term', term: 'first strike' });
+  assert.equal(parseQuery('').kind, 'invalid');
+  assert.equal(parseQuery('((**))').kind, 'invalid');
+  assert.equal(parseQuery('x'.repeat(101)).kind, 'invalid');
+});
+
+test('number order knows 102.9 < 102.10 and skipped letters', () => {
+  const sorted = ['704.5m', '102.10', '704.5k', '102.9', '102', '702.1aa', '702.1z'].sort(compareNumbers);
+  assert.deepEqual(sorted, ['102', '102.9', '102.10', '702.1z', '702.1aa', '704.5k', '704.5m']);
+});
+
+test('Damerau-Levenshtein suggestions', () => {
+  assert.equal(editDistance('devotoin', 'devotion'), 1);
+  assert.equal(editDistance('trample', 'trample'), 0);
+  assert.equal(editDistance('abc', 'xyz'), 3);
+  const s = closestTerms('devotoin', ['Deathtouch', 'Devotion', 'Devour', 'Trample'], 5, 2);
+  assert.equal(s[0]?.value, 'Devotion');
+  assert.ok(!s.some((x) => x.value === 'Trample'));
+  assert.deepEqual(nearestNumbers('702.91', ['702.1', '702.19', '702.19a', '704.5']).slice(0, 1), ['702.19']);
+});
+
+test('capLines cuts at a line boundary and points to the rest', () => {
+  const lines = Array.from({ length: 50 }, (_, i) => `line ${i} ${'x'.repeat(60)}`);
+  const out = capLines(lines, 2000, '… the rest: http://x/full');
+  assert.ok(out.length <= 2000);
+  const outLines = out.split('\n');
+  assert.equal(outLines.at(-1), '… the rest: http://x/full');
+  for (const l of outLines.slice(0, -1)) assert.ok(lines.includes(l));
+  assert.equal(capLines(['short'], 2000, 'more'), 'short');
+  const huge = capLines(['word '.repeat(1000)], 2000, 'more');
+  assert.ok(huge.length <= 2000 && huge.endsWith('…\nmore'));
+});
