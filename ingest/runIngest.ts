@@ -5,6 +5,7 @@ import { IngestError } from './IngestError.js';
 import { normalizeText } from './normalize.js';
 import { parseAll } from './parsePool.js';
 import type { ParseOutcome } from './parseTask.js';
+import { storeDerived } from './storeDerived.js';
 import { storeFragment, type FragmentReport } from './storeFragment.js';
 import { fetchInput, labelDateOf, readLocalInput, type InputRef, type LoadedInput, type Manifest } from './sources.js';
 import type { DecodedText, DocumentFamily, ParsedDocument } from './types.js';
@@ -21,7 +22,7 @@ export interface IngestOptions {
   onProgress?: (done: number, total: number, current: string) => void;
   /** Edition a fragment belongs to, when the user says so (`--edition`); otherwise it is identified. */
   edition?: string | null;
-  /** Runs inside the write, after editions are stored (references, lineage). */
+  /** Runs inside the write, after editions and derived data (references, lineage) are stored. */
   afterStore?: (writer: Writer) => void;
 }
 
@@ -153,6 +154,7 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
         report.rejected.push({ source: e.source, reason: e.reason });
       }
     }
+    storeDerived(writer);
     opts.afterStore?.(writer);
   });
   report.wrote = report.editions.length > 0 || report.fragments.length > 0;

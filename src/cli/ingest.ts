@@ -5,7 +5,6 @@ import { runIngest, type IngestReport } from '../../ingest/runIngest.js';
 import { expandInputs, planFromManifest, readManifest, type InputRef, type Manifest } from '../../ingest/sources.js';
 import { IngestError } from '../../ingest/IngestError.js';
 import { projectRoot } from '../db/openDb.js';
-import { storeDerived } from '../../ingest/storeDerived.js';
 import { defaultDbFile, parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 
@@ -75,7 +74,6 @@ export async function run(argv: string[]): Promise<number> {
     manifest,
     edition: values.edition ?? null,
     onProgress: (done, _total, current) => bar?.update(done, { file: current.split('/').slice(-2).join('/') }),
-    afterStore: storeDerived,
   });
   bar?.stop();
   if (values.json) console.log(JSON.stringify(report, null, 2));
