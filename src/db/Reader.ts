@@ -147,13 +147,13 @@ const TOKEN_RE = /[\p{L}\p{N}]+/gu;
  * string, so nothing the user types is ever read as FTS syntax. Returns null
  * when no searchable word is left.
  */
-export function ftsQuery(text: string): string | null {
+export function ftsQuery(text: string, join: 'and' | 'or' = 'and'): string | null {
   const words = text.match(TOKEN_RE);
   if (!words || words.length === 0) return null;
   return words
     .slice(0, 32)
     .map((w) => `"${w.replace(/"/g, '""')}"`)
-    .join(' ');
+    .join(join === 'and' ? ' ' : ' OR ');
 }
 
 /**
@@ -514,22 +514,33 @@ export class Reader {
    * Full-text search within one edition: bm25-ranked hits over rule texts,
    * examples and glossary definitions, with snippet and highlight marks.
    * `text` is user text; it is quoted word by word, never read as FTS syntax.
+   * All words must match; when no text has them all, any word may.
    */
   search(
     editionId: number,
     text: string,
     opts: { limit: number; offset?: number; marks?: HighlightMarks },
   ): SearchHitRecord[] {
-    const q = ftsQuery(text);
+    let q = ftsQuery(text);
     if (q === null) return [];
-    const hits = this.st('searchRules').all({ editionId, q, limit: opts.limit, offset: opts.offset ?? 0 }) as Array<{
+    type Hit = {
       textId: number;
       score: number;
       ord: number;
       versionId: number | null;
       exampleIndex: number;
       glossaryVersionId: number | null;
-    }>;
+    };
+    const offset = opts.offset ?? 0;
+    const run = (query: string, off: number, limit: number) =>
+      this.st('searchRules').all({ editionId, q: query, limit, offset: off }) as Hit[];
+    let hits = run(q, offset, opts.limit);
+    const any = ftsQuery(text, 'or');
+    // the same choice on every page: OR only when no text has all the words
+    if (hits.length === 0 && any !== null && any !== q && (offset === 0 || run(q, 0, 1).length === 0)) {
+      q = any;
+      hits = run(q, offset, opts.limit);
+    }
     if (hits.length === 0) return [];
     const marks = opts.marks ?? { open: '<mark>', close: '</mark>' };
     const textIds = [...new Set(hits.map((h) => h.textId))];

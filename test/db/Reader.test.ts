@@ -105,3 +105,11 @@ test('search input is never FTS syntax', () => {
     assert.doesNotThrow(() => reader.search(e.id, nasty, { limit: 5 }), nasty);
   }
 });
+
+test('search falls back to any word when no text has them all', () => {
+  const e = edition('latest');
+  const all = reader.search(e.id, 'trample deathtouch', { limit: 50 });
+  assert.ok(all.length > 0 && all.every((h) => /deathtouch/i.test(h.highlighted) && /trample/i.test(h.highlighted)));
+  const any = reader.search(e.id, 'trample zzzunknownword', { limit: 50 });
+  assert.ok(any.length > 0 && any.every((h) => /trample/i.test(h.highlighted)));
+});

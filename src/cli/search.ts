@@ -1,0 +1,66 @@
+import { Reader } from '../db/Reader.js';
+import { resolveEditionArg } from '../server/args.js';
+import { codeOf } from '../server/errors.js';
+import { ruleLabel } from '../server/lookup/formatLookup.js';
+import { openDbOption } from './openDbOption.js';
+import { defaultDbFile, parseOptions } from './options.js';
+import { UsageError } from './UsageError.js';
+
+export const usage = `Usage: crkb search TEXT [--edition DATE|latest] [--limit 20] [--json] [--db FILE]
+
+Full-text search (bm25 ranking) over the rules, examples and glossary of one
+edition. TEXT is plain words: quotes, *, NEAR, - and parentheses are just text.`;
+
+/** `crkb search`: ranked full-text search in one edition. */
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(
+    argv,
+    {
+      db: { type: 'string' },
+      edition: { type: 'string' },
+      limit: { type: 'string', default: '20' },
+      json: { type: 'boolean', default: false },
+    },
+    usage,
+  );
+  if (positionals.length === 0) throw new UsageError('give the TEXT to search for', usage);
+  const limit = Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError('--limit must be 1-500', usage);
+  const db = openDbOption(values.db ?? defaultDbFile(), usage);
+  try {
+    const reader = new Reader(db);
+    let edition;
+    try {
+      edition = resolveEditionArg(reader, values.edition).edition;
+    } catch (e) {
+      if (codeOf(e) === 'BAD_USER_INPUT') throw new UsageError((e as Error).message, usage);
+      throw e;
+    }
+    const tty = process.stdout.isTTY === true;
+    const marks = tty ? { open: '\x1b[1m', close: '\x1b[22m' } : { open: '«', close: '»' };
+    const hits = reader.search(edition.id, positionals.join(' '), { limit, marks });
+    if (values.json) {
+      const out = hits.map((h) => ({
+        kind: h.kind,
+        number: h.rule?.number ?? null,
+        exampleIndex: h.exampleIndex,
+        term: h.glossary?.term ?? null,
+        score: h.score,
+        snippet: h.snippet,
+      }));
+      console.log(JSON.stringify({ edition: edition.effectiveDate, hits: out }, null, 2));
+      return 0;
+    }
+    for (const h of hits) {
+      const where =
+        h.kind === 'glossary'
+          ? `Glossary: ${h.glossary?.term ?? ''}`
+          : `${h.rule ? ruleLabel(h.rule) : ''}${h.kind === 'example' ? ` (example ${(h.exampleIndex ?? 0) + 1})` : ''}`;
+      console.log(`${where}  ${h.snippet}`);
+    }
+    console.log(`${hits.length} hit(s) in the ${edition.effectiveDate} edition`);
+    return 0;
+  } finally {
+    db.close();
+  }
+}
