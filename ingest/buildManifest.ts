@@ -22,19 +22,28 @@ export interface ManifestInputs {
   setReleases: { releases: Array<{ setCode: string; setName: string; publishedOn: string }> } | null;
 }
 
-/** The date an official download address names: "...%2020221118.txt", "..._031503.txt" (MMDDYY). */
-export function dateOfUrl(url: string): string | null {
+/**
+ * The dates an official download address may name: "...%2020221118.txt" is
+ * unambiguous; six digits ("_031503", "041001") were written both as MMDDYY
+ * and as YYMMDD, so both readings are returned, MMDDYY first.
+ */
+export function datesOfUrl(url: string): string[] {
   const m = /(\d+)(?=[^0-9/]*\.\w+$)/.exec(url);
-  if (!m) return null;
+  if (!m) return [];
   const digits = m[1]!;
-  let date: string | null = null;
+  const valid = (d: string): boolean => /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/.test(d) && !Number.isNaN(Date.parse(d));
+  const century = (yy: string): string => (Number(yy) > 80 ? '19' : '20') + yy;
+  let dates: string[] = [];
   if (digits.length >= 8) {
     const d = digits.slice(-8);
-    date = `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}`;
+    dates = [`${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}`];
   } else if (digits.length === 6) {
-    date = `${Number(digits.slice(4)) > 80 ? '19' : '20'}${digits.slice(4)}-${digits.slice(0, 2)}-${digits.slice(2, 4)}`;
+    dates = [
+      `${century(digits.slice(4))}-${digits.slice(0, 2)}-${digits.slice(2, 4)}`,
+      `${century(digits.slice(0, 2))}-${digits.slice(2, 4)}-${digits.slice(4)}`,
+    ];
   }
-  return date !== null && !Number.isNaN(Date.parse(date)) ? date : null;
+  return dates.filter(valid);
 }
 
 function daysBetween(a: string, b: string): number {
@@ -58,30 +67,37 @@ export function buildManifest(input: ManifestInputs): Manifest {
   }
   const crEditions = () => [...byKey.values()].filter((e) => e.family === 'cr');
   // A download address belongs to the edition whose date or file label it names, else the nearest within a week.
-  const attach = (url: string, date: string | null): void => {
-    if (date === null || !/\.txt$/i.test(url)) return;
-    let target = crEditions().find((e) => e.effectiveDate === date || e.files.some((f) => f.labelDate === date));
-    if (!target) {
+  // An ambiguous six-digit address that matches no known edition is left out rather than invent one.
+  const attach = (url: string, dates: string[], mayCreate: boolean): void => {
+    if (dates.length === 0 || !/\.txt$/i.test(url)) return;
+    let target: ManifestEdition | undefined;
+    for (const date of dates) {
+      target = crEditions().find((e) => e.effectiveDate === date || e.files.some((f) => f.labelDate === date));
+      if (target) break;
+    }
+    for (const date of dates) {
+      if (target) break;
       const near = crEditions()
         .map((e) => ({ e, d: daysBetween(e.effectiveDate, date) }))
         .filter((x) => x.d <= 7)
         .sort((a, b) => a.d - b.d)[0];
-      target = near ? near.e : edition('cr', date);
+      target = near?.e;
     }
-    if (!target.urls.includes(url)) target.urls.push(url);
+    if (!target && mayCreate && dates.length === 1) target = edition('cr', dates[0]!);
+    if (target && !target.urls.includes(url)) target.urls.push(url);
   };
-  for (const url of input.officialUrls) attach(url, dateOfUrl(url));
+  for (const url of input.officialUrls) attach(url, datesOfUrl(url), true);
   for (const found of input.metadata?.FoundFiles ?? []) {
     if (found.Format !== 'txt') continue;
-    if (found.OriginalURL) attach(found.OriginalURL, found.Date);
-    if (found.Source) attach(found.Source, found.Date);
+    if (found.OriginalURL) attach(found.OriginalURL, [found.Date], true);
+    if (found.Source) attach(found.Source, [found.Date], true);
   }
   const template = input.metadata?.URLFormats?.Available?.[0];
   for (const date of input.metadata?.KnownExistingDates ?? []) {
     const known = crEditions().some((e) => e.effectiveDate === date || e.files.some((f) => f.labelDate === date));
     if (known || !template) continue;
     const [y, m, d] = date.split('-');
-    attach(template.replace(/\{\{year\}\}/g, y!).replace('{{month}}', m!).replace('{{day}}', d!).replace('{{ext}}', 'txt'), date);
+    attach(template.replace(/\{\{year\}\}/g, y!).replace('{{month}}', m!).replace('{{day}}', d!).replace('{{ext}}', 'txt'), [date], true);
   }
   for (const e of byKey.values()) {
     if (e.family !== 'cr') continue;

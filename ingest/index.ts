@@ -20,4 +20,4 @@ export { storeFragment } from './storeFragment.js';
 export type { FragmentInput, FragmentReport } from './storeFragment.js';
 export { expandInputs, planFromManifest, readManifest, fetchInput, readLocalInput, labelDateOf, sha256Hex } from './sources.js';
 export type { Manifest, ManifestEdition, ManifestFile, InputRef, LoadedInput } from './sources.js';
-export { buildManifest, dateOfUrl } from './buildManifest.js';
+export { buildManifest, datesOfUrl } from './buildManifest.js';

@@ -10,6 +10,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   editions: { summary: 'list stored editions', load: () => import('./editions.js') },
   export: { summary: 'print one edition as JSON', load: () => import('./export.js') },
   manifest: { summary: 'regenerate data/sources.json from an archive', load: () => import('./manifest.js') },
+  serve: { summary: 'serve the GraphQL API and bot endpoints', load: () => import('./serve.js') },
+  start: { summary: 'build the database if missing, then serve it', load: () => import('./start.js') },
+  rule: { summary: 'print one rule (with subrules)', load: () => import('./rule.js') },
+  search: { summary: 'full-text search of an edition', load: () => import('./search.js') },
 };
 
 const usage = `Usage: crkb <command> [options]

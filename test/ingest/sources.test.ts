@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { buildManifest, datesOfUrl } from '../../ingest/buildManifest.js';
+import { runIngest } from '../../ingest/runIngest.js';
+import { planFromManifest, sha256Hex, type Manifest } from '../../ingest/sources.js';
+
+const corpus = resolve(process.cwd(), '../shared/corpus');
+
+test('download addresses name their dates in several styles', () => {
+  assert.deepEqual(datesOfUrl('https://media.wizards.com/2022/downloads/MagicCompRules%2020221118.txt'), ['2022-11-18']);
+  assert.deepEqual(datesOfUrl('http://www.wizards.com/dci/oracle/MagicCompRules_031503.txt'), ['2003-03-15']);
+  // Six digits are ambiguous: MMDDYY or YYMMDD.
+  assert.deepEqual(datesOfUrl('http://www.wizards.com/magic/comprules/MagicCompRules041001.txt'), ['2001-04-10', '2004-10-01']);
+  assert.deepEqual(datesOfUrl('http://example.org/rules.txt'), []);
+});
+
+test('the manifest joins files, download addresses and set releases', () => {
+  const m = buildManifest({
+    files: [
+      { path: 'a/CR-2004-10-01.txt', sha256: 'aa', labelDate: '2004-10-01', family: 'cr', effectiveDate: '2004-10-01' },
+      { path: 'b/2021-07-12.txt', sha256: 'bb', labelDate: '2021-07-12', family: 'cr', effectiveDate: '2021-07-23' },
+    ],
+    officialUrls: [
+      'http://www.wizards.com/magic/comprules/MagicCompRules041001.txt',
+      'https://media.wizards.com/2021/downloads/MagicCompRules%2020210712.txt',
+      'http://www.wizards.com/magic/comprules/MagicCompRules051001.txt',
+      'https://media.wizards.com/2021/downloads/MagicCompRules%2020210712.docx',
+    ],
+    metadata: { KnownExistingDates: ['2023-02-03'], URLFormats: { Available: ['https://x/{{year}}/MagicCompRules%20{{year}}{{month}}{{day}}.{{ext}}'] } },
+    setReleases: { releases: [{ setCode: 'AFR', setName: 'Adventures in the Forgotten Realms', publishedOn: '2021-07-23' }] },
+  });
+  const byDate = new Map(m.editions.map((e) => [e.effectiveDate, e]));
+  assert.deepEqual(byDate.get('2004-10-01')!.urls, ['http://www.wizards.com/magic/comprules/MagicCompRules041001.txt']);
+  // Attached by the file's archive label, not only by the effective date; .docx left out.
+  assert.deepEqual(byDate.get('2021-07-23')!.urls, ['https://media.wizards.com/2021/downloads/MagicCompRules%2020210712.txt']);
+  assert.equal(byDate.get('2021-07-23')!.setCode, 'AFR');
+  // A known edition with no local copy gets its address from the template; ambiguous strays are not invented.
+  assert.deepEqual(byDate.get('2023-02-03')!.urls, ['https://x/2023/MagicCompRules%2020230203.txt']);
+  assert.equal(m.editions.length, 3);
+});
+
+async function serve(routes: Record<string, Buffer | number>): Promise<{ server: Server; base: string }> {
+  const server = createServer((req, res) => {
+    const body = routes[req.url ?? ''];
+    if (body === undefined) {
+      res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h1>404 Not Found</h1></body></html>');
+    } else if (typeof body === 'number') {
+      // Streams `body` bytes of text without announcing a length.
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(1024 * 1024, 'a');
+      let sent = 0;
+      const push = (): void => {
+        while (sent < body) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', push);
+        }
+        res.end();
+      };
+      push();
+    } else {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+test('--fetch downloads editions with no local copy, verifies checksums and lists what cannot be had', async () => {
+  const good = readFileSync(join(corpus, 'rulesraker/2020-09-25.txt'));
+  const other = readFileSync(join(corpus, 'rulesraker/2020-11-20.txt'));
+  const { server, base } = await serve({ '/good.txt': good, '/tampered.txt': other, '/huge.txt': 21 * 1024 * 1024 });
+  try {
+    const manifest: Manifest = {
+      note: 'test',
+      editions: [
+        { family: 'cr', effectiveDate: '2020-09-25', setCode: 'ZNR', setName: 'Zendikar Rising', urls: [`${base}/good.txt`], files: [{ path: 'x/2020-09-25.txt', sha256: sha256Hex(good), labelDate: null }] },
+        { family: 'cr', effectiveDate: '2020-11-20', setCode: null, setName: null, urls: [`${base}/tampered.txt`], files: [{ path: 'x/2020-11-20.txt', sha256: sha256Hex(good), labelDate: null }] },
+        { family: 'cr', effectiveDate: '2021-01-01', setCode: null, setName: null, urls: [`${base}/missing.txt`], files: [] },
+        { family: 'cr', effectiveDate: '2021-02-01', setCode: null, setName: null, urls: [`${base}/huge.txt`], files: [] },
+        { family: 'cr', effectiveDate: '2021-03-01', setCode: null, setName: null, urls: [], files: [] },
+      ],
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'crkb-fetch-'));
+    const cacheDir = join(dir, 'cache');
+    const offline = planFromManifest(manifest, null, { fetch: false, cacheDir });
+    assert.equal(offline.inputs.length, 0);
+    assert.equal(offline.unavailable.length, 5);
+
+    const plan = planFromManifest(manifest, null, { fetch: true, cacheDir });
+    assert.deepEqual(plan.unavailable.map((u) => u.effectiveDate), ['2021-03-01']);
+    const r = await runIngest({ inputs: plan.inputs, dbFile: join(dir, 'x.db'), manifest, unavailable: plan.unavailable });
+    assert.deepEqual(r.editions.map((e) => [e.effectiveDate, e.official]), [['2020-09-25', true]]);
+    const reasons = r.rejected.map((x) => `${x.source} ${x.reason}`).sort();
+    assert.equal(reasons.length, 3);
+    assert.match(reasons.find((x) => x.includes('huge'))!, /too large: over 20971520 bytes/);
+    assert.match(reasons.find((x) => x.includes('missing'))!, /HTTP 404/);
+    assert.match(reasons.find((x) => x.includes('tampered'))!, /checksum mismatch/);
+    assert.ok(existsSync(join(cacheDir, 'cr-2020-09-25.txt')), 'downloads are cached');
+
+    // Once cached, the edition is found offline.
+    const again = planFromManifest(manifest, null, { fetch: false, cacheDir });
+    assert.equal(again.inputs[0]!.location, join(cacheDir, 'cr-2020-09-25.txt'));
+  } finally {
+    server.close();
+  }
+});
