@@ -45,7 +45,7 @@ export interface EditionReport {
   /** The file whose text is stored. */
   primary: string;
   /** Every file of this run merged into the edition, with how many normalized entries differ from the primary. */
-  files: Array<{ path: string; encoding: string; lineEndings: string[]; differing: number }>;
+  files: Array<{ path: string; encoding: string; lineEndings: string[]; differing: number; identicalTo: string | null }>;
   counts: EditionCounts;
   unaccountedLines: number;
   warnings: string[];
@@ -97,6 +97,8 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
   };
   const known = knownHashes(opts.dbFile);
   const seen = new Map<string, string>();
+  // Byte-identical copies (the two archives often hold the same file) are parsed once and reported as merged.
+  const aliases = new Map<string, string[]>();
   const loaded: LoadedInput[] = [];
   let done = 0;
   const total = opts.inputs.length * 2;
@@ -108,6 +110,9 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
         report.skipped.push({ source: ref.location, reason: 'already stored (same sha256)' });
       } else if (seen.has(input.sha256)) {
         report.skipped.push({ source: ref.location, reason: `identical to ${seen.get(input.sha256)}` });
+        const same = aliases.get(input.sha256);
+        if (same) same.push(ref.location);
+        else aliases.set(input.sha256, [ref.location]);
       } else {
         seen.set(input.sha256, ref.location);
         if (ref.sha256 && ref.sha256 !== input.sha256) {
@@ -143,7 +148,7 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
   opts.onProgress?.(total, total, '');
   if (candidates.length === 0) return finish(report, started);
   writeAtomically(opts.dbFile, (writer) => {
-    storeCandidates(writer, candidates.filter((c) => c.parsed.doc.complete), opts.manifest ?? null, report);
+    storeCandidates(writer, candidates.filter((c) => c.parsed.doc.complete), opts.manifest ?? null, report, aliases);
     for (const c of candidates.filter((f) => !f.parsed.doc.complete)) {
       const input = { path: c.path, sha256: c.input.sha256, size: c.input.bytes.length, decoded: c.parsed.decoded, doc: c.parsed.doc };
       try {
@@ -263,7 +268,13 @@ function countsOf(doc: ParsedDocument): EditionCounts {
   return { parts: doc.parts.length, sections, rules: doc.rules.length - sections, examples, glossary: doc.glossary.length };
 }
 
-function storeCandidates(writer: Writer, candidates: Candidate[], manifest: Manifest | null, report: IngestReport): void {
+function storeCandidates(
+  writer: Writer,
+  candidates: Candidate[],
+  manifest: Manifest | null,
+  report: IngestReport,
+  aliases: Map<string, string[]>,
+): void {
   const groups = new Map<string, Candidate[]>();
   for (const c of candidates) {
     const key = `${c.parsed.doc.family}\u0000${c.date}`;
@@ -312,7 +323,10 @@ function storeCandidates(writer: Writer, candidates: Candidate[], manifest: Mani
     for (const c of group) {
       const isPrimary = replace && c === best;
       const differing = c === best ? 0 : countDiffering(bestEntries, entries(c.parsed.doc), memo);
-      files.push({ path: c.path, encoding: c.parsed.decoded.encoding, lineEndings: c.parsed.decoded.lineEndings, differing });
+      const copies = aliases.get(c.input.sha256) ?? [];
+      for (const path of [c.path, ...copies]) {
+        files.push({ path, encoding: c.parsed.decoded.encoding, lineEndings: c.parsed.decoded.lineEndings, differing, identicalTo: path === c.path ? null : c.path });
+      }
       writer.recordFile({
         sha256: c.input.sha256,
         path: c.path,
@@ -325,6 +339,7 @@ function storeCandidates(writer: Writer, candidates: Candidate[], manifest: Mani
         role: isPrimary ? 'primary' : 'duplicate',
         differing,
         report: {
+          identicalCopies: copies,
           fidelity: c.fidelity,
           counts: countsOf(c.parsed.doc),
           unaccounted: c.parsed.doc.accounting.unaccounted.length,

@@ -103,7 +103,8 @@ export function formatReport(r: IngestReport): string {
         ].join(' '),
       );
       for (const f of e.files) {
-        const tag = f.path === e.primary ? 'stored' : `merged, ${f.differing} entries differ after normalization`;
+        const tag =
+          f.path === e.primary ? 'stored' : f.identicalTo ? 'merged, byte-identical' : `merged, ${f.differing} entries differ after normalization`;
         out.push(`    ${f.path} (${f.encoding}, ${f.lineEndings.join('+') || 'no line endings'}; ${tag})`);
       }
       for (const w of e.warnings) out.push(`    warning: ${w}`);
