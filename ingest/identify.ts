@@ -79,7 +79,10 @@ export interface ProvenanceReport {
   best: EditionRange | null;
   /** Other runs of editions with the same top score. */
   alsoMatches: EditionRange[];
-  /** Edition the rules were compared with one by one (the last of the best range, or the one asked for). */
+  /**
+   * Edition the rules were compared with one by one: the one asked for, else the last of the best range,
+   * else (nothing matched) the latest edition holding most of the fragment's numbers.
+   */
   reference: { editionId: number; effectiveDate: string; label: string } | null;
   /** (exact + near) / total against the reference edition. */
   matchRatio: number;
@@ -182,7 +185,7 @@ export function identify(
       ? ordered.find((e) => e.editionId === opts.referenceId)
       : best
         ? ordered.find((e) => e.editionId === best.toId)
-        : undefined;
+        : mostPresent(ordered, scores);
   const comparisons: RuleComparison[] = rules.map((r) => {
     const o = refEdition?.rules.get(r.number);
     const { status, similarity } = compare(r, o);
@@ -239,6 +242,14 @@ function foldTypography(segs: DiffSegment[]): DiffSegment[] {
     }
   }
   return out;
+}
+
+/** With no edition matching any rule: the latest edition holding most of the fragment's numbers, if any. */
+function mostPresent(ordered: EditionTexts[], scores: EditionScore[]): EditionTexts | undefined {
+  let best: EditionScore | undefined;
+  for (const s of scores) if (s.absent < (best?.absent ?? Infinity) || (best && s.absent === best.absent)) best = s;
+  if (!best || best.differs === 0) return undefined;
+  return ordered.find((e) => e.editionId === best.editionId);
 }
 
 function better(a: EditionScore, b: EditionScore): number {
