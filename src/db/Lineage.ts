@@ -1,0 +1,311 @@
+import type { Statement } from 'better-sqlite3';
+import type { DocumentFamily } from '../../ingest/types.js';
+import type { Reference } from '../engine/references.js';
+import type { Db } from './openDb.js';
+
+/** An official edition in its family's chain. */
+export interface ChainEdition {
+  id: number;
+  effectiveDate: string;
+}
+
+/** One rule of an edition as lineage and diff read it, in document order. */
+export interface LineageRule {
+  ord: number;
+  number: string;
+  parent: string | null;
+  kind: string;
+  textId: number;
+  text: string;
+  examples: string[];
+  lineage: number | null;
+}
+
+/** One appearance of a lineage in an official edition. */
+export interface LineageRow {
+  editionId: number;
+  date: string;
+  number: string;
+  text: string;
+  textId: number;
+  examples: string[];
+  lineage: number;
+}
+
+/** A split or merge touching a lineage. */
+export interface LineageLink {
+  kind: 'split' | 'merge';
+  date: string;
+  number: string;
+  lineage: number;
+  prevDate: string;
+  prevNumber: string;
+  prevLineage: number;
+}
+
+/** A reference whose target is no rule, section or part of its edition. */
+export interface DanglingRef {
+  /** Where it is: a rule's text, one of its examples, or a glossary definition. */
+  source: 'rule' | 'example' | 'glossary';
+  /** The citing rule's number, or the glossary term. */
+  at: string;
+  target: string;
+  kind: 'rule' | 'section' | 'part';
+  /** The mention as it reads in the text. */
+  mention: string;
+}
+
+interface RuleRowDb {
+  ord: number;
+  number: string;
+  parent: string | null;
+  kind: string;
+  textId: number;
+  text: string;
+  examples: string;
+  lineage: number | null;
+}
+
+const EXAMPLES_COL = `CASE WHEN rv.examples = '[]' THEN '[]' ELSE
+  (SELECT json_group_array(x.body ORDER BY j.key) FROM json_each(rv.examples) j JOIN texts x ON x.id = j.value) END`;
+
+/** Lineage storage and the reads of diff, history and refs, prepared once with named parameters. */
+export class Lineage {
+  private readonly s: Record<string, Statement>;
+
+  constructor(readonly db: Db) {
+    const p = (sql: string): Statement => db.prepare(sql);
+    this.s = {
+      chain: p(
+        `SELECT id, effective_date AS effectiveDate FROM editions
+         WHERE family = @family AND official = 1 ORDER BY effective_date, id`,
+      ),
+      state: p('SELECT edition_id AS editionId, prev_edition_id AS prevId FROM edition_lineage'),
+      setState: p('INSERT OR REPLACE INTO edition_lineage (edition_id, prev_edition_id) VALUES (@editionId, @prevId)'),
+      ids: p('SELECT lineage_id FROM edition_rules WHERE edition_id = @editionId ORDER BY ord').pluck(),
+      versionIds: p('SELECT version_id FROM edition_rules WHERE edition_id = @editionId ORDER BY ord').pluck(),
+      allVersions: p('SELECT id, number, parent, kind, text_id AS textId, examples FROM rule_versions'),
+      rules: p(
+        `SELECT er.ord, rv.number, rv.parent, rv.kind, rv.text_id AS textId, t.body AS text,
+                ${EXAMPLES_COL} AS examples, er.lineage_id AS lineage
+         FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id JOIN texts t ON t.id = rv.text_id
+         WHERE er.edition_id = @editionId ORDER BY er.ord`,
+      ),
+      setLineage: p('UPDATE edition_rules SET lineage_id = @lineage WHERE edition_id = @editionId AND ord = @ord'),
+      setLineages: p(
+        `UPDATE edition_rules SET lineage_id = j.value
+         FROM (SELECT CAST(key AS INTEGER) AS ord, value FROM json_each(@ids)) AS j
+         WHERE edition_rules.edition_id = @editionId AND edition_rules.ord = j.ord
+           AND edition_rules.lineage_id IS NOT j.value`,
+      ),
+      allTexts: p('SELECT id, body FROM texts'),
+      maxLineage: p('SELECT coalesce(max(lineage_id), 0) FROM edition_rules').pluck(),
+      getNext: p(`SELECT value FROM meta WHERE key = 'lineage_next_id'`).pluck(),
+      setNext: p(`INSERT OR REPLACE INTO meta (key, value) VALUES ('lineage_next_id', @value)`),
+      clearLinks: p('DELETE FROM lineage_links WHERE edition_id = @editionId'),
+      insertLink: p(
+        `INSERT OR IGNORE INTO lineage_links (edition_id, kind, ord, prev_edition_id, prev_ord)
+         VALUES (@editionId, @kind, @ord, @prevId, @prevOrd)`,
+      ),
+      refsOfEdition: p(
+        `SELECT r.text_id AS textId, r.target, r.kind, r.start, r."end" AS "end"
+         FROM text_refs r WHERE r.text_id IN (
+           SELECT rv.text_id FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
+           WHERE er.edition_id = @editionId)
+         ORDER BY r.text_id, r.ord`,
+      ),
+      lineageOf: p(
+        `SELECT er.lineage_id FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
+         WHERE er.edition_id = @editionId AND rv.number = @number`,
+      ).pluck(),
+      lineageRows: p(
+        `SELECT er.edition_id AS editionId, e.effective_date AS date, rv.number, t.body AS text, rv.text_id AS textId,
+                ${EXAMPLES_COL} AS examples, er.lineage_id AS lineage
+         FROM edition_rules er JOIN editions e ON e.id = er.edition_id
+           JOIN rule_versions rv ON rv.id = er.version_id JOIN texts t ON t.id = rv.text_id
+         WHERE er.lineage_id = @lineage AND e.family = @family AND e.official = 1
+         ORDER BY e.effective_date, er.ord`,
+      ),
+      linksOfLineage: p(
+        `SELECT l.kind, ea.effective_date AS date, rva.number, a.lineage_id AS lineage,
+                eb.effective_date AS prevDate, rvb.number AS prevNumber, b.lineage_id AS prevLineage
+         FROM lineage_links l
+           JOIN edition_rules a ON a.edition_id = l.edition_id AND a.ord = l.ord
+           JOIN rule_versions rva ON rva.id = a.version_id JOIN editions ea ON ea.id = l.edition_id
+           JOIN edition_rules b ON b.edition_id = l.prev_edition_id AND b.ord = l.prev_ord
+           JOIN rule_versions rvb ON rvb.id = b.version_id JOIN editions eb ON eb.id = l.prev_edition_id
+         WHERE a.lineage_id = @lineage OR b.lineage_id = @lineage
+         ORDER BY ea.effective_date`,
+      ),
+      editionsWithNumber: p(
+        `SELECT e.id, e.effective_date AS effectiveDate FROM rule_versions rv
+           JOIN edition_rules er ON er.version_id = rv.id JOIN editions e ON e.id = er.edition_id
+         WHERE rv.number = @number AND e.family = @family AND e.official = 1
+         ORDER BY e.effective_date`,
+      ),
+      allNumbers: p('SELECT DISTINCT number FROM rule_versions').pluck(),
+      dangling: p(
+        `WITH nums AS (
+           SELECT rv.number FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
+           WHERE er.edition_id = @editionId
+         ),
+         src AS (
+           SELECT 'rule' AS source, er.ord AS ord, rv.number AS at, rv.text_id AS textId
+           FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id WHERE er.edition_id = @editionId
+           UNION ALL
+           SELECT 'example', er.ord, rv.number, j.value
+           FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id JOIN json_each(rv.examples) j
+           WHERE er.edition_id = @editionId AND rv.examples <> '[]'
+           UNION ALL
+           SELECT 'glossary', 1000000 + eg.ord, gv.term, gv.text_id
+           FROM edition_glossary eg JOIN glossary_versions gv ON gv.id = eg.version_id WHERE eg.edition_id = @editionId
+         )
+         SELECT src.source, src.at, r.target, r.kind, substr(t.body, r.start + 1, r."end" - r.start) AS mention
+         FROM src JOIN text_refs r ON r.text_id = src.textId JOIN texts t ON t.id = src.textId
+         WHERE r.target NOT IN (SELECT number FROM nums)
+           AND NOT (r.kind = 'part' AND r.target IN (SELECT number FROM edition_parts WHERE edition_id = @editionId))
+         ORDER BY src.ord, r.ord`,
+      ),
+    };
+  }
+
+  private st(name: string): Statement {
+    const s = this.s[name];
+    if (!s) throw new Error(`no statement ${name}`);
+    return s;
+  }
+
+  /** Official editions of a family in date order: the lineage chain. */
+  chain(family: DocumentFamily): ChainEdition[] {
+    return this.st('chain').all({ family }) as ChainEdition[];
+  }
+
+  /** For each edition with lineage ids, the predecessor they were computed against. */
+  states(): Map<number, number | null> {
+    const rows = this.st('state').all() as Array<{ editionId: number; prevId: number | null }>;
+    return new Map(rows.map((r) => [r.editionId, r.prevId]));
+  }
+
+  /** Records that an edition's ids were computed against `prevId`. */
+  setState(editionId: number, prevId: number | null): void {
+    this.st('setState').run({ editionId, prevId });
+  }
+
+  /** Stored lineage ids of an edition's rules, in document order (null where not computed). */
+  lineageIds(editionId: number): Array<number | null> {
+    return this.st('ids').all({ editionId }) as Array<number | null>;
+  }
+
+  /** An edition's rules in document order, with texts, example texts and lineage ids. */
+  rules(editionId: number): LineageRule[] {
+    return (this.st('rules').all({ editionId }) as RuleRowDb[]).map((r) => ({
+      ...r,
+      examples: JSON.parse(r.examples) as string[],
+    }));
+  }
+
+  /** Rule version ids of an edition, in document order. */
+  versionIds(editionId: number): number[] {
+    return this.st('versionIds').all({ editionId }) as number[];
+  }
+
+  /** Every stored rule version by id, with its text and example ids. */
+  allVersions(): Map<number, { number: string; parent: string | null; kind: string; textId: number; exampleIds: number[] }> {
+    const out = new Map<number, { number: string; parent: string | null; kind: string; textId: number; exampleIds: number[] }>();
+    const rows = this.st('allVersions').iterate() as Iterable<{
+      id: number;
+      number: string;
+      parent: string | null;
+      kind: string;
+      textId: number;
+      examples: string;
+    }>;
+    for (const { id, examples, ...v } of rows) {
+      out.set(id, { ...v, exampleIds: examples === '[]' ? [] : (JSON.parse(examples) as number[]) });
+    }
+    return out;
+  }
+
+  /** Every stored text by id. */
+  allTexts(): Map<number, string> {
+    const out = new Map<number, string>();
+    for (const r of this.st('allTexts').iterate() as Iterable<{ id: number; body: string }>) out.set(r.id, r.body);
+    return out;
+  }
+
+  /** Writes the lineage ids of an edition's rules (`ids[ord]`); returns how many rows changed. */
+  setLineages(editionId: number, ids: ArrayLike<number>): number {
+    return this.st('setLineages').run({ editionId, ids: JSON.stringify(Array.from(ids)) }).changes;
+  }
+
+  /** Writes one rule's lineage id. */
+  setLineage(editionId: number, ord: number, lineage: number): void {
+    this.st('setLineage').run({ editionId, ord, lineage });
+  }
+
+  /** The next unused lineage id (ids are never reused, even after an edition is replaced). */
+  nextId(): number {
+    const stored = this.st('getNext').get() as string | undefined;
+    const max = (this.st('maxLineage').get() as number) + 1;
+    return stored === undefined ? max : Math.max(Number(stored), max);
+  }
+
+  /** Stores the next unused lineage id. */
+  setNextId(value: number): void {
+    this.st('setNext').run({ value: String(value) });
+  }
+
+  /** Replaces the splits and merges recorded between an edition and its predecessor. */
+  replaceLinks(
+    editionId: number,
+    prevId: number,
+    links: Array<{ kind: 'split' | 'merge'; ord: number; prevOrd: number }>,
+  ): void {
+    this.st('clearLinks').run({ editionId });
+    for (const l of links) this.st('insertLink').run({ editionId, prevId, kind: l.kind, ord: l.ord, prevOrd: l.prevOrd });
+  }
+
+  /** Stored references of every rule text of an edition, by text id. */
+  refsOfEdition(editionId: number): Map<number, Reference[]> {
+    const out = new Map<number, Reference[]>();
+    for (const r of this.st('refsOfEdition').all({ editionId }) as Array<Reference & { textId: number }>) {
+      const { textId, ...ref } = r;
+      let list = out.get(textId);
+      if (!list) out.set(textId, (list = []));
+      list.push(ref);
+    }
+    return out;
+  }
+
+  /** The lineage id of a rule number in an edition, or null. */
+  lineageOf(editionId: number, number: string): number | null {
+    return (this.st('lineageOf').get({ editionId, number }) as number | null | undefined) ?? null;
+  }
+
+  /** Every appearance of a lineage in the family's official editions, oldest first. */
+  lineageRows(lineage: number, family: DocumentFamily = 'cr'): LineageRow[] {
+    return (this.st('lineageRows').all({ lineage, family }) as Array<Omit<LineageRow, 'examples'> & { examples: string }>).map(
+      (r) => ({ ...r, examples: JSON.parse(r.examples) as string[] }),
+    );
+  }
+
+  /** Splits and merges a lineage took part in. */
+  linksOf(lineage: number): LineageLink[] {
+    return this.st('linksOfLineage').all({ lineage }) as LineageLink[];
+  }
+
+  /** Official editions in which a rule number appears, oldest first. */
+  editionsWithNumber(number: string, family: DocumentFamily = 'cr'): ChainEdition[] {
+    return this.st('editionsWithNumber').all({ number, family }) as ChainEdition[];
+  }
+
+  /** Every rule number ever stored. */
+  allNumbers(): string[] {
+    return this.st('allNumbers').all() as string[];
+  }
+
+  /** References of an edition (rule texts, examples, glossary) that resolve to nothing in it. */
+  dangling(editionId: number): DanglingRef[] {
+    return this.st('dangling').all({ editionId }) as DanglingRef[];
+  }
+}
