@@ -21,3 +21,6 @@ export type { FragmentInput, FragmentReport } from './storeFragment.js';
 export { expandInputs, planFromManifest, readManifest, fetchInput, readLocalInput, labelDateOf, sha256Hex } from './sources.js';
 export type { Manifest, ManifestEdition, ManifestFile, InputRef, LoadedInput } from './sources.js';
 export { buildManifest, datesOfUrl } from './buildManifest.js';
+export { identify, normHash, looseText, wordSimilarity, rangeText } from './identify.js';
+export type { MatchStatus, FragmentRuleText, OfficialText, EditionTexts, EditionScore, EditionRange, RuleComparison, ProvenanceReport, IdentifyOptions } from './identify.js';
+export { provenanceOf, ATTACH_THRESHOLD } from './storeFragment.js';

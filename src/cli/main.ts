@@ -14,6 +14,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   start: { summary: 'build the database if missing, then serve it', load: () => import('./start.js') },
   rule: { summary: 'print one rule (with subrules)', load: () => import('./rule.js') },
   search: { summary: 'full-text search of an edition', load: () => import('./search.js') },
+  identify: { summary: 'print the provenance report of a file or URL (stores nothing)', load: () => import('./identify.js') },
 };
 
 const usage = `Usage: crkb <command> [options]

@@ -52,6 +52,9 @@ export class Catalog {
       earliest: db.prepare(
         `SELECT effective_date FROM editions WHERE family = @family AND official = 1 ORDER BY effective_date LIMIT 1`,
       ),
+      byLabel: db.prepare(
+        `SELECT id, effective_date AS effectiveDate FROM editions WHERE family = @family AND label = @label`,
+      ),
       latest: db.prepare(
         `SELECT id, effective_date AS effectiveDate FROM editions
          WHERE family = @family AND official = 1 ORDER BY effective_date DESC LIMIT 1`,
@@ -78,15 +81,23 @@ export class Catalog {
     }));
   }
 
-  /** Resolves "latest", an effective date, or any date (the edition in force that day). */
+  /**
+   * Resolves "latest", an effective date, any date (the official edition in
+   * force that day), or the label of an unofficial edition ("unofficial:…").
+   */
   resolveEdition(arg: string, family: DocumentFamily = 'cr'): { id: number; effectiveDate: string } {
+    if (arg.startsWith('unofficial:')) {
+      const row = this.s.byLabel.get({ family, label: arg }) as { id: number; effectiveDate: string } | undefined;
+      if (!row) throw new UnknownEditionError(`no unofficial ${family} edition is labelled "${arg}"`);
+      return row;
+    }
     if (arg === 'latest') {
       const row = this.s.latest.get({ family }) as { id: number; effectiveDate: string } | undefined;
       if (!row) throw new UnknownEditionError(`no ${family} editions are stored`);
       return row;
     }
     if (!/^\d{4}-\d{2}-\d{2}$/.test(arg) || Number.isNaN(Date.parse(arg))) {
-      throw new UnknownEditionError(`edition "${arg}" is not a date (YYYY-MM-DD) or "latest"`);
+      throw new UnknownEditionError(`edition "${arg}" is not a date (YYYY-MM-DD), "latest" or an "unofficial:…" label`);
     }
     const row = this.s.inForce.get({ family, date: arg }) as { id: number; effectiveDate: string } | undefined;
     if (!row) {

@@ -4,3 +4,5 @@ export { Writer, hash53 } from './Writer.js';
 export type { EditionMeta, SourceFileRow, EditionRow } from './Writer.js';
 export { Catalog, UnknownEditionError } from './Catalog.js';
 export type { EditionSummary, ExportRule } from './Catalog.js';
+export { Provenance } from './Provenance.js';
+export type { ProvenanceEdition } from './Provenance.js';
