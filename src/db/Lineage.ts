@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { DocumentFamily } from '../../ingest/types.js';
+import type { DiffEdition, DiffRule } from '../engine/diffEditions.js';
 import type { Reference } from '../engine/references.js';
 import type { Db } from './openDb.js';
 
@@ -108,11 +109,24 @@ export class Lineage {
          VALUES (@editionId, @kind, @ord, @prevId, @prevOrd)`,
       ),
       refsOfEdition: p(
-        `SELECT r.text_id AS textId, r.target, r.kind, r.start, r."end" AS "end"
-         FROM text_refs r WHERE r.text_id IN (
-           SELECT rv.text_id FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
-           WHERE er.edition_id = @editionId)
-         ORDER BY r.text_id, r.ord`,
+        `SELECT DISTINCT r.text_id AS textId, r.ord, r.target, r.kind, r.start, r."end" AS "end"
+         FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id JOIN text_refs r ON r.text_id = rv.text_id
+         WHERE er.edition_id = @editionId ORDER BY r.text_id, r.ord`,
+      ),
+      diffRules: p(
+        `SELECT er.ord, rv.number, rv.parent, rv.kind, rv.text_id, t.body, rv.examples, er.lineage_id
+         FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id JOIN texts t ON t.id = rv.text_id
+         WHERE er.edition_id = @editionId ORDER BY er.ord`,
+      ).raw(true),
+      exampleTexts: p(
+        `SELECT j.value, x.body FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
+           JOIN json_each(rv.examples) j JOIN texts x ON x.id = j.value
+         WHERE er.edition_id = @editionId AND rv.examples <> '[]'`,
+      ).raw(true),
+      glossary: p(
+        `SELECT g.term, t.body AS definition
+         FROM edition_glossary eg JOIN glossary_versions g ON g.id = eg.version_id JOIN texts t ON t.id = g.text_id
+         WHERE eg.edition_id = @editionId ORDER BY eg.ord`,
       ),
       lineageOf: p(
         `SELECT er.lineage_id FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
@@ -265,11 +279,32 @@ export class Lineage {
     for (const l of links) this.st('insertLink').run({ editionId, prevId, kind: l.kind, ord: l.ord, prevOrd: l.prevOrd });
   }
 
+  /** An edition as the differ reads it: rules with lineage ids and stored references, and the glossary. */
+  diffEdition(editionId: number, date: string): DiffEdition {
+    const refs = this.refsOfEdition(editionId);
+    const ex = new Map(this.st('exampleTexts').all({ editionId }) as Array<[number, string]>);
+    type Row = [number, string, string | null, string, number, string, string, number | null];
+    const rules: DiffRule[] = (this.st('diffRules').all({ editionId }) as Row[]).map(
+      ([ord, number, parent, kind, textId, text, examples, lineage]) => ({
+        number,
+        text,
+        parent,
+        kind,
+        examples: examples === '[]' ? [] : (JSON.parse(examples) as number[]).map((id) => ex.get(id) ?? ''),
+        // a rule outside the chain (never aligned) is its own lineage
+        lineage: lineage ?? -(editionId * 100000 + ord),
+        refs: refs.get(textId) ?? [],
+      }),
+    );
+    const glossary = this.st('glossary').all({ editionId }) as Array<{ term: string; definition: string }>;
+    return { date, rules, glossary };
+  }
+
   /** Stored references of every rule text of an edition, by text id. */
   refsOfEdition(editionId: number): Map<number, Reference[]> {
     const out = new Map<number, Reference[]>();
-    for (const r of this.st('refsOfEdition').all({ editionId }) as Array<Reference & { textId: number }>) {
-      const { textId, ...ref } = r;
+    for (const r of this.st('refsOfEdition').all({ editionId }) as Array<Reference & { textId: number; ord: number }>) {
+      const { textId, ord: _ord, ...ref } = r;
       let list = out.get(textId);
       if (!list) out.set(textId, (list = []));
       list.push(ref);

@@ -1,0 +1,215 @@
+import { Catalog, UnknownEditionError } from '../db/Catalog.js';
+import { Lineage } from '../db/Lineage.js';
+import type { Db } from '../db/openDb.js';
+import { diffEditions, diffToJson } from '../engine/diffEditions.js';
+import type { ChangeKind, EditionDiff, RuleChange } from '../engine/diffEditions.js';
+import type { DiffSegment } from '../engine/wordDiff.js';
+import { openDbOption } from './openDbOption.js';
+import { defaultDbFile, parseOptions } from './options.js';
+import { UsageError } from './UsageError.js';
+
+export const usage = `Usage: crkb diff FROM TO [--section N] [--kind K[,K]] [--json|--markdown] [--renumbering] [--db FILE]
+
+Compares two editions rule by rule, following each rule across renumbering.
+FROM and TO are dates (the edition in force that day) or "latest"; FROM may be
+later than TO (a reverse diff).
+
+  --section N     only part N (7), section N (702) or rule N (702.19) and its subrules
+  --kind K        only changes of these kinds: added, removed, renumbered,
+                  substantive, references, typography (comma-separated)
+  --json          {"from","to","changes":[{"before","after","renumbered","textChange"}]}
+  --markdown      release notes grouped by section
+  --renumbering   only the renumbering map, old -> new (JSON with --json)`;
+
+const KINDS: ChangeKind[] = ['added', 'removed', 'renumbered', 'substantive', 'references', 'typography'];
+
+/** Resolves an edition argument (a date or "latest") or throws a UsageError naming the option. */
+export function resolveEditionArg(db: Db, arg: string, what: string, help: string): { id: number; effectiveDate: string } {
+  try {
+    return new Catalog(db).resolveEdition(arg);
+  } catch (e) {
+    if (e instanceof UnknownEditionError) throw new UsageError(`${what} ${arg}: ${e.message}`, help);
+    throw e;
+  }
+}
+
+/** Loads both editions and diffs them (the timed part of bench/diff). */
+export function loadDiff(
+  db: Db,
+  from: { id: number; effectiveDate: string },
+  to: { id: number; effectiveDate: string },
+  opts: { section?: string; kinds?: ChangeKind[]; segments?: boolean } = {},
+): EditionDiff {
+  const lineage = new Lineage(db);
+  return diffEditions(lineage.diffEdition(from.id, from.effectiveDate), lineage.diffEdition(to.id, to.effectiveDate), opts);
+}
+
+/** `crkb diff`: compare two editions. */
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(
+    argv,
+    {
+      section: { type: 'string' },
+      kind: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      markdown: { type: 'boolean', default: false },
+      renumbering: { type: 'boolean', default: false },
+      db: { type: 'string' },
+    },
+    usage,
+  );
+  if (positionals.length !== 2) throw new UsageError('expected two editions: FROM TO', usage);
+  if (values.json && values.markdown) throw new UsageError('--json and --markdown exclude each other', usage);
+  const section = values.section;
+  if (section !== undefined && !/^\d(\d\d(\.\d+[a-z]?)?)?$/.test(section)) {
+    throw new UsageError(`--section ${section}: expected a part (7), a section (702) or a rule (702.19)`, usage);
+  }
+  let kinds: ChangeKind[] | undefined;
+  if (values.kind !== undefined) {
+    kinds = values.kind.split(',').map((k) => k.trim()) as ChangeKind[];
+    const bad = kinds.filter((k) => !KINDS.includes(k));
+    if (bad.length > 0) throw new UsageError(`--kind ${bad.join(',')}: expected one of ${KINDS.join(', ')}`, usage);
+  }
+  const db = openDbOption(values.db ?? defaultDbFile(), usage);
+  try {
+    const from = resolveEditionArg(db, positionals[0]!, 'FROM', usage);
+    const to = resolveEditionArg(db, positionals[1]!, 'TO', usage);
+    const d = loadDiff(db, from, to, {
+      ...(section !== undefined ? { section } : {}),
+      ...(kinds ? { kinds } : {}),
+      segments: !values.json,
+    });
+    let out: string;
+    if (values.renumbering) {
+      out = values.json
+        ? JSON.stringify({ from: d.from, to: d.to, renumbering: d.renumbering })
+        : d.renumbering.map((r) => `${r.from} -> ${r.to}`).join('\n');
+    } else if (values.json) out = JSON.stringify(diffToJson(d));
+    else if (values.markdown) out = markdown(d);
+    else out = summary(d);
+    if (out !== '') process.stdout.write(out + '\n');
+    return 0;
+  } finally {
+    db.close();
+  }
+}
+
+function countsLine(d: EditionDiff): string {
+  const c = d.counts;
+  return `${c.total} changed rules: ${c.added} added, ${c.removed} removed, ${c.substantive} reworded, ${c.references} reference updates, ${c.renumbered} renumbered, ${c.typography} typography only`;
+}
+
+function label(c: RuleChange): string {
+  if (!c.before) return `+ ${c.after!.number}`;
+  if (!c.after) return `- ${c.before.number}`;
+  const num = c.renumbered ? `${c.before.number} -> ${c.after.number}` : c.after.number;
+  const what = c.textChange === 'none' ? (c.typography ? 'typography' : 'renumbered') : c.textChange === 'references' ? 'references' : 'reworded';
+  return `~ ${num} (${what})`;
+}
+
+function oneLine(s: string, max = 110): string {
+  const t = s.replace(/\s+/g, ' ');
+  return t.length > max ? t.slice(0, max - 1) + '…' : t;
+}
+
+/** Default output: counts, then one line per change grouped by section. */
+function summary(d: EditionDiff): string {
+  const lines = [`${d.from} -> ${d.to}: ${countsLine(d)}`];
+  const titles = new Map(d.sections.map((s) => [s.section, s.title]));
+  let section = '';
+  for (const c of d.changes) {
+    if (c.section !== section) {
+      section = c.section;
+      lines.push('', `${section}${titles.get(section) ? ' ' + titles.get(section)! : ''}`);
+    }
+    const text = c.after?.text ?? c.before?.text ?? '';
+    lines.push(`  ${label(c)}  ${oneLine(text, 90)}`);
+  }
+  if (d.glossary.length > 0) {
+    lines.push('', 'Glossary');
+    for (const g of d.glossary) lines.push(`  ${g.before === null ? '+' : g.after === null ? '-' : '~'} ${g.term}`);
+  }
+  return lines.join('\n');
+}
+
+function mdSegments(segs: DiffSegment[]): string {
+  return segs
+    .map((s) => {
+      const t = s.text.replace(/\s+/g, ' ');
+      if (s.op === 'equal' || t.trim() === '') return t;
+      return s.op === 'insert' ? `**${t.trim()}**` : `~~${t.trim()}~~`;
+    })
+    .join('');
+}
+
+const mdEscape = (s: string): string => s.replace(/\s+/g, ' ').replace(/([*_~`[\]])/g, '\\$1');
+
+/** Summarizes the renumbering map: runs sharing a prefix shift ("706.x -> 707.x") collapse to one line. */
+export function summarizeRenumbering(map: Array<{ from: string; to: string }>): string[] {
+  const out: string[] = [];
+  let k = 0;
+  while (k < map.length) {
+    const { from, to } = map[k]!;
+    const a = /^(\d{3})(\.\d+[a-z]?)?$/.exec(from);
+    const b = /^(\d{3})(\.\d+[a-z]?)?$/.exec(to);
+    let end = k + 1;
+    if (a && b && a[1] !== b[1] && (a[2] ?? '') === (b[2] ?? '')) {
+      // same section shift with the same rule suffix
+      while (end < map.length) {
+        const n = map[end]!;
+        if (!n.from.startsWith(a[1]!) || !n.to.startsWith(b[1]!) || n.from.slice(3) !== n.to.slice(3)) break;
+        end++;
+      }
+    }
+    if (end - k >= 3) out.push(`${from}–${map[end - 1]!.from} → ${to}–${map[end - 1]!.to} (section ${a![1]} is now ${b![1]}, ${end - k} rules)`);
+    else for (let x = k; x < end; x++) out.push(`${map[x]!.from} → ${map[x]!.to}`);
+    k = end;
+  }
+  return out;
+}
+
+/** Release notes: counts, renumbering summary, substantive changes by section, reference-only updates apart. */
+function markdown(d: EditionDiff): string {
+  const lines = [`# Comprehensive Rules changes, ${d.from} → ${d.to}`, '', countsLine(d) + '.'];
+  if (d.renumbering.length > 0) {
+    lines.push('', '## Renumbering', '');
+    for (const l of summarizeRenumbering(d.renumbering)) lines.push(`- ${l}`);
+  }
+  const titles = new Map(d.sections.map((s) => [s.section, s.title]));
+  const substantive = d.changes.filter((c) => c.textChange === 'substantive');
+  let section = '';
+  if (substantive.length > 0) lines.push('', '## Changes');
+  for (const c of substantive) {
+    if (c.section !== section) {
+      section = c.section;
+      lines.push('', `### ${section}${titles.get(section) ? ' ' + mdEscape(titles.get(section)!) : ''}`, '');
+    }
+    if (!c.before) lines.push(`- **${c.after!.number}** (new): ${mdEscape(c.after!.text)}`);
+    else if (!c.after) lines.push(`- **${c.before.number}** (removed): ~~${mdEscape(c.before.text)}~~`);
+    else {
+      const num = c.renumbered ? `${c.after.number}** (formerly ${c.before.number})` : `${c.after.number}**`;
+      lines.push(`- **${num}: ${c.segments ? mdSegments(c.segments) : mdEscape(c.after.text)}`);
+    }
+  }
+  const refs = d.changes.filter((c) => c.textChange === 'references');
+  if (refs.length > 0) {
+    lines.push('', '## Reference updates', '', 'Only rule numbers changed; every reference still points at the same rule.', '');
+    for (const c of refs) {
+      const pairs = (c.segments ?? []).filter((s) => s.op !== 'equal' && s.text.trim() !== '');
+      const del = pairs.filter((s) => s.op === 'delete').map((s) => s.text.trim());
+      const ins = pairs.filter((s) => s.op === 'insert').map((s) => s.text.trim());
+      lines.push(`- **${c.after!.number}**: ${del.join(', ')} → ${ins.join(', ')}`);
+    }
+  }
+  const typo = d.changes.filter((c) => c.textChange === 'none' && c.typography);
+  if (typo.length > 0) lines.push('', `${typo.length} rules changed only in typography: ${typo.map((c) => c.after!.number).join(', ')}.`);
+  if (d.glossary.length > 0) {
+    lines.push('', '## Glossary', '');
+    for (const g of d.glossary) {
+      if (g.before === null) lines.push(`- **${mdEscape(g.term)}** (new): ${mdEscape(g.after ?? '')}`);
+      else if (g.after === null) lines.push(`- **${mdEscape(g.term)}** (removed)`);
+      else lines.push(`- **${mdEscape(g.term)}**: ${g.segments ? mdSegments(g.segments) : mdEscape(g.after)}`);
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,122 @@
+import { Lineage } from '../db/Lineage.js';
+import { compareRuleText } from '../engine/compareRule.js';
+import { ruleHistory } from '../engine/history.js';
+import type { HistoryRow } from '../engine/history.js';
+import { resolveEditionArg } from './diff.js';
+import { openDbOption } from './openDbOption.js';
+import { defaultDbFile, parseOptions } from './options.js';
+import { UsageError } from './UsageError.js';
+
+export const usage = `Usage: crkb history NUMBER [--edition DATE|latest] [--json] [--db FILE]
+
+Shows every edition a rule appears in, under which number, and what changed at
+each step, following it across renumbering and the 2009 rewrite. NUMBER is read
+in --edition (default latest).`;
+
+const NUMBER_RE = /^\d{1,3}(\.\d+[a-z]?)?$/;
+
+function sortKey(n: string): [number, number, number] {
+  const m = /^(\d+)(?:\.(\d+)([a-z]?))?$/.exec(n);
+  if (!m) return [Infinity, 0, 0];
+  return [Number(m[1]), m[2] === undefined ? -1 : Number(m[2]), m[3] ? m[3].charCodeAt(0) : 0];
+}
+
+function compareNumbers(a: string, b: string): number {
+  const ka = sortKey(a);
+  const kb = sortKey(b);
+  return ka[0] - kb[0] || ka[1] - kb[1] || ka[2] - kb[2];
+}
+
+/** The stored numbers closest to `number` in rule order: up to `k` on each side. */
+export function nearestNumbers(all: string[], number: string, k = 3): string[] {
+  const sorted = all.filter((n) => NUMBER_RE.test(n)).sort(compareNumbers);
+  let lo = 0;
+  while (lo < sorted.length && compareNumbers(sorted[lo]!, number) < 0) lo++;
+  return sorted.slice(Math.max(0, lo - k), lo + k);
+}
+
+/** `crkb history`: a rule's history across editions. */
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(
+    argv,
+    { edition: { type: 'string', default: 'latest' }, json: { type: 'boolean', default: false }, db: { type: 'string' } },
+    usage,
+  );
+  if (positionals.length !== 1) throw new UsageError('expected one rule NUMBER', usage);
+  const number = positionals[0]!;
+  if (!NUMBER_RE.test(number)) throw new UsageError(`"${number}" is not a rule number (like 702.19c)`, usage);
+  const db = openDbOption(values.db ?? defaultDbFile(), usage);
+  try {
+    const lineage = new Lineage(db);
+    let edition = resolveEditionArg(db, values.edition!, '--edition', usage);
+    let id = lineage.lineageOf(edition.id, number);
+    if (id === null) {
+      const seen = lineage.editionsWithNumber(number);
+      if (seen.length === 0) {
+        const near = nearestNumbers(lineage.allNumbers(), number);
+        console.error(`crkb history: no rule ${number} exists in any stored edition; nearest numbers: ${near.join(', ')}`);
+        return 1;
+      }
+      const last = seen[seen.length - 1]!;
+      console.error(`crkb history: ${number} is not in the ${edition.effectiveDate} edition; following the ${number} of ${last.effectiveDate}`);
+      edition = last;
+      id = lineage.lineageOf(edition.id, number);
+    }
+    if (id === null) {
+      console.error(`crkb history: ${number} has no lineage yet (re-run ingest)`);
+      return 1;
+    }
+    const rows = lineage.lineageRows(id);
+    const editionOf = new Map(rows.map((r) => [r.date, r.editionId]));
+    const dates = lineage.chain('cr').map((e) => e.effectiveDate);
+    const resolver = (date: string) => {
+      const eid = editionOf.get(date)!;
+      return (target: string): number | null => lineage.lineageOf(eid, target);
+    };
+    const history = ruleHistory(
+      rows.map((r): HistoryRow => ({ date: r.date, number: r.number, text: r.text, lineage: r.lineage, examples: r.examples })),
+      dates,
+      (prev, cur) => compareRuleText(prev.text, cur.text, resolver(prev.date), resolver(cur.date)).textChange,
+    )!;
+    const links = lineage.linksOf(id);
+    if (values.json) {
+      process.stdout.write(JSON.stringify({ query: { number, edition: edition.effectiveDate }, ...history, links }) + '\n');
+      return 0;
+    }
+    const lines = [
+      `${number} (${edition.effectiveDate}): lineage ${history.lineage}, numbered ${history.numbers.join(' → ')}; in ${rows.length} editions, ${history.first} to ${history.last}`,
+    ];
+    let unchanged = 0;
+    const flush = (): void => {
+      if (unchanged > 0) lines.push(`             (unchanged in ${unchanged} more edition${unchanged > 1 ? 's' : ''})`);
+      unchanged = 0;
+    };
+    for (const s of history.steps) {
+      if (s.change === 'unchanged') {
+        unchanged++;
+        continue;
+      }
+      flush();
+      const what: string[] = [];
+      if (s.change === 'added') what.push('first appears');
+      if (s.change === 'returned') what.push('returns after a gap');
+      if (s.renumbered) what.push(`renumbered from ${s.previousNumber}`);
+      if (s.textChange) what.push(s.textChange === 'references' ? 'reference numbers updated' : s.textChange === 'none' ? 'typography' : 'text changed');
+      if (s.examplesChanged) what.push('examples changed');
+      lines.push(`${s.date}  ${s.number.padEnd(8)} ${what.join('; ') || 'unchanged'}`);
+      if (s.change === 'added' || s.textChange === 'substantive') lines.push(`             ${s.text.replace(/\s+/g, ' ')}`);
+    }
+    flush();
+    for (const l of links) {
+      lines.push(
+        l.kind === 'split'
+          ? `${l.date}  ${l.number} split off from ${l.prevNumber} (${l.prevDate})`
+          : `${l.date}  ${l.prevNumber} (${l.prevDate}) merged into ${l.number}`,
+      );
+    }
+    process.stdout.write(lines.join('\n') + '\n');
+    return 0;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,115 @@
+import { Lineage } from '../db/Lineage.js';
+import { Reader } from '../db/Reader.js';
+import { resolveEditionArg } from './diff.js';
+import { nearestNumbers } from './history.js';
+import { openDbOption } from './openDbOption.js';
+import { defaultDbFile, parseOptions } from './options.js';
+import { UsageError } from './UsageError.js';
+
+export const usage = `Usage: crkb refs NUMBER [--edition DATE|latest] [--incoming] [--json] [--db FILE]
+       crkb refs --dangling [--edition DATE|latest] [--json] [--db FILE]
+
+Lists the cross-references of a rule (its text and examples) in an edition
+(default latest), each resolved to the rule, section or part it names, or
+"dangling" when that edition has none. --incoming lists what cites the rule
+instead; --dangling lists every unresolved reference of the edition.`;
+
+/** One outgoing reference, resolved in its edition. */
+export interface OutgoingRef {
+  source: string;
+  mention: string;
+  target: string;
+  kind: 'rule' | 'section' | 'part';
+  resolved: { number: string; text: string } | null;
+}
+
+/** `crkb refs`: outgoing, incoming or dangling references. */
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(
+    argv,
+    {
+      edition: { type: 'string', default: 'latest' },
+      incoming: { type: 'boolean', default: false },
+      dangling: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      db: { type: 'string' },
+    },
+    usage,
+  );
+  if (values.dangling ? positionals.length !== 0 : positionals.length !== 1) {
+    throw new UsageError(values.dangling ? '--dangling takes no NUMBER' : 'expected one rule NUMBER', usage);
+  }
+  const db = openDbOption(values.db ?? defaultDbFile(), usage);
+  try {
+    const edition = resolveEditionArg(db, values.edition!, '--edition', usage);
+    const write = (s: string): void => void process.stdout.write(s + '\n');
+    if (values.dangling) {
+      const list = new Lineage(db).dangling(edition.id);
+      if (values.json) write(JSON.stringify({ edition: edition.effectiveDate, count: list.length, dangling: list }));
+      else {
+        write(`${edition.effectiveDate}: ${list.length} dangling references`);
+        for (const d of list) write(`  ${d.source === 'glossary' ? `glossary "${d.at}"` : `${d.at}${d.source === 'example' ? ' (example)' : ''}`}: "${d.mention}" -> ${d.target}`);
+      }
+      return 0;
+    }
+    const number = positionals[0]!;
+    const reader = new Reader(db);
+    const rule = reader.rule(edition.id, number);
+    if (!rule) {
+      const near = nearestNumbers(reader.numbers(edition.id), number);
+      console.error(`crkb refs: no rule ${number} in the ${edition.effectiveDate} edition; nearest numbers: ${near.join(', ')}`);
+      return 1;
+    }
+    if (values.incoming) {
+      const rules = reader.citing(edition.id, [number]).get(number) ?? [];
+      const glossary = reader.glossaryCiting(edition.id, [number]).get(number) ?? [];
+      if (values.json) {
+        write(
+          JSON.stringify({
+            edition: edition.effectiveDate,
+            number,
+            rules: rules.map((r) => ({ number: r.number, text: r.text })),
+            glossary: glossary.map((g) => ({ term: g.term, definition: g.definition })),
+          }),
+        );
+      } else {
+        write(`${number} (${edition.effectiveDate}) is cited by ${rules.length} rules and ${glossary.length} glossary entries`);
+        for (const r of rules) write(`  ${r.number.padEnd(9)} ${oneLine(r.text)}`);
+        for (const g of glossary) write(`  glossary "${g.term}"`);
+      }
+      return 0;
+    }
+    const ids = [rule.textId, ...rule.exampleIds];
+    const bodies = reader.texts(ids);
+    const refs = reader.refsOfTexts(ids);
+    const parts = new Map(reader.parts(edition.id).map((p) => [p.number, p.title]));
+    const all = ids.flatMap((id, k) => (refs.get(id) ?? []).map((r) => ({ r, id, source: k === 0 ? 'text' : `example ${k}` })));
+    const targets = reader.rulesByNumbers(edition.id, [...new Set(all.map((x) => x.r.target))]);
+    const byNumber = new Map(targets.filter((t) => t !== null).map((t) => [t.number, t.text]));
+    const out: OutgoingRef[] = all.map(({ r, id, source }) => {
+      const text = r.kind === 'part' ? parts.get(r.target) : byNumber.get(r.target);
+      return {
+        source,
+        mention: (bodies.get(id) ?? '').slice(r.start, r.end),
+        target: r.target,
+        kind: r.kind,
+        resolved: text === undefined ? null : { number: r.target, text },
+      };
+    });
+    if (values.json) write(JSON.stringify({ edition: edition.effectiveDate, number, refs: out }));
+    else {
+      write(`${number} (${edition.effectiveDate}) cites ${out.length} targets`);
+      for (const o of out) {
+        write(`  ${o.target.padEnd(9)} ${o.resolved ? oneLine(o.resolved.text) : 'dangling'}${o.source === 'text' ? '' : `  [${o.source}]`}`);
+      }
+    }
+    return 0;
+  } finally {
+    db.close();
+  }
+}
+
+function oneLine(s: string, max = 100): string {
+  const t = s.replace(/\s+/g, ' ');
+  return t.length > max ? t.slice(0, max - 1) + '…' : t;
+}
