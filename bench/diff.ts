@@ -1,0 +1,92 @@
+/**
+ * Diff benchmark: fresh diff time (a new process per run, nothing cached) for the
+ * 2021-06-18 → 2021-07-23 and 2009-05-01 → 2009-07-11 pairs, and dangling references per edition.
+ * Usage: node dist/bench/diff.js [--db FILE] [--archive DIR] [--runs N]
+ * Without --db a full-corpus database is built in a temporary folder.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Lineage } from '../src/db/Lineage.js';
+import { openReadOnlyDb, projectRoot } from '../src/db/openDb.js';
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string' },
+    archive: { type: 'string', default: '../shared/corpus' },
+    runs: { type: 'string', default: '5' },
+    child: { type: 'string' },
+  },
+});
+const root = projectRoot();
+
+if (values.child) {
+  // One fresh measurement: open, resolve, load both editions, diff (no word segments, as --json).
+  const [db, from, to] = values.child.split(',') as [string, string, string];
+  const t0 = performance.now();
+  const { loadDiff, resolveEditionArg } = await import('../src/cli/diff.js');
+  const t1 = performance.now();
+  const conn = openReadOnlyDb(db);
+  const d = loadDiff(conn, resolveEditionArg(conn, from, 'FROM', ''), resolveEditionArg(conn, to, 'TO', ''), { segments: false });
+  const t2 = performance.now();
+  conn.close();
+  console.log(JSON.stringify({ importMs: t1 - t0, diffMs: t2 - t1, changes: d.counts.total }));
+  process.exit(0);
+}
+
+let dir: string | null = null;
+let db = values.db ? resolve(values.db) : '';
+if (!db) {
+  dir = mkdtempSync(join(tmpdir(), 'crkb-bench-diff-'));
+  db = join(dir, 'crkb.db');
+  const t = performance.now();
+  const r = spawnSync(process.execPath, [join(root, 'bin/crkb.js'), 'ingest', '--archive', resolve(root, values.archive!), '--db', db, '--json'], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (r.status !== 0 && r.status !== 2) throw new Error(`ingest failed (${r.status}): ${r.stderr}`);
+  console.log(`built ${db} in ${((performance.now() - t) / 1000).toFixed(2)} s`);
+} else if (!existsSync(db)) throw new Error(`no database ${db}`);
+
+try {
+  const runs = Math.max(1, Number(values.runs));
+  console.log('pair                       fresh diff (≤50 ms): median / min over runs   changes   module load');
+  for (const [from, to] of [
+    ['2021-06-18', '2021-07-23'],
+    ['2009-05-01', '2009-07-11'],
+  ] as const) {
+    const ms: number[] = [];
+    let changes = 0;
+    let importMs = 0;
+    for (let i = 0; i < runs; i++) {
+      const r = spawnSync(process.execPath, [join(root, 'dist/bench/diff.js'), '--child', `${db},${from},${to}`], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(r.stderr);
+      const o = JSON.parse(r.stdout) as { importMs: number; diffMs: number; changes: number };
+      ms.push(o.diffMs);
+      changes = o.changes;
+      importMs = o.importMs;
+    }
+    ms.sort((a, b) => a - b);
+    console.log(
+      `${from} → ${to}   ${ms[Math.floor(ms.length / 2)]!.toFixed(1)} ms / ${ms[0]!.toFixed(1)} ms (${runs} processes)`.padEnd(70) +
+        `${String(changes).padEnd(10)}${importMs.toFixed(0)} ms`,
+    );
+  }
+  const conn = openReadOnlyDb(db);
+  const lineage = new Lineage(conn);
+  console.log('\ndangling references per edition:');
+  let total = 0;
+  for (const family of ['cr', 'rulings'] as const) {
+    for (const e of lineage.chain(family)) {
+      const n = lineage.dangling(e.id).length;
+      total += n;
+      console.log(`  ${family.padEnd(8)} ${e.effectiveDate}  ${n}`);
+    }
+  }
+  console.log(`  total ${total}`);
+  conn.close();
+} finally {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}

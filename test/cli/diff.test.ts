@@ -1,0 +1,107 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runIngest } from '../../ingest/runIngest.js';
+import { expandInputs } from '../../ingest/sources.js';
+
+const CORPUS = path.resolve(process.cwd(), '../shared/corpus');
+const skip = !fs.existsSync(CORPUS) && 'corpus not found';
+let dir = '';
+let db = '';
+
+before(async () => {
+  if (skip) return;
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crkb-cli-'));
+  db = path.join(dir, 'x.db');
+  const files = ['rulesraker/2021-06-09.txt', 'rulesraker/2021-07-12.txt', 'mtg-cr/CR-2009-05-01.txt', 'rulesraker/2009-07-11.txt'];
+  await runIngest({ inputs: expandInputs(files.map((f) => path.join(CORPUS, f))), dbFile: db });
+});
+after(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs a command's run(argv) with --db, capturing stdout and stderr. */
+async function cli(run: (argv: string[]) => Promise<number>, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const ow = process.stdout.write.bind(process.stdout);
+  const oe = console.error;
+  process.stdout.write = ((s: string | Uint8Array) => ((out += String(s)), true)) as typeof process.stdout.write;
+  console.error = (...a: unknown[]) => void (err += a.join(' ') + '\n');
+  try {
+    return { code: await run([...argv, '--db', db]), out, err };
+  } finally {
+    process.stdout.write = ow;
+    console.error = oe;
+  }
+}
+import { run } from '../../src/cli/diff.js';
+import { UsageError } from '../../src/cli/UsageError.js';
+
+interface Change {
+  before: { number: string; text: string } | null;
+  after: { number: string; text: string } | null;
+  renumbered: boolean;
+  textChange: 'none' | 'references' | 'substantive';
+}
+
+test('diff --json: the exact shape, reference update, renumbering, added rules', { skip }, async () => {
+  const r = await cli(run, '2021-06-18', '2021-07-23', '--json');
+  assert.equal(r.code, 0);
+  const d = JSON.parse(r.out) as { from: string; to: string; changes: Change[] };
+  assert.deepEqual(Object.keys(d), ['from', 'to', 'changes']);
+  assert.equal(d.from, '2021-06-18');
+  assert.equal(d.to, '2021-07-23');
+  for (const c of d.changes) {
+    assert.deepEqual(Object.keys(c), ['before', 'after', 'renumbered', 'textChange']);
+    for (const side of [c.before, c.after]) if (side) assert.deepEqual(Object.keys(side), ['number', 'text']);
+    assert.ok(c.before !== null || c.after !== null);
+    assert.ok(!(c.before && c.after && c.before.number === c.after.number && c.before.text === c.after.text), 'unchanged rules are left out');
+  }
+  const at = (n: string): Change | undefined => d.changes.find((c) => c.after?.number === n);
+  assert.equal(at('700.2g')?.textChange, 'references');
+  assert.deepEqual([at('707.10')?.before?.number, at('707.10')?.renumbered, at('707.10')?.textChange], ['706.10', true, 'none']);
+  for (const n of ['309', '309.1', '706', '706.1']) assert.equal(at(n)?.before, null, `${n} is added`);
+  assert.ok(d.changes.filter((c) => /^707\.\d+$/.test(c.after?.number ?? '') && c.renumbered).length > 10);
+});
+
+test('a reverse diff swaps before and after', { skip }, async () => {
+  const r = await cli(run, '2021-07-23', '2021-06-18', '--json');
+  const d = JSON.parse(r.out) as { from: string; changes: Change[] };
+  assert.equal(d.from, '2021-07-23');
+  const copy = d.changes.find((c) => c.before?.number === '707.10');
+  assert.equal(copy?.after?.number, '706.10');
+  assert.equal(d.changes.find((c) => c.before?.number === '309.1')?.after, null, '309.1 is removed going back');
+  assert.equal(d.changes.find((c) => c.after?.number === '700.2g')?.textChange, 'references');
+});
+
+test('diff across the Magic 2010 rewrite pairs the copy rule 503.10 → 706.9', { skip }, async () => {
+  const r = await cli(run, '2009-05-01', '2009-07-11', '--json', '--section', '706');
+  const d = JSON.parse(r.out) as { changes: Change[] };
+  const c = d.changes.find((x) => x.after?.number === '706.9');
+  assert.equal(c?.before?.number, '503.10');
+  assert.equal(c?.renumbered, true);
+});
+
+test('--section, --kind, --renumbering, --markdown and the text summary', { skip }, async () => {
+  const s = JSON.parse((await cli(run, '2021-06-18', '2021-07-23', '--json', '--section', '700')).out) as { changes: Change[] };
+  assert.ok(s.changes.length > 0 && s.changes.every((c) => /^700(\.|$)/.test(c.after?.number ?? c.before!.number)));
+  const k = JSON.parse((await cli(run, '2021-06-18', '2021-07-23', '--json', '--kind', 'references')).out) as { changes: Change[] };
+  assert.ok(k.changes.length > 0 && k.changes.every((c) => c.textChange === 'references'));
+  const map = (await cli(run, '2021-06-18', '2021-07-23', '--renumbering')).out.split('\n');
+  assert.ok(map.includes('706.10 -> 707.10'));
+  const md = (await cli(run, '2021-06-18', '2021-07-23', '--markdown')).out;
+  assert.match(md, /^# Comprehensive Rules changes, 2021-06-18 → 2021-07-23/);
+  assert.match(md, /## Reference updates[\s\S]*\*\*700\.2g\*\*: 706\.10 → 707\.10/);
+  assert.match(md, /706–706\.13 → 707–707\.13/);
+  const text = (await cli(run, 'latest', '2021-06-18')).out;
+  assert.match(text, /^2021-07-23 -> 2021-06-18: \d+ changed rules/);
+});
+
+test('an unknown edition date is a usage error naming it', { skip }, async () => {
+  await assert.rejects(cli(run, '1990-01-01', '2021-07-23'), (e: unknown) => e instanceof UsageError && /FROM 1990-01-01: .*earliest stored is 2009-05-01/.test(e.message));
+  await assert.rejects(cli(run, '2021-06-18', 'yesterday'), (e: unknown) => e instanceof UsageError && /TO yesterday/.test(e.message));
+  await assert.rejects(cli(run, '2021-06-18'), UsageError);
+});

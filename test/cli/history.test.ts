@@ -1,0 +1,80 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runIngest } from '../../ingest/runIngest.js';
+import { expandInputs } from '../../ingest/sources.js';
+
+const CORPUS = path.resolve(process.cwd(), '../shared/corpus');
+const skip = !fs.existsSync(CORPUS) && 'corpus not found';
+let dir = '';
+let db = '';
+
+before(async () => {
+  if (skip) return;
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crkb-cli-'));
+  db = path.join(dir, 'x.db');
+  const files = ['rulesraker/2021-06-09.txt', 'rulesraker/2021-07-12.txt', 'mtg-cr/CR-2009-05-01.txt', 'rulesraker/2009-07-11.txt'];
+  await runIngest({ inputs: expandInputs(files.map((f) => path.join(CORPUS, f))), dbFile: db });
+});
+after(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs a command's run(argv) with --db, capturing stdout and stderr. */
+async function cli(run: (argv: string[]) => Promise<number>, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const ow = process.stdout.write.bind(process.stdout);
+  const oe = console.error;
+  process.stdout.write = ((s: string | Uint8Array) => ((out += String(s)), true)) as typeof process.stdout.write;
+  console.error = (...a: unknown[]) => void (err += a.join(' ') + '\n');
+  try {
+    return { code: await run([...argv, '--db', db]), out, err };
+  } finally {
+    process.stdout.write = ow;
+    console.error = oe;
+  }
+}
+import { run } from '../../src/cli/history.js';
+
+interface Step {
+  date: string;
+  number: string;
+  change: string;
+  renumbered: boolean;
+  previousNumber?: string;
+}
+
+test('history 707.10 goes back through 706.10 and the 2009 rewrite to its first appearance', { skip }, async () => {
+  const r = await cli(run, '707.10', '--json');
+  assert.equal(r.code, 0);
+  const h = JSON.parse(r.out) as { numbers: string[]; first: string; steps: Step[] };
+  assert.deepEqual(h.numbers, ['503.10', '706.9', '706.10', '707.10']);
+  assert.equal(h.first, '2009-05-01');
+  assert.equal(h.steps[0]!.change, 'added');
+  const last = h.steps[h.steps.length - 1]!;
+  assert.deepEqual([last.date, last.number, last.previousNumber, last.renumbered], ['2021-07-23', '707.10', '706.10', true]);
+  const text = (await cli(run, '707.10')).out;
+  assert.match(text, /numbered 503\.10 → 706\.9 → 706\.10 → 707\.10/);
+});
+
+test('NUMBER is read in --edition: 706.2 of 2021-06-18 is a copy rule, of 2021-07-23 a dice rule', { skip }, async () => {
+  const a = JSON.parse((await cli(run, '706.2', '--edition', '2021-06-18', '--json')).out) as { numbers: string[] };
+  assert.ok(a.numbers.includes('707.2'));
+  const b = JSON.parse((await cli(run, '706.2', '--edition', '2021-07-23', '--json')).out) as { numbers: string[]; first: string };
+  assert.deepEqual(b.numbers, ['706.2']);
+  assert.equal(b.first, '2021-07-23');
+  // 706.10 is not in 2021-07-23 (Rolling a Die is shorter): the last edition that had it is followed
+  const c = await cli(run, '706.10', '--edition', '2021-07-23', '--json');
+  assert.match(c.err, /706\.10 is not in the 2021-07-23 edition; following the 706\.10 of 2021-06-18/);
+  assert.ok((JSON.parse(c.out) as { numbers: string[] }).numbers.includes('707.10'));
+});
+
+test('a number that never existed: exit 1 with the nearest numbers', { skip }, async () => {
+  const r = await cli(run, '707.99');
+  assert.equal(r.code, 1);
+  assert.match(r.err, /no rule 707\.99 exists.*nearest numbers: .*707\.\d+/);
+  assert.equal(r.out, '');
+});

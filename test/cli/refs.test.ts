@@ -1,0 +1,69 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runIngest } from '../../ingest/runIngest.js';
+import { expandInputs } from '../../ingest/sources.js';
+
+const CORPUS = path.resolve(process.cwd(), '../shared/corpus');
+const skip = !fs.existsSync(CORPUS) && 'corpus not found';
+let dir = '';
+let db = '';
+
+before(async () => {
+  if (skip) return;
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crkb-cli-'));
+  db = path.join(dir, 'x.db');
+  const files = ['rulesraker/2021-06-09.txt', 'rulesraker/2021-07-12.txt', 'mtg-cr/CR-2009-05-01.txt', 'rulesraker/2009-07-11.txt'];
+  await runIngest({ inputs: expandInputs(files.map((f) => path.join(CORPUS, f))), dbFile: db });
+});
+after(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs a command's run(argv) with --db, capturing stdout and stderr. */
+async function cli(run: (argv: string[]) => Promise<number>, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const ow = process.stdout.write.bind(process.stdout);
+  const oe = console.error;
+  process.stdout.write = ((s: string | Uint8Array) => ((out += String(s)), true)) as typeof process.stdout.write;
+  console.error = (...a: unknown[]) => void (err += a.join(' ') + '\n');
+  try {
+    return { code: await run([...argv, '--db', db]), out, err };
+  } finally {
+    process.stdout.write = ow;
+    console.error = oe;
+  }
+}
+import { run } from '../../src/cli/refs.js';
+
+test('refs 707.10 --incoming includes 700.2g', { skip }, async () => {
+  const r = await cli(run, '707.10', '--edition', '2021-07-23', '--incoming', '--json');
+  const d = JSON.parse(r.out) as { rules: Array<{ number: string }> };
+  assert.ok(d.rules.some((x) => x.number === '700.2g'));
+  const old = JSON.parse((await cli(run, '707.10', '--edition', '2021-06-18', '--incoming', '--json')).out) as { rules: Array<{ number: string }> };
+  assert.ok(!old.rules.some((x) => x.number === '700.2g'), 'in 2021-06-18, 700.2g cites 706.10');
+});
+
+test('outgoing references are resolved in their edition', { skip }, async () => {
+  const d = JSON.parse((await cli(run, '700.2g', '--edition', '2021-07-23', '--json')).out) as {
+    refs: Array<{ target: string; mention: string; resolved: { text: string } | null }>;
+  };
+  const ref = d.refs.find((x) => x.target === '707.10');
+  assert.equal(ref?.mention, '707.10');
+  assert.match(ref?.resolved?.text ?? '', /^To copy a spell/);
+});
+
+test('dangling references are listed per edition; a missing rule gives the nearest numbers', { skip }, async () => {
+  const d = JSON.parse((await cli(run, '--dangling', '--edition', '2009-07-11', '--json')).out) as {
+    count: number;
+    dangling: Array<{ target: string; at: string }>;
+  };
+  assert.equal(d.count, d.dangling.length);
+  assert.ok(d.count > 0, 'the 2009-07-11 edition has dangling references');
+  const r = await cli(run, '707.99', '--edition', '2021-07-23');
+  assert.equal(r.code, 1);
+  assert.match(r.err, /no rule 707\.99 in the 2021-07-23 edition; nearest numbers: /);
+});
