@@ -148,7 +148,7 @@ export function storeLineage(lineage: Lineage, family: DocumentFamily, norms: Ma
     }
     let changed = 0;
     for (let i = 0; i < n; i++) if (old[i] !== cur[i]) changed++;
-    if (changed > 0) lineage.setLineages(ed.id, cur);
+    if (changed > 0) lineage.setLineages(ed.id, cur, old);
     if (changed > 0) report.editionsUpdated++;
     report.rowsUpdated += changed;
     if (!sameNeighbour[k]) lineage.setState(ed.id, k > 0 ? chain[k - 1]!.id : null);
