@@ -14,6 +14,9 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   start: { summary: 'build the database if missing, then serve it', load: () => import('./start.js') },
   rule: { summary: 'print one rule (with subrules)', load: () => import('./rule.js') },
   search: { summary: 'full-text search of an edition', load: () => import('./search.js') },
+  diff: { summary: 'compare two editions rule by rule', load: () => import('./diff.js') },
+  history: { summary: "a rule's history across editions", load: () => import('./history.js') },
+  refs: { summary: "a rule's cross-references (outgoing, --incoming, --dangling)", load: () => import('./refs.js') },
   identify: { summary: 'print the provenance report of a file or URL (stores nothing)', load: () => import('./identify.js') },
 };
 
