@@ -163,6 +163,8 @@ export function ftsQuery(text: string, join: 'and' | 'or' = 'and'): string | nul
  */
 export class Reader {
   private readonly s: Record<string, Statement>;
+  // Per-edition keyword lists: derived from a scan of the edition, asked for by every term lookup.
+  private readonly keywordMemo = new Map<number, KeywordRecord[]>();
 
   constructor(readonly db: Db) {
     const p = (sql: string) => db.prepare(sql);
@@ -244,23 +246,23 @@ export class Reader {
       glossaryAll: p(`SELECT ${GLOSSARY_COLS} FROM ${GLOSSARY_FROM} WHERE eg.edition_id = @editionId ORDER BY eg.ord`),
       parts: p('SELECT number, title FROM edition_parts WHERE edition_id = @editionId ORDER BY ord'),
       abilityWords: p('SELECT word FROM ability_words WHERE edition_id = @editionId ORDER BY ord').pluck(),
+      // Matches are computed once (materialized), then joined to the edition from the small side.
       searchRules: p(
-        `SELECT f.rowid AS textId, bm25(texts_fts) AS score, er.ord AS ord, rv.id AS versionId, -1 AS exampleIndex,
+        `WITH m AS MATERIALIZED (SELECT rowid AS textId, bm25(texts_fts) AS score FROM texts_fts WHERE texts_fts MATCH @q)
+         SELECT m.textId AS textId, m.score AS score, er.ord AS ord, rv.id AS versionId, -1 AS exampleIndex,
                 NULL AS glossaryVersionId
-         FROM texts_fts f JOIN rule_versions rv ON rv.text_id = f.rowid
+         FROM m JOIN rule_versions rv ON rv.text_id = m.textId
            JOIN edition_rules er ON er.version_id = rv.id AND er.edition_id = @editionId
-         WHERE texts_fts MATCH @q
          UNION ALL
-         SELECT f.rowid, bm25(texts_fts), er.ord, rv.id, CAST(j.key AS INTEGER), NULL
-         FROM texts_fts f JOIN edition_rules er ON er.edition_id = @editionId
-           JOIN rule_versions rv ON rv.id = er.version_id AND rv.examples <> '[]'
-           JOIN json_each(rv.examples) j ON j.value = f.rowid
-         WHERE texts_fts MATCH @q
+         SELECT m.textId, m.score, er.ord, rv.id, CAST(j.key AS INTEGER), NULL
+         FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id AND rv.examples <> '[]'
+           JOIN json_each(rv.examples) j JOIN m ON m.textId = j.value
+         WHERE er.edition_id = @editionId
          UNION ALL
-         SELECT f.rowid, bm25(texts_fts), 1000000 + eg.ord, NULL, -1, gv.id
-         FROM texts_fts f JOIN glossary_versions gv ON gv.text_id = f.rowid
-           JOIN edition_glossary eg ON eg.version_id = gv.id AND eg.edition_id = @editionId
-         WHERE texts_fts MATCH @q
+         SELECT m.textId, m.score, 1000000 + eg.ord, NULL, -1, gv.id
+         FROM edition_glossary eg JOIN glossary_versions gv ON gv.id = eg.version_id
+           JOIN m ON m.textId = gv.text_id
+         WHERE eg.edition_id = @editionId
          ORDER BY score, ord, exampleIndex LIMIT @limit OFFSET @offset`,
       ),
       marks: p(
@@ -491,6 +493,15 @@ export class Reader {
    * 2009, other numbers before).
    */
   keywords(editionId: number): KeywordRecord[] {
+    const memo = this.keywordMemo.get(editionId);
+    if (memo) return memo;
+    const out = this.findKeywords(editionId);
+    if (this.keywordMemo.size >= 64) this.keywordMemo.delete(this.keywordMemo.keys().next().value!);
+    this.keywordMemo.set(editionId, out);
+    return out;
+  }
+
+  private findKeywords(editionId: number): KeywordRecord[] {
     const secs = this.sections(editionId);
     const out: KeywordRecord[] = [];
     for (const [kind, re] of [

@@ -38,9 +38,10 @@ export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<
 }
 
 // Thin entry for scripts and the bench: node dist/src/server/listen.js DBFILE [PORT] [HOST]; prints the URL.
+// CRKB_RESPONSE_CACHE=0 turns the in-memory answer cache off (to measure uncached work).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [dbFile = process.env.CRKB_DB ?? 'data/crkb.db', port = '4000', host = '127.0.0.1'] = process.argv.slice(2);
-  const built = await buildServer({ dbFile });
+  const built = await buildServer({ dbFile, responseCache: process.env.CRKB_RESPONSE_CACHE !== '0' });
   const l = await listen(built.app, Number(port), host);
   console.log(l.url);
   const stop = () => void l.close().then(() => { built.close(); process.exit(0); });

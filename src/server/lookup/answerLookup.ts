@@ -101,7 +101,7 @@ function answerTerm(
   const hits = reader.search(edition.id, term, { limit: 5 });
   const rules: RuleRecord[] = [];
   for (const h of hits) if (h.rule && !rules.some((r) => r.versionId === h.rule!.versionId)) rules.push(h.rule);
-  const suggestions = closestTerms(term, candidates, 3, 8).map((s) => s.value);
+  const suggestions = closestTerms(term, candidates, 3, typoBudget(term) + 1).map((s) => s.value);
   if (rules.length > 0) return { ...base, kind: 'search', matched: null, rules, suggestions };
   return { ...base, kind: 'none', matched: null, rules: [], suggestions };
 }
