@@ -136,13 +136,19 @@ function mdSegments(segs: DiffSegment[]): string {
   return segs
     .map((s) => {
       const t = s.text.replace(/\s+/g, ' ');
-      if (s.op === 'equal' || t.trim() === '') return t;
-      return s.op === 'insert' ? `**${t.trim()}**` : `~~${t.trim()}~~`;
+      if (s.op === 'equal' || t.trim() === '') return mdEscape(t);
+      // Markers hug the words; the spaces around them stay outside so Markdown renders them.
+      const lead = t.startsWith(' ') ? ' ' : '';
+      const trail = t.endsWith(' ') ? ' ' : '';
+      const mark = s.op === 'insert' ? '**' : '~~';
+      return `${lead}${mark}${mdEscape(t.trim())}${mark}${trail}`;
     })
     .join('');
 }
 
-const mdEscape = (s: string): string => s.replace(/\s+/g, ' ').replace(/([*_~`[\]])/g, '\\$1');
+function mdEscape(s: string): string {
+  return s.replace(/\s+/g, ' ').replace(/([*_~`[\]])/g, '\\$1');
+}
 
 /** Summarizes the renumbering map: runs sharing a prefix shift ("706.x -> 707.x") collapse to one line. */
 export function summarizeRenumbering(map: Array<{ from: string; to: string }>): string[] {
