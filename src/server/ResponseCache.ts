@@ -30,8 +30,8 @@ export class ResponseCache {
   private bytes = 0;
 
   constructor(
-    private readonly maxEntries = 5000,
-    private readonly maxBytes = 32 * 1024 * 1024,
+    private readonly maxEntries = 2000,
+    private readonly maxBytes = 8 * 1024 * 1024,
   ) {}
 
   /** The cached answer for a key, refreshed as most recently used. */

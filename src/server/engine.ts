@@ -36,19 +36,72 @@ export interface Engine {
 }
 
 /**
- * Loads the engine adapter from src/engine/index.ts when it exports
- * diffEditions / history; an empty engine otherwise.
+ * The engine as the API uses it: diffs and histories read through the
+ * lineage store (src/db/Lineage) and computed by src/engine. Recent diffs are
+ * kept, so paging through one costs one computation.
  */
 export async function loadEngine(): Promise<Engine> {
-  // A variable specifier: the engine module may not exist yet while it is being written.
-  const spec = '../engine/index.js';
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(spec)) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
-  const engine: Engine = {};
-  void mod;
-  return engine;
+  const [{ Lineage }, { diffEditions }, { ruleHistory }, { compareRuleText }] = await Promise.all([
+    import('../db/Lineage.js'),
+    import('../engine/diffEditions.js'),
+    import('../engine/history.js'),
+    import('../engine/compareRule.js'),
+  ]);
+  const lineages = new WeakMap<Db, InstanceType<typeof Lineage>>();
+  const lineageOf = (db: Db) => {
+    let l = lineages.get(db);
+    if (!l) lineages.set(db, (l = new Lineage(db)));
+    return l;
+  };
+  const recent = new Map<string, DiffChangeData[]>();
+  return {
+    diff(db, from, to, section) {
+      const key = `${from.id}:${to.id}:${section ?? ''}`;
+      const hit = recent.get(key);
+      if (hit) return hit;
+      const l = lineageOf(db);
+      const d = diffEditions(l.diffEdition(from.id, from.effectiveDate), l.diffEdition(to.id, to.effectiveDate), {
+        ...(section ? { section } : {}),
+      });
+      const out: DiffChangeData[] = d.changes.map((c) => ({
+        before: c.before,
+        after: c.after,
+        renumbered: c.renumbered,
+        textChange: c.textChange,
+        ...(c.segments ? { segments: c.segments } : {}),
+      }));
+      if (recent.size >= 16) recent.delete(recent.keys().next().value!);
+      recent.set(key, out);
+      return out;
+    },
+    history(db, edition, number) {
+      const l = lineageOf(db);
+      const id = l.lineageOf(edition.id, number);
+      if (id === null) return null;
+      const rows = l.lineageRows(id);
+      const editionOf = new Map(rows.map((r) => [r.date, r.editionId]));
+      const dates = l.chain('cr').map((e) => e.effectiveDate);
+      const resolver = (date: string) => {
+        const eid = editionOf.get(date)!;
+        return (target: string): number | null => l.lineageOf(eid, target);
+      };
+      const h = ruleHistory(
+        rows.map((r) => ({ date: r.date, number: r.number, text: r.text, lineage: r.lineage, examples: r.examples })),
+        dates,
+        (prev, cur) => compareRuleText(prev.text, cur.text, resolver(prev.date), resolver(cur.date)).textChange,
+      );
+      if (!h) return null;
+      return {
+        lineageId: h.lineage,
+        steps: h.steps.map((s) => ({
+          effectiveDate: s.date,
+          number: s.number,
+          text: s.text,
+          renumbered: s.renumbered,
+          textChange: s.change === 'added' ? null : (s.textChange ?? 'none'),
+          ...(s.segments ? { segments: s.segments } : {}),
+        })),
+      };
+    },
+  };
 }
