@@ -6,3 +6,6 @@ export { Catalog, UnknownEditionError } from './Catalog.js';
 export type { EditionSummary, ExportRule } from './Catalog.js';
 export { Provenance } from './Provenance.js';
 export type { ProvenanceEdition } from './Provenance.js';
+export { Reader, ftsQuery } from './Reader.js';
+export type { EditionInfo, RuleRecord, GlossaryRecord, KeywordRecord, TextRefRecord, SearchHitRecord } from './Reader.js';
+export { Lineage } from './Lineage.js';
