@@ -23,6 +23,7 @@ export interface DerivedReport {
  * lineage ids along each family's chain of official editions.
  */
 export function storeDerived(writer: Writer): DerivedReport {
+  writer.indexNewTexts();
   const body = writer.db.prepare('SELECT body FROM texts WHERE id = ?').pluck();
   const insert = writer.db.prepare(
     'INSERT OR REPLACE INTO text_refs (text_id, ord, target, kind, start, "end") VALUES (@textId, @ord, @target, @kind, @start, @end)',
@@ -33,7 +34,7 @@ export function storeDerived(writer: Writer): DerivedReport {
   }
   const report: DerivedReport = { texts: writer.newTextIds.length, aligned: 0, editionsUpdated: 0, rowsUpdated: 0 };
   const lineage = new Lineage(writer.db);
-  const norms = new Map<number, string>();
+  const norms = new Map<number, string>(writer.normalized);
   for (const family of ['cr', 'rulings'] as DocumentFamily[]) storeLineage(lineage, family, norms, report);
   return report;
 }

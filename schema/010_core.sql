@@ -65,8 +65,9 @@ CREATE TABLE IF NOT EXISTS rule_versions (
   -- JSON array of example text ids, in published order
   examples  TEXT    NOT NULL DEFAULT '[]',
   -- JSON array of citations (Rulings Summaries), or NULL
-  citations TEXT,
-  UNIQUE (number, text_id, examples, parent, kind, citations)
+  citations TEXT
+  -- Distinct by (number, kind, parent, text_id, examples, citations): the writer
+  -- deduplicates in memory, which spares ingest a six-column unique index.
 );
 
 -- Which rule versions an edition holds, in document order. lineage_id ties a

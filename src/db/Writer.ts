@@ -55,13 +55,18 @@ export class Writer {
   private readonly glossaryVersionIds = new Map<string, number>();
   /** Text ids inserted by this writer (new texts need references extracted). */
   readonly newTextIds: number[] = [];
+  /** normalizeText of each new text, by id, for whoever derives data from them next (lineage). */
+  readonly normalized = new Map<number, string>();
+  /** Id of the first text not yet in the full-text index, or null when all are. */
+  private ftsFrom: number | null = null;
 
   private readonly s;
 
   constructor(readonly db: Db) {
     this.s = {
       insertText: db.prepare('INSERT INTO texts (h, norm_h, body) VALUES (@h, @normH, @body)'),
-      insertFts: db.prepare('INSERT INTO texts_fts (rowid, body) VALUES (@id, @body)'),
+      // New texts are indexed in one statement (see indexNewTexts), not row by row.
+      insertFts: db.prepare('INSERT INTO texts_fts (rowid, body) SELECT id, body FROM texts WHERE id >= @from'),
       insertRuleVersion: db.prepare(
         `INSERT INTO rule_versions (number, kind, parent, text_id, examples, citations)
          VALUES (@number, @kind, @parent, @textId, @examples, @citations)`,
@@ -131,13 +136,21 @@ export class Writer {
   internText(body: string): number {
     const known = this.textIds.get(body);
     if (known !== undefined) return known;
-    const id = Number(
-      this.s.insertText.run({ h: hash53(body), normH: hash53(normalizeText(body)), body }).lastInsertRowid,
-    );
-    this.s.insertFts.run({ id, body });
+    const norm = normalizeText(body);
+    const id = Number(this.s.insertText.run({ h: hash53(body), normH: hash53(norm), body }).lastInsertRowid);
     this.textIds.set(body, id);
     this.newTextIds.push(id);
+    this.normalized.set(id, norm);
+    this.ftsFrom ??= id;
     return id;
+  }
+
+  /** Adds the texts stored since the last call to the full-text index; call before reading search results. */
+  indexNewTexts(): void {
+    if (this.ftsFrom === null) return;
+    // Text ids only grow (texts are never deleted), so everything from ftsFrom on is new.
+    this.s.insertFts.run({ from: this.ftsFrom });
+    this.ftsFrom = null;
   }
 
   /** Finds a stored edition. */
@@ -206,6 +219,7 @@ export class Writer {
     doc.index.forEach((e, ord) =>
       this.s.insertIndex.run({ editionId: id, ord, topic: e.topic, targets: JSON.stringify(e.targets) }),
     );
+    this.indexNewTexts();
     return id;
   }
 
