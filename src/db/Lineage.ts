@@ -33,6 +33,14 @@ export interface LineageRow {
   lineage: number;
 }
 
+/** A rule as `diffSkeleton` reads it: pairing fields only; text, examples and refs are filled in later. */
+export interface SkeletonRule extends DiffRule {
+  version: number;
+  textId: number;
+  /** The stored JSON array of example text ids. */
+  exampleIds: string;
+}
+
 /** A split or merge touching a lineage. */
 export interface LineageLink {
   kind: 'split' | 'merge';
@@ -72,61 +80,79 @@ const EXAMPLES_COL = `CASE WHEN rv.examples = '[]' THEN '[]' ELSE
 
 /** Lineage storage and the reads of diff, history and refs, prepared once with named parameters. */
 export class Lineage {
-  private readonly s: Record<string, Statement>;
+  // prepared on first use: a diff needs a few of these statements, not all
+  private readonly defs: Record<string, () => Statement>;
+  private readonly s = new Map<string, Statement>();
 
   constructor(readonly db: Db) {
     const p = (sql: string): Statement => db.prepare(sql);
-    this.s = {
-      chain: p(
+    this.defs = {
+      chain: () => p(
         `SELECT id, effective_date AS effectiveDate FROM editions
          WHERE family = @family AND official = 1 ORDER BY effective_date, id`,
       ),
-      state: p('SELECT edition_id AS editionId, prev_edition_id AS prevId FROM edition_lineage'),
-      setState: p('INSERT OR REPLACE INTO edition_lineage (edition_id, prev_edition_id) VALUES (@editionId, @prevId)'),
-      ids: p('SELECT lineage_id FROM edition_rules WHERE edition_id = @editionId ORDER BY ord').pluck(),
-      versionIds: p('SELECT version_id FROM edition_rules WHERE edition_id = @editionId ORDER BY ord').pluck(),
-      allVersions: p('SELECT id, number, parent, kind, text_id AS textId, examples FROM rule_versions'),
-      rules: p(
+      state: () => p('SELECT edition_id AS editionId, prev_edition_id AS prevId FROM edition_lineage'),
+      setState: () => p('INSERT OR REPLACE INTO edition_lineage (edition_id, prev_edition_id) VALUES (@editionId, @prevId)'),
+      ids: () => p('SELECT lineage_id FROM edition_rules WHERE edition_id = @editionId ORDER BY ord').pluck(),
+      versionIds: () => p('SELECT version_id FROM edition_rules WHERE edition_id = @editionId ORDER BY ord').pluck(),
+      allVersions: () => p('SELECT id, number, parent, kind, text_id AS textId, examples FROM rule_versions'),
+      rules: () => p(
         `SELECT er.ord, rv.number, rv.parent, rv.kind, rv.text_id AS textId, t.body AS text,
                 ${EXAMPLES_COL} AS examples, er.lineage_id AS lineage
          FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id JOIN texts t ON t.id = rv.text_id
          WHERE er.edition_id = @editionId ORDER BY er.ord`,
       ),
-      setLineage: p('UPDATE edition_rules SET lineage_id = @lineage WHERE edition_id = @editionId AND ord = @ord'),
-      allTexts: p('SELECT id, body FROM texts'),
-      maxLineage: p('SELECT coalesce(max(lineage_id), 0) FROM edition_rules').pluck(),
-      getNext: p(`SELECT value FROM meta WHERE key = 'lineage_next_id'`).pluck(),
-      setNext: p(`INSERT OR REPLACE INTO meta (key, value) VALUES ('lineage_next_id', @value)`),
-      clearLinks: p('DELETE FROM lineage_links WHERE edition_id = @editionId'),
-      insertLink: p(
+      setLineage: () => p('UPDATE edition_rules SET lineage_id = @lineage WHERE edition_id = @editionId AND ord = @ord'),
+      allTexts: () => p('SELECT id, body FROM texts'),
+      maxLineage: () => p('SELECT coalesce(max(lineage_id), 0) FROM edition_rules').pluck(),
+      getNext: () => p(`SELECT value FROM meta WHERE key = 'lineage_next_id'`).pluck(),
+      setNext: () => p(`INSERT OR REPLACE INTO meta (key, value) VALUES ('lineage_next_id', @value)`),
+      clearLinks: () => p('DELETE FROM lineage_links WHERE edition_id = @editionId'),
+      insertLink: () => p(
         `INSERT OR IGNORE INTO lineage_links (edition_id, kind, ord, prev_edition_id, prev_ord)
          VALUES (@editionId, @kind, @ord, @prevId, @prevOrd)`,
       ),
-      refsOfEdition: p(
+      refsOfEdition: () => p(
         `SELECT DISTINCT r.text_id AS textId, r.ord, r.target, r.kind, r.start, r."end" AS "end"
          FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id JOIN text_refs r ON r.text_id = rv.text_id
          WHERE er.edition_id = @editionId ORDER BY r.text_id, r.ord`,
       ),
-      diffRules: p(
+      diffRules: () => p(
         `SELECT er.ord, rv.number, rv.parent, rv.kind, rv.text_id, t.body, rv.examples, er.lineage_id
          FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id JOIN texts t ON t.id = rv.text_id
          WHERE er.edition_id = @editionId ORDER BY er.ord`,
       ).raw(true),
-      exampleTexts: p(
+      skeleton: () => p(
+        `SELECT er.ord, rv.id, er.lineage_id, rv.number, rv.text_id, nullif(rv.examples, '[]')
+         FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
+         WHERE er.edition_id = @editionId ORDER BY er.ord`,
+      ).raw(true),
+      glossaryIds: () => p(
+        `SELECT g.term, g.text_id FROM edition_glossary eg JOIN glossary_versions g ON g.id = eg.version_id
+         WHERE eg.edition_id = @editionId ORDER BY eg.ord`,
+      ).raw(true),
+      textsByIds: () => p(
+        'SELECT t.id, t.body, t.norm_h FROM json_each(@ids) j CROSS JOIN texts t ON t.id = j.value',
+      ).raw(true),
+      refsOfTexts: () => p(
+        `SELECT r.text_id, r.target, r.kind, r.start, r."end" FROM json_each(@ids) j CROSS JOIN text_refs r ON r.text_id = j.value
+         ORDER BY r.text_id, r.ord`,
+      ).raw(true),
+      exampleTexts: () => p(
         `SELECT j.value, x.body FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
            JOIN json_each(rv.examples) j JOIN texts x ON x.id = j.value
          WHERE er.edition_id = @editionId AND rv.examples <> '[]'`,
       ).raw(true),
-      glossary: p(
+      glossary: () => p(
         `SELECT g.term, t.body AS definition
          FROM edition_glossary eg JOIN glossary_versions g ON g.id = eg.version_id JOIN texts t ON t.id = g.text_id
          WHERE eg.edition_id = @editionId ORDER BY eg.ord`,
       ),
-      lineageOf: p(
+      lineageOf: () => p(
         `SELECT er.lineage_id FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
          WHERE er.edition_id = @editionId AND rv.number = @number`,
       ).pluck(),
-      lineageRows: p(
+      lineageRows: () => p(
         `SELECT er.edition_id AS editionId, e.effective_date AS date, rv.number, t.body AS text, rv.text_id AS textId,
                 ${EXAMPLES_COL} AS examples, er.lineage_id AS lineage
          FROM edition_rules er JOIN editions e ON e.id = er.edition_id
@@ -134,7 +160,7 @@ export class Lineage {
          WHERE er.lineage_id = @lineage AND e.family = @family AND e.official = 1
          ORDER BY e.effective_date, er.ord`,
       ),
-      linksOfLineage: p(
+      linksOfLineage: () => p(
         `SELECT l.kind, ea.effective_date AS date, rva.number, a.lineage_id AS lineage,
                 eb.effective_date AS prevDate, rvb.number AS prevNumber, b.lineage_id AS prevLineage
          FROM lineage_links l
@@ -145,14 +171,14 @@ export class Lineage {
          WHERE a.lineage_id = @lineage OR b.lineage_id = @lineage
          ORDER BY ea.effective_date`,
       ),
-      editionsWithNumber: p(
+      editionsWithNumber: () => p(
         `SELECT e.id, e.effective_date AS effectiveDate FROM rule_versions rv
            JOIN edition_rules er ON er.version_id = rv.id JOIN editions e ON e.id = er.edition_id
          WHERE rv.number = @number AND e.family = @family AND e.official = 1
          ORDER BY e.effective_date`,
       ),
-      allNumbers: p('SELECT DISTINCT number FROM rule_versions').pluck(),
-      dangling: p(
+      allNumbers: () => p('SELECT DISTINCT number FROM rule_versions').pluck(),
+      dangling: () => p(
         `WITH nums AS (
            SELECT rv.number FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
            WHERE er.edition_id = @editionId
@@ -178,8 +204,12 @@ export class Lineage {
   }
 
   private st(name: string): Statement {
-    const s = this.s[name];
-    if (!s) throw new Error(`no statement ${name}`);
+    let s = this.s.get(name);
+    if (!s) {
+      const def = this.defs[name];
+      if (!def) throw new Error(`no statement ${name}`);
+      this.s.set(name, (s = def()));
+    }
     return s;
   }
 
@@ -301,6 +331,58 @@ export class Lineage {
     );
     const glossary = this.st('glossary').all({ editionId }) as Array<{ term: string; definition: string }>;
     return { date, rules, glossary };
+  }
+
+  /**
+   * An edition's rules in document order with what pairing needs (version, lineage, number, text id)
+   * and no texts: `text` is '' and `examples` [] until the caller loads the ones the diff reads.
+   */
+  diffSkeleton(editionId: number): SkeletonRule[] {
+    type Row = [number, number, number | null, string, number, string | null];
+    const rows = this.st('skeleton').all({ editionId }) as Row[];
+    const out: SkeletonRule[] = new Array<SkeletonRule>(rows.length);
+    for (let k = 0; k < rows.length; k++) {
+      const [ord, version, lineage, number, textId, exampleIds] = rows[k]!;
+      out[k] = {
+        number,
+        text: '',
+        examples: [],
+        // a rule outside the chain (never aligned) is its own lineage
+        lineage: lineage ?? -(editionId * 100000 + ord),
+        refs: undefined,
+        version,
+        normHash: undefined,
+        textId,
+        exampleIds: exampleIds ?? '[]',
+      };
+    }
+    return out;
+  }
+
+  /** An edition's glossary terms with their definition text ids, in document order. */
+  glossaryIds(editionId: number): Array<[term: string, textId: number]> {
+    return this.st('glossaryIds').all({ editionId }) as Array<[string, number]>;
+  }
+
+  /** Texts by id, with their normalized-text hashes (one query). */
+  textsByIds(ids: Iterable<number>): Map<number, [body: string, normHash: number]> {
+    const out = new Map<number, [string, number]>();
+    for (const [id, body, normH] of this.st('textsByIds').all({ ids: JSON.stringify([...ids]) }) as Array<[number, string, number]>) {
+      out.set(id, [body, normH]);
+    }
+    return out;
+  }
+
+  /** Stored references of the given texts, by text id (one query). */
+  refsOfTexts(ids: Iterable<number>): Map<number, Reference[]> {
+    const out = new Map<number, Reference[]>();
+    type Row = [number, string, Reference['kind'], number, number];
+    for (const [textId, target, kind, start, end] of this.st('refsOfTexts').all({ ids: JSON.stringify([...ids]) }) as Row[]) {
+      let list = out.get(textId);
+      if (!list) out.set(textId, (list = []));
+      list.push({ target, kind, start, end });
+    }
+    return out;
   }
 
   /** Stored references of every rule text of an edition, by text id. */

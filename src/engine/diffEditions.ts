@@ -9,12 +9,16 @@ import type { DiffSegment } from './wordDiff.js';
 export interface DiffRule {
   number: string;
   text: string;
-  parent: string | null;
-  kind: string;
+  parent?: string | null;
+  kind?: string;
   examples: string[];
   lineage: number;
   /** Precomputed references of `text`; extracted when absent. */
   refs?: Reference[];
+  /** Stored rule version: two rules with the same version have the same number, text and examples. */
+  version?: number;
+  /** Hash of the normalized text (texts.norm_h): different hashes mean the texts differ beyond typography. */
+  normHash?: number;
 }
 
 /** One edition as the differ sees it. */
@@ -95,9 +99,49 @@ export function inScope(number: string, scope: string): boolean {
 }
 
 function lineageResolver(rules: DiffRule[]): (target: string) => number | null {
-  const m = new Map<string, number>();
-  for (const r of rules) m.set(r.number, r.lineage);
-  return (t) => m.get(t) ?? null;
+  // built on first use: most diffs resolve few references
+  let m: Map<string, number> | null = null;
+  return (t) => {
+    if (!m) {
+      m = new Map<string, number>();
+      for (const r of rules) m.set(r.number, r.lineage);
+    }
+    return m.get(t) ?? null;
+  };
+}
+
+/**
+ * Pairs rules on lineage id: for each `to` rule, the index of the `from` rule it continues, or -1.
+ * A lineage seen twice in `from` pairs with its first rule; each `from` rule pairs at most once.
+ */
+export function pairRules(from: DiffRule[], to: DiffRule[]): Int32Array {
+  const fromByLineage = new Map<number, number>();
+  for (let j = 0; j < from.length; j++) {
+    const l = from[j]!.lineage;
+    if (!fromByLineage.has(l)) fromByLineage.set(l, j);
+  }
+  const paired = new Uint8Array(from.length);
+  const out = new Int32Array(to.length).fill(-1);
+  for (let i = 0; i < to.length; i++) {
+    const j = fromByLineage.get(to[i]!.lineage);
+    if (j === undefined || paired[j]) continue;
+    paired[j] = 1;
+    out[i] = j;
+  }
+  return out;
+}
+
+// Texts whose normalized forms differ and that cite nothing: compareRuleText would say substantive.
+function plainlyReworded(b: DiffRule, r: DiffRule): boolean {
+  return (
+    b.normHash !== undefined &&
+    r.normHash !== undefined &&
+    b.normHash !== r.normHash &&
+    b.refs !== undefined &&
+    r.refs !== undefined &&
+    b.refs.length === 0 &&
+    r.refs.length === 0
+  );
 }
 
 const sameList = (a: string[], b: string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -105,10 +149,7 @@ const sameList = (a: string[], b: string[]): boolean => a.length === b.length &&
 /** Diffs any two editions by pairing rules on lineage id; `from` may be later than `to` (a reverse diff). */
 export function diffEditions(from: DiffEdition, to: DiffEdition, opts: DiffOptions = {}): EditionDiff {
   const withSegments = opts.segments ?? true;
-  const fromByLineage = new Map<number, number>();
-  from.rules.forEach((r, j) => {
-    if (!fromByLineage.has(r.lineage)) fromByLineage.set(r.lineage, j);
-  });
+  const pairing = pairRules(from.rules, to.rules);
   const resolveFrom = lineageResolver(from.rules);
   const resolveTo = lineageResolver(to.rules);
 
@@ -116,21 +157,28 @@ export function diffEditions(from: DiffEdition, to: DiffEdition, opts: DiffOptio
   const entries: Array<{ key: number; change: RuleChange }> = [];
   const examples: ExampleChange[] = [];
   const renumbering: EditionDiff['renumbering'] = [];
-  const toPosOfFrom = new Map<number, number>();
-  const paired = new Set<number>();
+  const toPosOfFrom = new Int32Array(from.rules.length).fill(-1);
 
-  to.rules.forEach((r, i) => {
-    const j = fromByLineage.get(r.lineage);
-    const b = j === undefined || paired.has(j) ? undefined : from.rules[j];
-    if (j !== undefined && b) {
-      paired.add(j);
-      toPosOfFrom.set(j, i);
+  for (let i = 0; i < to.rules.length; i++) {
+    const r = to.rules[i]!;
+    const j = pairing[i]!;
+    if (j >= 0) {
+      const b = from.rules[j]!;
+      toPosOfFrom[j] = i;
+      // the same stored version: same number, text and examples
+      if (b.version !== undefined && b.version === r.version) continue;
       if (b.number !== r.number) renumbering.push({ from: b.number, to: r.number });
       if (!sameList(b.examples, r.examples)) {
         examples.push({ lineage: r.lineage, number: r.number, before: b.examples, after: r.examples });
       }
-      if (b.number === r.number && b.text === r.text) return;
-      const cmp = compareRuleText(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs);
+      if (b.number === r.number && b.text === r.text) continue;
+      // (compareRuleText's defaults would extract references even for equal texts)
+      const cmp =
+        b.text === r.text
+          ? { textChange: 'none' as const, typography: false }
+          : plainlyReworded(b, r)
+            ? { textChange: 'substantive' as const, typography: false }
+            : compareRuleText(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs);
       const kinds: ChangeKind[] = [];
       if (b.number !== r.number) kinds.push('renumbered');
       if (cmp.textChange !== 'none') kinds.push(cmp.textChange);
@@ -164,15 +212,14 @@ export function diffEditions(from: DiffEdition, to: DiffEdition, opts: DiffOptio
         },
       });
     }
-  });
+  }
   let lastPos = -1;
   from.rules.forEach((b, j) => {
-    const p = toPosOfFrom.get(j);
-    if (p !== undefined) {
+    const p = toPosOfFrom[j]!;
+    if (p >= 0) {
       lastPos = p;
       return;
     }
-    if (paired.has(j)) return;
     entries.push({
       key: lastPos + 0.5 + j * 1e-7,
       change: {
@@ -205,7 +252,8 @@ export function diffEditions(from: DiffEdition, to: DiffEdition, opts: DiffOptio
     for (const k of c.kinds) counts[k]++;
   }
   const titles = new Map<string, string>();
-  for (const r of [...from.rules, ...to.rules]) if (/^\d{3}$/.test(r.number)) titles.set(r.number, r.text);
+  const SECTION = /^\d{3}$/;
+  for (const rules of [from.rules, to.rules]) for (const r of rules) if (SECTION.test(r.number)) titles.set(r.number, r.text);
   const bySection = new Map<string, number>();
   for (const c of changes) bySection.set(c.section, (bySection.get(c.section) ?? 0) + 1);
   const sections = [...bySection].map(([section, n]) => ({ section, title: titles.get(section) ?? null, changes: n }));
