@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { EditionSearch } from './EditionSearch.js';
 import type { Db } from './openDb.js';
 
 /** An edition as the read side sees it. */
@@ -156,6 +157,42 @@ export function ftsQuery(text: string, join: 'and' | 'or' = 'and'): string | nul
     .join(join === 'and' ? ' ' : ' OR ');
 }
 
+/** One edition held in memory: its rules, example texts, glossary and search index. */
+interface EditionData {
+  rules: RuleRecord[];
+  byNumber: Map<string, RuleRecord>;
+  byVersion: Map<number, RuleRecord>;
+  /** Position of each rule (by version id) in `rules`. */
+  position: Map<number, number>;
+  children: Map<string, RuleRecord[]>;
+  numbers: string[];
+  /** Example bodies by text id. */
+  texts: Map<number, string>;
+  glossary: GlossaryRecord[];
+  glossaryByVersion: Map<number, GlossaryRecord>;
+  search: { index: EditionSearch; places: Map<number, Place[]> } | null;
+}
+
+/** Where a text sits in an edition: a rule's text, one of its examples, or a glossary definition. */
+interface Place {
+  ord: number;
+  versionId: number | null;
+  exampleIndex: number;
+  glossaryVersionId: number | null;
+}
+
+/** Options of a Reader. */
+export interface ReaderOptions {
+  /**
+   * Keep editions in memory (a few, least recently used out) and answer rule,
+   * glossary and search reads from there. Only for a database nobody writes
+   * while the Reader lives; default: on when the database was opened read-only.
+   */
+  memo?: boolean;
+  /** How many editions memo mode keeps (default 4). */
+  editions?: number;
+}
+
 /**
  * Every read query of the API and the query commands, prepared once with
  * named parameters. List arguments travel as JSON arrays (json_each), so one
@@ -165,10 +202,25 @@ export class Reader {
   private readonly s: Record<string, Statement>;
   // Per-edition keyword lists: derived from a scan of the edition, asked for by every term lookup.
   private readonly keywordMemo = new Map<number, KeywordRecord[]>();
+  private readonly memo: boolean;
+  private readonly maxEditions: number;
+  private readonly editionData = new Map<number, EditionData>();
+  private readonly resolved = new Map<string, { edition: EditionInfo; exact: boolean } | null>();
 
-  constructor(readonly db: Db) {
+  constructor(
+    readonly db: Db,
+    opts: ReaderOptions = {},
+  ) {
+    this.memo = opts.memo ?? db.readonly;
+    this.maxEditions = Math.max(1, opts.editions ?? 4);
     const p = (sql: string) => db.prepare(sql);
     this.s = {
+      editionRules: p(`SELECT ${RULE_COLS} FROM ${RULE_FROM} WHERE er.edition_id = @editionId ORDER BY er.ord`),
+      editionExamples: p(
+        `SELECT DISTINCT t.id AS id, t.body AS body FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
+           JOIN json_each(rv.examples) j JOIN texts t ON t.id = j.value
+         WHERE er.edition_id = @editionId AND rv.examples <> '[]'`,
+      ),
       editions: p(`SELECT ${EDITION_COLS} FROM editions ORDER BY family, effective_date, label`),
       editionById: p(`SELECT ${EDITION_COLS} FROM editions WHERE id = @id`),
       editionsByIds: p(`SELECT ${EDITION_COLS} FROM editions WHERE id IN (SELECT value FROM json_each(@ids))`),
@@ -283,6 +335,78 @@ export class Reader {
     return s;
   }
 
+  /** The in-memory copy of an edition (memo mode only), loaded on first use, least recently used out. */
+  private data(editionId: number): EditionData | null {
+    if (!this.memo) return null;
+    const hit = this.editionData.get(editionId);
+    if (hit) {
+      this.editionData.delete(editionId);
+      this.editionData.set(editionId, hit);
+      return hit;
+    }
+    const rules = (this.st('editionRules').all({ editionId }) as RuleRow[]).map(toRule);
+    const byNumber = new Map<string, RuleRecord>();
+    const byVersion = new Map<number, RuleRecord>();
+    const position = new Map<number, number>();
+    const children = new Map<string, RuleRecord[]>();
+    rules.forEach((r, i) => {
+      if (!byNumber.has(r.number)) byNumber.set(r.number, r);
+      byVersion.set(r.versionId, r);
+      position.set(r.versionId, i);
+      if (r.parent !== null) {
+        const c = children.get(r.parent);
+        if (c) c.push(r);
+        else children.set(r.parent, [r]);
+      }
+    });
+    const texts = new Map<number, string>();
+    for (const t of this.st('editionExamples').all({ editionId }) as Array<{ id: number; body: string }>) texts.set(t.id, t.body);
+    const glossary = this.st('glossaryAll').all({ editionId }) as GlossaryRecord[];
+    const d: EditionData = {
+      rules,
+      byNumber,
+      byVersion,
+      position,
+      children,
+      numbers: rules.map((r) => r.number),
+      texts,
+      glossary,
+      glossaryByVersion: new Map(glossary.map((g) => [g.versionId, g])),
+      search: null,
+    };
+    while (this.editionData.size >= this.maxEditions) {
+      const [oldId, old] = this.editionData.entries().next().value!;
+      old.search?.index.close();
+      this.editionData.delete(oldId);
+    }
+    this.editionData.set(editionId, d);
+    return d;
+  }
+
+  /** Where each text of an edition sits, and its search index (memo mode). */
+  private searchOf(editionId: number): { index: EditionSearch; places: Map<number, Place[]> } | null {
+    const d = this.data(editionId);
+    if (!d) return null;
+    if (d.search) return d.search;
+    const places = new Map<number, Place[]>();
+    const add = (textId: number, p: Place) => {
+      const l = places.get(textId);
+      if (l) l.push(p);
+      else places.set(textId, [p]);
+    };
+    for (const r of d.rules) {
+      add(r.textId, { ord: r.ord, versionId: r.versionId, exampleIndex: -1, glossaryVersionId: null });
+      r.exampleIds.forEach((id, i) => add(id, { ord: r.ord, versionId: r.versionId, exampleIndex: i, glossaryVersionId: null }));
+    }
+    for (const g of d.glossary) add(g.textId, { ord: 1_000_000 + g.ord, versionId: null, exampleIndex: -1, glossaryVersionId: g.versionId });
+    const bodies = new Map<number, string>();
+    for (const r of d.rules) bodies.set(r.textId, r.text);
+    for (const [id, body] of d.texts) bodies.set(id, body);
+    for (const g of d.glossary) bodies.set(g.textId, g.definition);
+    d.search = { index: new EditionSearch([...bodies].map(([id, body]) => ({ id, body }))), places };
+    return d.search;
+  }
+
   /** Every stored edition, by family and date. */
   editions(): EditionInfo[] {
     return (this.st('editions').all() as EditionRowDb[]).map(toEdition);
@@ -310,6 +434,17 @@ export class Reader {
     arg: string | null | undefined,
     family = 'cr',
   ): { edition: EditionInfo; exact: boolean } | null {
+    if (!this.memo) return this.resolveEditionDb(arg, family);
+    const key = `${family}\u0000${arg ?? ''}`;
+    if (this.resolved.has(key)) return this.resolved.get(key)!;
+    const r = this.resolveEditionDb(arg, family);
+    // any date is a key: bounded, oldest out
+    if (this.resolved.size >= 4096) this.resolved.delete(this.resolved.keys().next().value!);
+    this.resolved.set(key, r);
+    return r;
+  }
+
+  private resolveEditionDb(arg: string | null | undefined, family: string): { edition: EditionInfo; exact: boolean } | null {
     if (arg === null || arg === undefined || arg === '' || arg.toLowerCase() === 'latest') {
       const r = this.st('editionLatest').get({ family }) as EditionRowDb | undefined;
       return r ? { edition: toEdition(r), exact: false } : null;
@@ -322,17 +457,23 @@ export class Reader {
 
   /** How many rules (sections included) an edition holds. */
   ruleCount(editionId: number): number {
+    const d = this.data(editionId);
+    if (d) return d.rules.length;
     return this.st('ruleCount').get({ editionId }) as number;
   }
 
   /** One rule by number in an edition. */
   rule(editionId: number, number: string): RuleRecord | null {
+    const d = this.data(editionId);
+    if (d) return d.byNumber.get(number) ?? null;
     const r = this.st('ruleByNumber').get({ editionId, number }) as RuleRow | undefined;
     return r ? toRule(r) : null;
   }
 
   /** Rules by number in an edition, in the order asked (null where missing). */
   rulesByNumbers(editionId: number, numbers: readonly string[]): Array<RuleRecord | null> {
+    const d = this.data(editionId);
+    if (d) return numbers.map((n) => d.byNumber.get(n) ?? null);
     const rows = this.st('rulesByNumbers').all({ editionId, numbers: JSON.stringify(numbers) }) as RuleRow[];
     const byNumber = new Map(rows.map((r) => [r.number, toRule(r)]));
     return numbers.map((n) => byNumber.get(n) ?? null);
@@ -340,6 +481,8 @@ export class Reader {
 
   /** Rules by version id in an edition, in the order asked (null where the edition lacks it). */
   rulesByVersionIds(editionId: number, ids: readonly number[]): Array<RuleRecord | null> {
+    const d = this.data(editionId);
+    if (d) return ids.map((id) => d.byVersion.get(id) ?? null);
     const rows = this.st('rulesByVersionIds').all({ editionId, ids: JSON.stringify(ids) }) as RuleRow[];
     const byId = new Map(rows.map((r) => [r.versionId, toRule(r)]));
     return ids.map((id) => byId.get(id) ?? null);
@@ -349,6 +492,17 @@ export class Reader {
   descendants(rule: RuleRecord, limit = 2000): RuleRecord[] {
     const inside = new Set([rule.number]);
     const out: RuleRecord[] = [];
+    const d = this.data(rule.editionId);
+    const at = d?.position.get(rule.versionId);
+    if (d && at !== undefined) {
+      for (let i = at + 1; i < d.rules.length && out.length < limit; i++) {
+        const r = d.rules[i]!;
+        if (r.parent === null || !inside.has(r.parent)) break;
+        inside.add(r.number);
+        out.push(r);
+      }
+      return out;
+    }
     for (const row of this.st('rulesAfter').iterate({ editionId: rule.editionId, ord: rule.ord }) as IterableIterator<RuleRow>) {
       if (row.parent === null || !inside.has(row.parent) || out.length >= limit) break;
       inside.add(row.number);
@@ -359,6 +513,8 @@ export class Reader {
 
   /** Direct children of several rules of one edition, grouped by parent number, in document order. */
   childrenOf(editionId: number, numbers: readonly string[]): Map<string, RuleRecord[]> {
+    const d = this.data(editionId);
+    if (d) return new Map(numbers.map((n) => [n, [...(d.children.get(n) ?? [])]]));
     const out = new Map<string, RuleRecord[]>(numbers.map((n) => [n, []]));
     for (const row of this.st('childrenOf').all({ editionId, numbers: JSON.stringify(numbers) }) as RuleRow[]) {
       out.get(row.parent ?? '')?.push(toRule(row));
@@ -383,6 +539,8 @@ export class Reader {
 
   /** Every rule number of an edition, in document order. */
   numbers(editionId: number): string[] {
+    const d = this.data(editionId);
+    if (d) return [...d.numbers];
     return this.st('numbers').all({ editionId }) as string[];
   }
 
@@ -424,8 +582,24 @@ export class Reader {
 
   /** Texts by id (examples, definitions), as a map id → body. */
   texts(ids: readonly number[]): Map<number, string> {
-    const rows = this.st('textsByIds').all({ ids: JSON.stringify(ids) }) as Array<{ id: number; body: string }>;
-    return new Map(rows.map((r) => [r.id, r.body]));
+    const out = new Map<number, string>();
+    let missing: number[] = [...ids];
+    // examples of editions held in memory are answered from there
+    for (const d of this.editionData.values()) {
+      if (missing.length === 0) break;
+      missing = missing.filter((id) => {
+        const body = d.texts.get(id);
+        if (body === undefined) return true;
+        out.set(id, body);
+        return false;
+      });
+    }
+    if (missing.length > 0) {
+      for (const r of this.st('textsByIds').all({ ids: JSON.stringify(missing) }) as Array<{ id: number; body: string }>) {
+        out.set(r.id, r.body);
+      }
+    }
+    return out;
   }
 
   /** Example texts of a rule, in published order. */
@@ -469,11 +643,20 @@ export class Reader {
 
   /** A glossary entry by term, case-insensitive (null when the edition has none). */
   glossaryTerm(editionId: number, term: string): GlossaryRecord | null {
+    const d = this.data(editionId);
+    if (d) {
+      // lower() of SQLite folds ASCII only
+      const lower = (s: string) => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
+      const t = lower(term.trim());
+      return d.glossary.find((g) => lower(g.term) === t) ?? null;
+    }
     return (this.st('glossaryTerm').get({ editionId, term: term.trim() }) as GlossaryRecord | undefined) ?? null;
   }
 
   /** Every glossary entry of an edition, in published order. */
   glossary(editionId: number): GlossaryRecord[] {
+    const d = this.data(editionId);
+    if (d) return [...d.glossary];
     return this.st('glossaryAll').all({ editionId }) as GlossaryRecord[];
   }
 
@@ -543,8 +726,17 @@ export class Reader {
       glossaryVersionId: number | null;
     };
     const offset = opts.offset ?? 0;
+    const mem = this.searchOf(editionId);
+    const inMemory = (query: string, off: number, limit: number): Hit[] => {
+      const out: Hit[] = [];
+      for (const m of mem!.index.matches(query)) {
+        for (const p of mem!.places.get(m.textId) ?? []) out.push({ textId: m.textId, score: m.score, ...p });
+      }
+      out.sort((a, b) => a.score - b.score || a.ord - b.ord || a.exampleIndex - b.exampleIndex);
+      return out.slice(off, off + limit);
+    };
     const run = (query: string, off: number, limit: number) =>
-      this.st('searchRules').all({ editionId, q: query, limit, offset: off }) as Hit[];
+      mem ? inMemory(query, off, limit) : (this.st('searchRules').all({ editionId, q: query, limit, offset: off }) as Hit[]);
     let hits = run(q, offset, opts.limit);
     const any = ftsQuery(text, 'or');
     // the same choice on every page: OR only when no text has all the words
@@ -555,18 +747,25 @@ export class Reader {
     if (hits.length === 0) return [];
     const marks = opts.marks ?? { open: '<mark>', close: '</mark>' };
     const textIds = [...new Set(hits.map((h) => h.textId))];
-    const markRows = this.st('marks').all({ q, ids: JSON.stringify(textIds), ...marks }) as Array<{
-      textId: number;
-      snippet: string;
-      highlighted: string;
-    }>;
+    const markRows = mem
+      ? mem.index.markup(q, textIds, marks.open, marks.close)
+      : (this.st('marks').all({ q, ids: JSON.stringify(textIds), ...marks }) as Array<{
+          textId: number;
+          snippet: string;
+          highlighted: string;
+        }>);
     const markBy = new Map(markRows.map((m) => [m.textId, m]));
     const versionIds = [...new Set(hits.flatMap((h) => (h.versionId === null ? [] : [h.versionId])))];
     const rules = new Map<number, RuleRecord>();
     for (const r of this.rulesByVersionIds(editionId, versionIds)) if (r) rules.set(r.versionId, r);
     const glossIds = [...new Set(hits.flatMap((h) => (h.glossaryVersionId === null ? [] : [h.glossaryVersionId])))];
     const gloss = new Map<number, GlossaryRecord>();
-    if (glossIds.length > 0) {
+    const dm = this.data(editionId);
+    if (dm) for (const id of glossIds) {
+      const g = dm.glossaryByVersion.get(id);
+      if (g) gloss.set(id, g);
+    }
+    else if (glossIds.length > 0) {
       for (const g of this.st('glossaryByVersionIds').all({ editionId, ids: JSON.stringify(glossIds) }) as GlossaryRecord[]) {
         gloss.set(g.versionId, g);
       }

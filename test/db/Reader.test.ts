@@ -113,3 +113,37 @@ test('search falls back to any word when no text has them all', () => {
   const any = reader.search(e.id, 'trample zzzunknownword', { limit: 50 });
   assert.ok(any.length > 0 && any.every((h) => /trample/i.test(h.highlighted)));
 });
+
+test('memo mode (editions in memory) answers like SQL, also after evicting editions', () => {
+  const plain = new Reader(db, { memo: false });
+  const memo = new Reader(db, { memo: true, editions: 1 });
+  for (const date of ['2021-06-18', '2008-10-01', 'latest', '2021-06-18']) {
+    const e = plain.resolveEdition(date)!.edition;
+    assert.deepEqual(memo.resolveEdition(date), plain.resolveEdition(date));
+    const numbers = plain.numbers(e.id);
+    assert.ok(numbers.length > 0);
+    assert.deepEqual(memo.numbers(e.id), numbers);
+    assert.equal(memo.ruleCount(e.id), plain.ruleCount(e.id));
+    for (const n of numbers) {
+      const r = plain.rule(e.id, n)!;
+      assert.deepEqual(memo.rule(e.id, n), r);
+      assert.deepEqual(memo.descendants(r), plain.descendants(r));
+      assert.deepEqual(memo.examples(r), plain.examples(r));
+    }
+    assert.deepEqual(memo.rulesByNumbers(e.id, [...numbers, 'nope']), plain.rulesByNumbers(e.id, [...numbers, 'nope']));
+    assert.deepEqual(memo.childrenOf(e.id, numbers), plain.childrenOf(e.id, numbers));
+    assert.deepEqual(memo.glossary(e.id), plain.glossary(e.id));
+    for (const g of plain.glossary(e.id)) assert.deepEqual(memo.glossaryTerm(e.id, g.term.toUpperCase()), plain.glossaryTerm(e.id, g.term.toUpperCase()));
+    for (const q of ['trample', 'damage', 'excess damage', 'trample zzzunknownword', '((']) {
+      // scores differ (bm25 statistics of one edition, not of every text), the hits do not
+      const key = (h: { kind: string; textId: number; exampleIndex: number | null; rule: { number: string } | null; glossary: { term: string } | null; highlighted: string }) =>
+        `${h.kind}:${h.textId}:${h.exampleIndex}:${h.rule?.number}:${h.glossary?.term}:${h.highlighted}`;
+      const a = memo.search(e.id, q, { limit: 500 });
+      const b = plain.search(e.id, q, { limit: 500 });
+      assert.deepEqual(a.map(key).sort(), b.map(key).sort(), q);
+      for (let i = 1; i < a.length; i++) assert.ok(a[i - 1]!.score <= a[i]!.score);
+      const paged = [...memo.search(e.id, q, { limit: 2 }), ...memo.search(e.id, q, { limit: 500, offset: 2 })];
+      assert.deepEqual(paged.map(key), a.map(key), `${q} paged`);
+    }
+  }
+});
