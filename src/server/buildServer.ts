@@ -4,11 +4,29 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { openReadOnlyDb, type Db } from '../db/openDb.js';
 import { Reader } from '../db/Reader.js';
 import type { CacheScope } from './ApiContext.js';
-import { createApiYoga } from './createApiYoga.js';
+import { createApiContext } from './ApiContext.js';
+import { createApiSchema, createApiYoga } from './createApiYoga.js';
+import { FastGraphql, acceptsPlainJson, plainParams, type GraphqlParams } from './FastGraphql.js';
 import { loadEngine, type Engine } from './engine.js';
-import type { QueryLimits } from './limits.js';
+import { limitsRule, type QueryLimits } from './limits.js';
 import { ERROR, IMMUTABLE, ResponseCache, SHORT, etagOf, type CachedResponse } from './ResponseCache.js';
 import { sendCached, v1Routes } from './v1Routes.js';
+
+/** GraphQL parameters of a GET query string, or null when they are not plain. */
+function getParams(q: Request['query']): GraphqlParams | null {
+  if (typeof q.query !== 'string') return null;
+  let variables: unknown = undefined;
+  if (q.variables !== undefined) {
+    if (typeof q.variables !== 'string') return null;
+    try {
+      variables = JSON.parse(q.variables);
+    } catch {
+      return null;
+    }
+  }
+  const extra = Object.keys(q).some((k) => k !== 'query' && k !== 'variables' && k !== 'operationName');
+  return extra ? null : plainParams({ query: q.query, variables, operationName: q.operationName });
+}
 
 /** Options of buildServer: a database file (opened read-only) or an open database. */
 export interface BuildServerOptions {
@@ -48,15 +66,16 @@ export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 10, maxCost: 100_000 };
 export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer> {
   if (!opts.db && !opts.dbFile) throw new Error('buildServer needs dbFile or db');
   const db = opts.db ?? openReadOnlyDb(opts.dbFile!);
-  const reader = new Reader(db);
+  // the server never writes: editions are kept in memory
+  const reader = new Reader(db, { memo: true });
   const engine = opts.engine ?? (await loadEngine());
   const bodyLimit = opts.bodyLimit ?? 64 * 1024;
-  const yoga = createApiYoga({
-    reader,
-    engine,
-    limits: { ...DEFAULT_LIMITS, ...opts.limits },
-    timeLimitMs: opts.timeLimitMs ?? 5000,
-  });
+  const limits = { ...DEFAULT_LIMITS, ...opts.limits };
+  const timeLimitMs = opts.timeLimitMs ?? 5000;
+  const schema = createApiSchema();
+  const yoga = createApiYoga({ reader, engine, limits, timeLimitMs, schema });
+  const fast = new FastGraphql(schema, [limitsRule(limits)], (scope) => createApiContext(reader, engine, timeLimitMs, scope));
+  const JSON_TYPE = 'application/json; charset=utf-8';
   const cache = opts.responseCache === false ? null : new ResponseCache();
 
   const app = express();
@@ -83,18 +102,28 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
     const hit = cache?.get(key);
     if (hit) return sendCached(req, res, hit);
     const scope: CacheScope = { exact: 0, loose: 0 };
-    const response = await yoga.fetch(`http://localhost${req.originalUrl}`, { method: 'GET', headers: { accept } }, { cacheScope: scope });
-    const body = await response.text();
+    const params = acceptsPlainJson(req.get('accept')) ? getParams(req.query) : null;
+    const quick = params ? await fast.run(params, scope) : null;
+    let status = 200;
+    let contentType = JSON_TYPE;
+    let body: string;
+    if (quick !== null) body = quick;
+    else {
+      const response = await yoga.fetch(`http://localhost${req.originalUrl}`, { method: 'GET', headers: { accept } }, { cacheScope: scope });
+      body = await response.text();
+      status = response.status;
+      contentType = response.headers.get('content-type') ?? JSON_TYPE;
+    }
     // an "errors" key can only appear unescaped at the top level of the JSON
-    const failed = response.status !== 200 || body.includes('"errors":[');
+    const failed = status !== 200 || body.includes('"errors":[');
     const entry: CachedResponse = {
-      status: response.status,
-      contentType: response.headers.get('content-type') ?? 'application/json; charset=utf-8',
+      status,
+      contentType,
       body,
       etag: etagOf(body),
       cacheControl: failed ? ERROR : scope.exact > 0 && scope.loose === 0 ? IMMUTABLE : SHORT,
     };
-    if (response.status < 500) cache?.set(key, entry);
+    if (status < 500) cache?.set(key, entry);
     sendCached(req, res, entry);
   });
   app.use('/graphql', (req: Request, res: Response, next: NextFunction) => {
@@ -106,8 +135,16 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
     next();
   });
   app.use('/graphql', express.json({ limit: bodyLimit }));
-  app.use('/graphql', (req: Request, res: Response) => {
-    void yoga(req, res);
+  app.use('/graphql', (req: Request, res: Response, next: NextFunction) => {
+    const params = req.method === 'POST' && acceptsPlainJson(req.get('accept')) ? plainParams(req.body) : null;
+    if (!params) {
+      void yoga(req, res);
+      return;
+    }
+    fast.run(params, { exact: 0, loose: 0 }).then((body) => {
+      if (body === null) void yoga(req, res);
+      else res.status(200).set('Content-Type', JSON_TYPE).send(body);
+    }, next);
   });
 
   app.use((_req, res) => {

@@ -32,9 +32,14 @@ export interface ApiYogaOptions {
   timeLimitMs: number;
 }
 
+/** The executable schema of the API: the SDL with its resolvers. */
+export function createApiSchema() {
+  return createSchema<ApiContext>({ typeDefs: loadTypeDefs(), resolvers });
+}
+
 /** Builds the yoga instance serving /graphql (GraphiQL in a browser) with masked errors and query limits. */
-export function createApiYoga(opts: ApiYogaOptions) {
-  const schema = createSchema<ApiContext>({ typeDefs: loadTypeDefs(), resolvers });
+export function createApiYoga(opts: ApiYogaOptions & { schema?: ReturnType<typeof createApiSchema> }) {
+  const schema = opts.schema ?? createApiSchema();
   const limits: Plugin = {
     onValidate({ addValidationRule }) {
       addValidationRule(limitsRule(opts.limits));
