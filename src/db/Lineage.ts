@@ -147,9 +147,9 @@ export class Lineage {
          FROM json_each(@ids) j CROSS JOIN texts t ON t.id = j.value`,
       ).pluck(),
       refsOfTexts: () => p(
-        `SELECT r.text_id, r.target, r.kind, r.start, r."end" FROM json_each(@ids) j CROSS JOIN text_refs r ON r.text_id = j.value
-         ORDER BY r.text_id, r.ord`,
-      ).raw(true),
+        `SELECT json_group_array(json_array(r.text_id, r.target, r.kind, r.start, r."end") ORDER BY r.text_id, r.ord)
+         FROM json_each(@ids) j CROSS JOIN text_refs r ON r.text_id = j.value`,
+      ).pluck(),
       exampleTexts: () => p(
         `SELECT j.value, x.body FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
            JOIN json_each(rv.examples) j JOIN texts x ON x.id = j.value
@@ -394,7 +394,8 @@ export class Lineage {
   refsOfTexts(ids: Iterable<number>): Map<number, Reference[]> {
     const out = new Map<number, Reference[]>();
     type Row = [number, string, Reference['kind'], number, number];
-    for (const [textId, target, kind, start, end] of this.st('refsOfTexts').all({ ids: JSON.stringify([...ids]) }) as Row[]) {
+    const rows = JSON.parse(this.st('refsOfTexts').get({ ids: JSON.stringify([...ids]) }) as string) as Row[];
+    for (const [textId, target, kind, start, end] of rows) {
       let list = out.get(textId);
       if (!list) out.set(textId, (list = []));
       list.push({ target, kind, start, end });

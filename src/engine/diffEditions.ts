@@ -131,7 +131,24 @@ export function pairRules(from: DiffRule[], to: DiffRule[]): Int32Array {
   return out;
 }
 
-// Texts whose normalized forms differ and that cite nothing: compareRuleText would say substantive.
+// Mentions as compareRuleText counts them: references whose spans overlap are one mention.
+function mentionCount(refs: Reference[]): number {
+  if (refs.length < 2) return refs.length;
+  const sorted = [...refs].sort((a, b) => a.start - b.start);
+  let n = 0;
+  let end = -1;
+  for (const r of sorted) {
+    if (n > 0 && r.start < end) end = Math.max(end, r.end);
+    else {
+      n++;
+      end = r.end;
+    }
+  }
+  return n;
+}
+
+// Texts whose normalized forms differ (stored hashes) and whose mentions can't line up:
+// compareRuleText would find them substantive, after normalizing both texts twice.
 function plainlyReworded(b: DiffRule, r: DiffRule): boolean {
   return (
     b.normHash !== undefined &&
@@ -139,8 +156,7 @@ function plainlyReworded(b: DiffRule, r: DiffRule): boolean {
     b.normHash !== r.normHash &&
     b.refs !== undefined &&
     r.refs !== undefined &&
-    b.refs.length === 0 &&
-    r.refs.length === 0
+    ((b.refs.length === 0 && r.refs.length === 0) || mentionCount(b.refs) !== mentionCount(r.refs))
   );
 }
 
