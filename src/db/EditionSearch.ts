@@ -23,7 +23,8 @@ export interface EditionMatch {
 export class EditionSearch {
   private readonly db: Db;
   private readonly match: Statement;
-  private readonly marks: Statement;
+  private readonly snippets: Statement;
+  private readonly highlights: Statement;
 
   constructor(texts: Iterable<SearchText>) {
     this.db = new Database(':memory:');
@@ -35,10 +36,10 @@ export class EditionSearch {
     })();
     this.db.exec(`INSERT INTO f (f) VALUES ('optimize')`);
     this.match = this.db.prepare('SELECT rowid AS textId, bm25(f) AS score FROM f WHERE f MATCH @q');
-    this.marks = this.db.prepare(
-      `SELECT rowid AS textId, snippet(f, 0, @open, @close, '…', 24) AS snippet, highlight(f, 0, @open, @close) AS highlighted
-       FROM f WHERE f MATCH @q AND rowid IN (SELECT value FROM json_each(@ids))`,
-    );
+    // one text at a time, as a rowid range: FTS5 seeks it (an IN list runs the whole match;
+    // "rowid = ?" next to MATCH was not applied at all by the SQLite of better-sqlite3 12)
+    this.snippets = this.db.prepare(`SELECT snippet(f, 0, @open, @close, '…', 24) FROM f WHERE f MATCH @q AND rowid >= @id AND rowid <= @id`).pluck();
+    this.highlights = this.db.prepare(`SELECT highlight(f, 0, @open, @close) FROM f WHERE f MATCH @q AND rowid >= @id AND rowid <= @id`).pluck();
   }
 
   /** Every text matching an FTS query (already escaped), with its score. */
@@ -46,9 +47,15 @@ export class EditionSearch {
     return this.match.all({ q }) as EditionMatch[];
   }
 
-  /** Snippets and highlighted bodies of some matching texts. */
-  markup(q: string, ids: readonly number[], open: string, close: string): Array<{ textId: number; snippet: string; highlighted: string }> {
-    return this.marks.all({ q, ids: JSON.stringify(ids), open, close }) as Array<{ textId: number; snippet: string; highlighted: string }>;
+  /** Snippets (or whole highlighted bodies) of some matching texts, by text id. */
+  markup(q: string, ids: readonly number[], open: string, close: string, what: 'snippet' | 'highlight'): Map<number, string> {
+    const st = what === 'snippet' ? this.snippets : this.highlights;
+    const out = new Map<number, string>();
+    for (const id of ids) {
+      const v = st.get({ q, id, open, close }) as string | undefined;
+      if (v !== undefined) out.set(id, v);
+    }
+    return out;
   }
 
   /** Frees the in-memory database. */

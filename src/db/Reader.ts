@@ -728,8 +728,11 @@ export class Reader {
     const offset = opts.offset ?? 0;
     const mem = this.searchOf(editionId);
     const inMemory = (query: string, off: number, limit: number): Hit[] => {
+      const matches = mem!.index.matches(query).sort((a, b) => a.score - b.score);
       const out: Hit[] = [];
-      for (const m of mem!.index.matches(query)) {
+      // only the places of the best texts: enough for the page, plus every text tied with the last one taken
+      for (const m of matches) {
+        if (out.length >= off + limit && m.score > out[out.length - 1]!.score) break;
         for (const p of mem!.places.get(m.textId) ?? []) out.push({ textId: m.textId, score: m.score, ...p });
       }
       out.sort((a, b) => a.score - b.score || a.ord - b.ord || a.exampleIndex - b.exampleIndex);
@@ -747,14 +750,26 @@ export class Reader {
     if (hits.length === 0) return [];
     const marks = opts.marks ?? { open: '<mark>', close: '</mark>' };
     const textIds = [...new Set(hits.map((h) => h.textId))];
-    const markRows = mem
-      ? mem.index.markup(q, textIds, marks.open, marks.close)
-      : (this.st('marks').all({ q, ids: JSON.stringify(textIds), ...marks }) as Array<{
+    const fts = q;
+    // Snippets and highlights are made for the whole page on first use: many callers read neither.
+    let markBy: Map<number, { snippet: string; highlighted: string }> | null = null;
+    const sqlMarkOf = (textId: number) => {
+      if (markBy === null) {
+        const rows = this.st('marks').all({ q: fts, ids: JSON.stringify(textIds), ...marks }) as Array<{
           textId: number;
           snippet: string;
           highlighted: string;
-        }>);
-    const markBy = new Map(markRows.map((m) => [m.textId, m]));
+        }>;
+        markBy = new Map(rows.map((m) => [m.textId, m]));
+      }
+      return markBy.get(textId);
+    };
+    const memMarks: { snippet?: Map<number, string>; highlight?: Map<number, string> } = {};
+    const markOf = (textId: number, what: 'snippet' | 'highlight'): string => {
+      if (!mem) return (what === 'snippet' ? sqlMarkOf(textId)?.snippet : sqlMarkOf(textId)?.highlighted) ?? '';
+      const m = (memMarks[what] ??= mem.index.markup(fts, textIds, marks.open, marks.close, what));
+      return m.get(textId) ?? '';
+    };
     const versionIds = [...new Set(hits.flatMap((h) => (h.versionId === null ? [] : [h.versionId])))];
     const rules = new Map<number, RuleRecord>();
     for (const r of this.rulesByVersionIds(editionId, versionIds)) if (r) rules.set(r.versionId, r);
@@ -771,7 +786,6 @@ export class Reader {
       }
     }
     return hits.map((h) => {
-      const m = markBy.get(h.textId);
       const kind: SearchHitKind = h.glossaryVersionId !== null ? 'glossary' : h.exampleIndex >= 0 ? 'example' : 'rule';
       return {
         kind,
@@ -780,8 +794,12 @@ export class Reader {
         rule: h.versionId === null ? null : (rules.get(h.versionId) ?? null),
         exampleIndex: h.exampleIndex >= 0 ? h.exampleIndex : null,
         glossary: h.glossaryVersionId === null ? null : (gloss.get(h.glossaryVersionId) ?? null),
-        snippet: m?.snippet ?? '',
-        highlighted: m?.highlighted ?? '',
+        get snippet() {
+          return markOf(h.textId, 'snippet');
+        },
+        get highlighted() {
+          return markOf(h.textId, 'highlight');
+        },
       };
     });
   }
