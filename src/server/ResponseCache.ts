@@ -21,6 +21,11 @@ export function etagOf(body: string): string {
   return `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
+// Bytes an answer holds, counted as two per character (strings with any non-Latin-1 character are two-byte in V8).
+function sizeOf(v: CachedResponse): number {
+  return 2 * (v.body.length + v.etag.length + v.contentType.length) + 64;
+}
+
 /**
  * An LRU of finished GET answers keyed by URL. The database is opened
  * read-only, so an answer stays right as long as the server runs.
@@ -48,16 +53,16 @@ export class ResponseCache {
   set(key: string, v: CachedResponse): void {
     const old = this.map.get(key);
     if (old) {
-      this.bytes -= old.body.length;
+      this.bytes -= sizeOf(old);
       this.map.delete(key);
     }
-    if (v.body.length > this.maxBytes / 8) return;
+    if (sizeOf(v) > this.maxBytes / 8) return;
     this.map.set(key, v);
-    this.bytes += v.body.length;
+    this.bytes += sizeOf(v);
     while (this.map.size > this.maxEntries || this.bytes > this.maxBytes) {
       const first = this.map.keys().next();
       if (first.done) break;
-      this.bytes -= this.map.get(first.value)!.body.length;
+      this.bytes -= sizeOf(this.map.get(first.value)!);
       this.map.delete(first.value);
     }
   }

@@ -44,6 +44,15 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const built = await buildServer({ dbFile, responseCache: process.env.CRKB_RESPONSE_CACHE !== '0' });
   const l = await listen(built.app, Number(port), host);
   console.log(l.url);
+  // CRKB_MEMLOG=SECONDS: memory use on stderr every so often (to see where resident memory goes)
+  const every = Number(process.env.CRKB_MEMLOG ?? 0);
+  if (every > 0) {
+    setInterval(() => {
+      const m = process.memoryUsage();
+      const mb = (n: number) => (n / 1048576).toFixed(1);
+      console.error(`crkb memory: rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} external ${mb(m.external)} MB`);
+    }, every * 1000).unref();
+  }
   const stop = () => void l.close().then(() => { built.close(); process.exit(0); });
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
