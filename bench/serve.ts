@@ -1,9 +1,13 @@
 /**
  * bench/serve: the API server under load on 127.0.0.1, server and load
  * generator in one run. The server runs in a child process (one core), the
- * load generator (autocannon) here (the other core).
+ * load generator (autocannon) here (the other core). Uncached scenarios rotate
+ * their input over a realistic set (every rule number, every keyword, a few
+ * hundred search texts) against a server with the answer cache off; the
+ * "answer cache" rows repeat one URL against the caching server.
  *
  *   node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--connections 10]
+ *     [--node-flags="--max-semi-space-size=4"]   (flags of the server processes, baseline included)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -82,6 +86,18 @@ function rotating(paths: string[], base: Omit<AutocannonRequest, 'path' | 'setup
   return [{ ...base, setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }];
 }
 
+function rotatingBodies(bodies: string[]): AutocannonRequest[] {
+  let i = 0;
+  return [
+    {
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      setupRequest: (req) => ({ ...req, body: bodies[i++ % bodies.length]! }),
+    },
+  ];
+}
+
 function gqlPost(query: string, variables: Record<string, unknown>): AutocannonRequest {
   return {
     method: 'POST',
@@ -98,6 +114,7 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '10' },
       mixed: { type: 'string', default: '60' },
       connections: { type: 'string', default: '10' },
+      'node-flags': { type: 'string', default: '' },
     },
   });
   const dbFile = resolve(values.db);
@@ -116,44 +133,63 @@ async function main(): Promise<void> {
   const latest = reader.resolveEdition('latest')!.edition;
   const numbers = reader.numbers(latest.id);
   const keywords = reader.keywords(latest.id).map((k) => k.name);
+  const glossaryTerms = reader.glossary(latest.id).map((g) => g.term);
   const editions = reader.editions().filter((e) => e.family === 'cr' && e.official).length;
   db.close();
   const words = ['trample', 'combat damage', 'deathtouch', 'mana ability', 'state-based actions', 'copy', 'token', 'planeswalker', 'cast', 'counter'];
+  // What people search for: keyword names, glossary terms and common phrases (deduplicated).
+  const searches = [...new Set([...words, ...keywords, ...glossaryTerms].map((w) => w.toLowerCase()))];
 
+  const flags = values['node-flags'].split(/\s+/).filter((f) => f !== '');
   const listenJs = resolve('dist/src/server/listen.js');
-  const cached = await startChild([listenJs, dbFile, '0']);
-  const uncached = await startChild([listenJs, dbFile, '0'], { CRKB_RESPONSE_CACHE: '0' });
-  const baseline = await startChild([resolve('dist/bench/serve.js'), '--baseline-child']);
+  const cached = await startChild([...flags, listenJs, dbFile, '0']);
+  const uncached = await startChild([...flags, listenJs, dbFile, '0'], { CRKB_RESPONSE_CACHE: '0' });
+  const baseline = await startChild([...flags, resolve('dist/bench/serve.js'), '--baseline-child']);
   process.on('exit', () => {
     for (const c of [cached, uncached, baseline]) c.child.kill('SIGTERM');
   });
   const idleRss = rssMb(cached.child.pid!);
+  const idleRssUncached = rssMb(uncached.child.pid!);
+  const peak = new Map<number, number>();
+  const sampler = setInterval(() => {
+    for (const c of [cached, uncached]) {
+      const pid = c.child.pid!;
+      peak.set(pid, Math.max(peak.get(pid) ?? 0, rssMb(pid)));
+    }
+  }, 250);
 
   const ruleQ = 'query($n: String!) { rule(number: $n) { number text examples parent { number } } }';
   const searchQ = 'query($q: String!) { search(query: $q, first: 10) { nodes { kind snippet rule { number } } } }';
+  // a fixed shuffle, so consecutive requests do not walk the document in order
+  const spread = <T>(xs: T[]) => xs.map((x, i) => [x, (i * 7919) % xs.length] as const).sort((a, b) => a[1] - b[1]).map(([x]) => x);
   const scenarios: Array<[string, string, AutocannonRequest[]]> = [
     ['baseline: bare express constant JSON', baseline.url, [{ path: '/' }]],
+    [`/v1/rules/:number (${numbers.length} numbers, no cache)`, uncached.url, rotating(spread(numbers).map((n) => `/v1/rules/${n}?format=json`))],
     ['/v1/rules/:number (same URL, answer cache)', cached.url, [{ path: '/v1/rules/702.19b?format=json' }]],
-    ['/v1/rules/:number (every number, no cache)', uncached.url, rotating(numbers.map((n) => `/v1/rules/${n}?format=json`))],
+    [`/v1/lookup keyword (${keywords.length} keywords, no cache)`, uncached.url, rotating(spread(keywords).map((k) => `/v1/lookup?q=${encodeURIComponent(k)}&format=text`))],
     ['/v1/lookup keyword (same URL, answer cache)', cached.url, [{ path: '/v1/lookup?q=trample&format=text' }]],
-    ['/v1/lookup keyword (every keyword, no cache)', uncached.url, rotating(keywords.map((k) => `/v1/lookup?q=${encodeURIComponent(k)}&format=text`))],
-    ['GraphQL single rule (POST, uncached)', cached.url, [gqlPost(ruleQ, { n: '702.19b' })]],
+    [`GraphQL single rule (POST, ${numbers.length} numbers)`, uncached.url, rotatingBodies(spread(numbers).map((n) => JSON.stringify({ query: ruleQ, variables: { n } })))],
     ['GraphQL single rule (GET, answer cache)', cached.url, [{ path: `/graphql?query=${encodeURIComponent(ruleQ)}&variables=${encodeURIComponent('{"n":"702.19b"}')}` }]],
-    ['GraphQL search (POST, uncached, 10 queries)', cached.url, words.map((w) => gqlPost(searchQ, { q: w }))],
-    ['GraphQL search (GET, answer cache, 10 queries)', cached.url, words.map((w) => ({ path: `/graphql?query=${encodeURIComponent(searchQ)}&variables=${encodeURIComponent(JSON.stringify({ q: w }))}` }))],
+    [`GraphQL search (POST, ${searches.length} texts)`, uncached.url, rotatingBodies(spread(searches).map((q) => JSON.stringify({ query: searchQ, variables: { q } })))],
+    ['GraphQL search (GET, answer cache, 10 texts)', cached.url, words.map((w) => ({ path: `/graphql?query=${encodeURIComponent(searchQ)}&variables=${encodeURIComponent(JSON.stringify({ q: w }))}` }))],
   ];
 
   console.log(`bench/serve: ${dbFile} (${editions} editions; latest ${latest.effectiveDate}: ${numbers.length} rules, ${keywords.length} keywords)`);
-  console.log(`${duration} s per scenario, ${connections} connections, server idle RSS ${idleRss.toFixed(1)} MB\n`);
-  console.log(`${'scenario'.padEnd(48)} ${'req/s'.padStart(8)} ${'% base'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'errors'.padStart(7)}`);
-  let base = 0;
-  for (const [name, url, requests] of scenarios) {
+  console.log(`${duration} s per scenario, ${connections} connections; "no cache" rows rotate their inputs on a server with the answer cache off;`);
+  console.log('% base: against the baseline run just before the scenario (printed above it)');
+  if (flags.length > 0) console.log(`server processes run with node ${flags.join(' ')}`);
+  console.log(`server idle RSS ${idleRss.toFixed(1)} MB (answer cache on), ${idleRssUncached.toFixed(1)} MB (off)\n`);
+  console.log(`${'scenario'.padEnd(52)} ${'req/s'.padStart(8)} ${'% base'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'errors'.padStart(7)}`);
+  // The machine is shared and its speed drifts: every scenario is compared with a baseline run right before it.
+  const [baseName, baseUrl, baseRequests] = scenarios[0]!;
+  for (const [name, url, requests] of scenarios.slice(1)) {
+    const b = await autocannon({ url: baseUrl, connections, duration, requests: baseRequests });
     const r = await autocannon({ url, connections, duration, requests });
-    if (base === 0) base = r.requests.average;
     const errs = r.errors + r.timeouts + r.non2xx;
-    console.log(
-      `${name.padEnd(48)} ${r.requests.average.toFixed(0).padStart(8)} ${((100 * r.requests.average) / base).toFixed(0).padStart(6)}% ${String(r.latency.p50).padStart(7)} ${String(r.latency.p99).padStart(7)} ${String(errs).padStart(7)}`,
-    );
+    const row = (n: string, x: AutocannonResult, pct: string, e: number) =>
+      `${n.padEnd(52)} ${x.requests.average.toFixed(0).padStart(8)} ${pct.padStart(7)} ${String(x.latency.p50).padStart(7)} ${String(x.latency.p99).padStart(7)} ${String(e).padStart(7)}`;
+    console.log(row(`  (${baseName})`, b, '100%', b.errors + b.timeouts + b.non2xx));
+    console.log(row(name, r, `${((100 * r.requests.average) / b.requests.average).toFixed(0)}%`, errs));
   }
 
   // Mixed load on the caching server: every endpoint, rotating inputs.
@@ -161,11 +197,11 @@ async function main(): Promise<void> {
   for (let i = 0; i < 400; i++) {
     const n = numbers[(i * 37) % numbers.length]!;
     const k = keywords[i % keywords.length]!;
-    const w = words[i % words.length]!;
+    const w = searches[(i * 13) % searches.length]!;
     mixedPaths.push({ path: `/v1/rules/${n}?format=${i % 2 ? 'text' : 'json'}` });
     mixedPaths.push({ path: `/v1/lookup?q=${encodeURIComponent(k)}&format=markdown` });
     mixedPaths.push(gqlPost(ruleQ, { n }));
-    mixedPaths.push(gqlPost(searchQ, { q: `${w} ${k}` }));
+    mixedPaths.push(gqlPost(searchQ, { q: w }));
     mixedPaths.push(gqlPost('query($n: String!) { rule(number: $n) { references { targetNumber target { number } } referencedBy { number } } }', { n }));
   }
   const before = rssMb(cached.child.pid!);
@@ -177,12 +213,16 @@ async function main(): Promise<void> {
     requests: [{ setupRequest: (req) => ({ ...req, method: 'GET', headers: {}, body: undefined, ...mixedPaths[j++ % mixedPaths.length]! }) }],
   });
   const afterRss = rssMb(cached.child.pid!);
+  clearInterval(sampler);
   const errs = mixed.errors + mixed.timeouts + mixed.non2xx;
   console.log(
     `\nmixed load ${mixedSeconds} s: ${mixed.requests.total} requests, ${mixed.requests.average.toFixed(0)} req/s, p50 ${mixed.latency.p50} ms, p99 ${mixed.latency.p99} ms, errors ${errs}`,
   );
   console.log(
     `server RSS: idle ${idleRss.toFixed(1)} MB, before mixed ${before.toFixed(1)} MB, after ${afterRss.toFixed(1)} MB (growth ${(((afterRss - before) / before) * 100).toFixed(1)}%)`,
+  );
+  console.log(
+    `server peak RSS over the run: ${peak.get(cached.child.pid!)?.toFixed(1)} MB (answer cache on), ${peak.get(uncached.child.pid!)?.toFixed(1)} MB (off)`,
   );
   process.exit(0);
 }
