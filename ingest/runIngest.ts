@@ -3,7 +3,9 @@ import { openReadOnlyDb, openWritableDb } from '../src/db/openDb.js';
 import { Writer } from '../src/db/Writer.js';
 import { IngestError } from './IngestError.js';
 import { normalizeText } from './normalize.js';
-import { parseAll } from './parsePool.js';
+import { Catalog } from '../src/db/Catalog.js';
+import type { Alignment } from '../src/engine/align.js';
+import { parseAll, type ParsePool } from './parsePool.js';
 import type { ParseOutcome } from './parseTask.js';
 import { storeDerived } from './storeDerived.js';
 import { storeFragment, type FragmentReport } from './storeFragment.js';
@@ -74,6 +76,8 @@ interface Candidate {
   date: string;
   warnings: string[];
   fidelity: number[];
+  /** Position among the parsed inputs (for the parse pool). */
+  index: number;
 }
 
 /**
@@ -95,7 +99,8 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
     seconds: 0,
     peakRssMb: 0,
   };
-  const known = knownHashes(opts.dbFile);
+  const stored = storedState(opts.dbFile);
+  const known = stored.hashes;
   const seen = new Map<string, string>();
   // Byte-identical copies (the two archives often hold the same file) are parsed once and reported as merged.
   const aliases = new Map<string, string[]>();
@@ -127,43 +132,82 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
     }
   }
   done = opts.inputs.length + (opts.inputs.length - loaded.length);
-  const outcomes = await parseAll(
+  const pool = await parseAll(
     loaded.map((l) => ({ path: l.ref.location, bytes: l.bytes, contentType: l.contentType })),
     (n) => opts.onProgress?.(done + n, total, ''),
   );
-  const candidates: Candidate[] = [];
-  outcomes.forEach((o, i) => {
-    const input = loaded[i]!;
-    if (!o.ok) {
-      report.rejected.push({ source: o.source, reason: o.reason });
-      return;
-    }
-    try {
-      candidates.push(toCandidate(input.ref.location, input, o));
-    } catch (e) {
-      if (!(e instanceof IngestError)) throw e;
-      report.rejected.push({ source: e.source, reason: e.reason });
-    }
-  });
-  opts.onProgress?.(total, total, '');
-  if (candidates.length === 0) return finish(report, started);
-  writeAtomically(opts.dbFile, (writer) => {
-    storeCandidates(writer, candidates.filter((c) => c.parsed.doc.complete), opts.manifest ?? null, report, aliases);
-    for (const c of candidates.filter((f) => !f.parsed.doc.complete)) {
-      const input = { path: c.path, sha256: c.input.sha256, size: c.input.bytes.length, decoded: c.parsed.decoded, doc: c.parsed.doc };
+  try {
+    const candidates: Candidate[] = [];
+    pool.outcomes.forEach((o, i) => {
+      const input = loaded[i]!;
+      if (!o.ok) {
+        report.rejected.push({ source: o.source, reason: o.reason });
+        return;
+      }
       try {
-        // A nested transaction is a savepoint: a refused fragment leaves nothing behind.
-        report.fragments.push(writer.db.transaction(() => storeFragment(writer, input, opts.edition ?? null))());
+        candidates.push(toCandidate(input.ref.location, input, o, i));
       } catch (e) {
         if (!(e instanceof IngestError)) throw e;
         report.rejected.push({ source: e.source, reason: e.reason });
       }
-    }
-    storeDerived(writer);
-    opts.afterStore?.(writer);
-  });
+    });
+    opts.onProgress?.(total, total, '');
+    if (candidates.length === 0) return finish(report, started);
+    // Consecutive new editions are aligned on the parse workers while this thread stores them.
+    const alignments = alignNewEditions(pool, candidates, stored.editions);
+    await writeAtomically(opts.dbFile, async (writer) => {
+      writer.db.transaction(() => {
+        storeCandidates(writer, candidates.filter((c) => c.parsed.doc.complete), opts.manifest ?? null, report, aliases);
+        for (const c of candidates.filter((f) => !f.parsed.doc.complete)) {
+          const input = { path: c.path, sha256: c.input.sha256, size: c.input.bytes.length, decoded: c.parsed.decoded, doc: c.parsed.doc };
+          try {
+            // A nested transaction is a savepoint: a refused fragment leaves nothing behind.
+            report.fragments.push(writer.db.transaction(() => storeFragment(writer, input, opts.edition ?? null))());
+          } catch (e) {
+            if (!(e instanceof IngestError)) throw e;
+            report.rejected.push({ source: e.source, reason: e.reason });
+          }
+        }
+      })();
+      const precomputed = await alignments;
+      writer.db.transaction(() => {
+        storeDerived(writer, precomputed);
+        opts.afterStore?.(writer);
+      })();
+    });
+  } finally {
+    await pool.close();
+  }
   report.wrote = report.editions.length > 0 || report.fragments.length > 0;
   return finish(report, started);
+}
+
+/**
+ * Starts aligning each pair of consecutive official editions that are both new
+ * to the database (keyed "family|before|after"); the lineage step uses these
+ * instead of aligning them itself.
+ */
+async function alignNewEditions(pool: ParsePool, candidates: Candidate[], existing: Set<string>): Promise<Map<string, Alignment>> {
+  const best = new Map<string, Candidate>();
+  for (const c of candidates) {
+    if (!c.parsed.doc.complete) continue;
+    const key = `${c.parsed.doc.family}|${c.date}`;
+    const b = best.get(key);
+    if (!b || better(c, b)) best.set(key, c);
+  }
+  const chain = [...new Set([...existing, ...best.keys()])].sort();
+  const jobs: Array<Promise<[string, Alignment | null]>> = [];
+  for (let k = 1; k < chain.length; k++) {
+    const [fa, da] = chain[k - 1]!.split('|') as [string, string];
+    const [fb, db] = chain[k]!.split('|') as [string, string];
+    const a = best.get(chain[k - 1]!);
+    const b = best.get(chain[k]!);
+    if (fa !== fb || !a || !b || existing.has(chain[k - 1]!) || existing.has(chain[k]!)) continue;
+    jobs.push(pool.align(a.index, b.index).then((al) => [`${fa}|${da}|${db}`, al]));
+  }
+  const out = new Map<string, Alignment>();
+  for (const [key, al] of await Promise.all(jobs)) if (al) out.set(key, al);
+  return out;
 }
 
 function finish(report: IngestReport, started: number): IngestReport {
@@ -172,13 +216,13 @@ function finish(report: IngestReport, started: number): IngestReport {
   return report;
 }
 
-function toCandidate(path: string, input: LoadedInput, parsed: Extract<ParseOutcome, { ok: true }>): Candidate {
+function toCandidate(path: string, input: LoadedInput, parsed: Extract<ParseOutcome, { ok: true }>, index: number): Candidate {
   const { doc } = parsed;
   const warnings: string[] = [];
   if (parsed.decoded.damage) warnings.push(`${path}: ${parsed.decoded.damage}`);
   const label = labelDateOf(path);
   let date = doc.effectiveDate;
-  if (!doc.complete) return { path, input, parsed, date: doc.effectiveDate ?? '', warnings, fidelity: parsed.fidelity };
+  if (!doc.complete) return { path, input, parsed, date: doc.effectiveDate ?? '', warnings, fidelity: parsed.fidelity, index };
   if (date === null) {
     if (label === null) throw new IngestError(path, 'the document states no effective date and the file name has none');
     warnings.push(`${path}: the document states no effective date; filed under its file-name date ${label}`);
@@ -189,31 +233,33 @@ function toCandidate(path: string, input: LoadedInput, parsed: Extract<ParseOutc
       `${path}: archive label ${label} disagrees with the document's own date ${date} (${days > 0 ? '+' : ''}${days} days); filed under ${date}`,
     );
   }
-  return { path, input, parsed, date, warnings, fidelity: parsed.fidelity };
+  return { path, input, parsed, date, warnings, fidelity: parsed.fidelity, index };
 }
 
-function knownHashes(dbFile: string): Set<string> {
-  if (!existsSync(dbFile)) return new Set();
+/** What the database holds already: source file hashes and official editions ("family|date"). */
+function storedState(dbFile: string): { hashes: Set<string>; editions: Set<string> } {
+  if (!existsSync(dbFile)) return { hashes: new Set(), editions: new Set() };
   const db = openReadOnlyDb(dbFile);
   try {
-    return new Set((db.prepare('SELECT sha256 FROM source_files').pluck().all() as string[]));
-  } catch {
-    return new Set();
+    const catalog = new Catalog(db);
+    return {
+      hashes: catalog.sourceHashes(),
+      editions: new Set(catalog.officialEditions().map((e) => `${e.family}|${e.effectiveDate}`)),
+    };
   } finally {
     db.close();
   }
 }
 
 /** Builds into a temporary copy and renames it over the database only on success. */
-function writeAtomically(dbFile: string, fn: (writer: Writer) => void): void {
+async function writeAtomically(dbFile: string, fn: (writer: Writer) => Promise<void>): Promise<void> {
   const tmp = `${dbFile}.tmp-${process.pid}`;
   rmSync(tmp, { force: true });
   if (existsSync(dbFile)) copyFileSync(dbFile, tmp);
   try {
     const db = openWritableDb(tmp);
     try {
-      const writer = new Writer(db);
-      db.transaction(() => fn(writer))();
+      await fn(new Writer(db));
       db.pragma('optimize');
     } finally {
       db.close();
@@ -282,9 +328,6 @@ function storeCandidates(
     if (g) g.push(c);
     else groups.set(key, [c]);
   }
-  const storedScore = writer.db.prepare(
-    `SELECT report FROM source_files WHERE edition_id = @id AND role = 'primary'`,
-  );
   for (const group of [...groups.values()].sort((a, b) => (a[0]!.date < b[0]!.date ? -1 : 1))) {
     const first = group[0]!;
     const family = first.parsed.doc.family;
@@ -293,8 +336,8 @@ function storeCandidates(
     const existing = writer.findEdition(family, first.date);
     let replace = true;
     if (existing) {
-      const prev = storedScore.get({ id: existing.id }) as { report: string } | undefined;
-      const prevFidelity = prev ? ((JSON.parse(prev.report) as { fidelity?: number[] }).fidelity ?? null) : null;
+      const prev = writer.primaryReport(existing.id) as { fidelity?: number[] } | null;
+      const prevFidelity = prev?.fidelity ?? null;
       if (prevFidelity && !greater(best.fidelity, prevFidelity)) replace = false;
     }
     const known = manifest?.editions.find((e) => e.family === family && e.effectiveDate === first.date);

@@ -20,9 +20,10 @@ export interface DerivedReport {
 
 /**
  * Derives what ingest stores beside the texts: cross-references of every new text, and
- * lineage ids along each family's chain of official editions.
+ * lineage ids along each family's chain of official editions. `precomputed` holds
+ * alignments of consecutive editions made from the parsed documents, keyed "family|before|after".
  */
-export function storeDerived(writer: Writer): DerivedReport {
+export function storeDerived(writer: Writer, precomputed: ReadonlyMap<string, Alignment> = new Map()): DerivedReport {
   writer.indexNewTexts();
   const body = writer.db.prepare('SELECT body FROM texts WHERE id = ?').pluck();
   const insert = writer.db.prepare(
@@ -35,7 +36,7 @@ export function storeDerived(writer: Writer): DerivedReport {
   const report: DerivedReport = { texts: writer.newTextIds.length, aligned: 0, editionsUpdated: 0, rowsUpdated: 0 };
   const lineage = new Lineage(writer.db);
   const norms = new Map<number, string>(writer.normalized);
-  for (const family of ['cr', 'rulings'] as DocumentFamily[]) storeLineage(lineage, family, norms, report);
+  for (const family of ['cr', 'rulings'] as DocumentFamily[]) storeLineage(lineage, family, norms, report, precomputed);
   return report;
 }
 
@@ -45,7 +46,13 @@ export function storeDerived(writer: Writer): DerivedReport {
  * a new, replaced or newly neighbouring edition are aligned afresh. Unpaired rules keep their
  * old id where that joins no other lineage, so ids stay stable across re-ingests.
  */
-export function storeLineage(lineage: Lineage, family: DocumentFamily, norms: Map<number, string>, report: DerivedReport): void {
+export function storeLineage(
+  lineage: Lineage,
+  family: DocumentFamily,
+  norms: Map<number, string>,
+  report: DerivedReport,
+  precomputed: ReadonlyMap<string, Alignment> = new Map(),
+): void {
   const chain = lineage.chain(family);
   if (chain.length === 0) return;
   const states = lineage.states();
@@ -83,6 +90,13 @@ export function storeLineage(lineage: Lineage, family: DocumentFamily, norms: Ma
   const fresh = new Map<number, Alignment>();
   const alignPair = (k: number): Alignment => {
     let al = fresh.get(k);
+    // Aligned already (on the parse workers) from the very documents just stored: same rules, same order.
+    const pre = precomputed.get(`${family}|${chain[k - 1]!.effectiveDate}|${chain[k]!.effectiveDate}`);
+    if (!al && pre && pre.afterToBefore.length === oldIds[k]!.length && pre.beforeToAfter.length === oldIds[k - 1]!.length) {
+      al = pre;
+      fresh.set(k, al);
+      report.aligned++;
+    }
     if (!al) {
       al = alignEditions(load(k - 1), load(k));
       fresh.set(k, al);

@@ -70,7 +70,21 @@ export class Catalog {
          WHERE eg.edition_id = @id ORDER BY eg.ord`,
       ),
       text: db.prepare('SELECT body FROM texts WHERE id = ?').pluck(),
+      hashes: db.prepare('SELECT sha256 FROM source_files').pluck(),
+      official: db.prepare(
+        `SELECT family, effective_date AS effectiveDate FROM editions WHERE official = 1 ORDER BY family, effective_date`,
+      ),
     };
+  }
+
+  /** sha256 of every stored source file. */
+  sourceHashes(): Set<string> {
+    return new Set(this.s.hashes.all() as string[]);
+  }
+
+  /** Family and date of every official edition. */
+  officialEditions(): Array<{ family: DocumentFamily; effectiveDate: string }> {
+    return this.s.official.all() as Array<{ family: DocumentFamily; effectiveDate: string }>;
   }
 
   /** Every stored edition of a family, oldest first. */

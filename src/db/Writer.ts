@@ -115,6 +115,7 @@ export class Writer {
         `UPDATE source_files SET role = 'duplicate' WHERE edition_id = @editionId AND role = 'primary'`,
       ),
       fileBySha: db.prepare('SELECT id FROM source_files WHERE sha256 = ?'),
+      primaryReport: db.prepare(`SELECT report FROM source_files WHERE edition_id = @id AND role = 'primary'`).pluck(),
     };
     for (const r of db.prepare('SELECT id, body FROM texts').iterate() as Iterable<{ id: number; body: string }>) {
       this.textIds.set(r.body, r.id);
@@ -221,6 +222,12 @@ export class Writer {
     );
     this.indexNewTexts();
     return id;
+  }
+
+  /** The stored report (JSON) of an edition's primary file, or null. */
+  primaryReport(editionId: number): unknown {
+    const raw = this.s.primaryReport.get({ id: editionId }) as string | undefined;
+    return raw === undefined ? null : (JSON.parse(raw) as unknown);
   }
 
   /** Records a source file; a primary file becomes the edition's stored text source. */

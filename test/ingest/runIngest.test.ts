@@ -116,3 +116,39 @@ test('a failure while writing leaves the previous database exactly as it was', a
     ['2020-09-25'],
   );
 });
+
+/** Which (edition, position) rows share a lineage, independent of the ids' values. */
+function lineagePartition(dbFile: string): string[] {
+  const db = openReadOnlyDb(dbFile);
+  try {
+    const rows = db
+      .prepare(
+        `SELECT er.lineage_id AS l, e.effective_date || ':' || er.ord AS at FROM edition_rules er
+         JOIN editions e ON e.id = er.edition_id WHERE e.official = 1 ORDER BY e.effective_date, er.ord`,
+      )
+      .all() as Array<{ l: number; at: string }>;
+    const groups = new Map<number, string[]>();
+    for (const r of rows) {
+      const g = groups.get(r.l);
+      if (g) g.push(r.at);
+      else groups.set(r.l, [r.at]);
+    }
+    return [...groups.values()].map((g) => g.join(' ')).sort();
+  } finally {
+    db.close();
+  }
+}
+
+test('lineage from one run (aligned on the parse workers) equals lineage built edition by edition', async () => {
+  const files = ['2020-09-25', '2020-11-20', '2021-02-02', '2021-02-24', '2021-04-19', '2021-06-09'].map((d) => file(`rulesraker/${d}.txt`));
+  const dir = tmp();
+  const together = join(dir, 'together.db');
+  const r = await runIngest({ inputs: expandInputs(files), dbFile: together });
+  assert.equal(r.editions.length, 6);
+  const oneByOne = join(dir, 'one-by-one.db');
+  for (const f of files) await runIngest({ inputs: expandInputs([f]), dbFile: oneByOne });
+  const a = lineagePartition(together);
+  const b = lineagePartition(oneByOne);
+  assert.ok(a.length > 2000, `lineages: ${a.length}`);
+  assert.deepEqual(a, b);
+});
