@@ -81,6 +81,13 @@ function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+/** CPU time (user + system) a process has used, in ms. */
+function cpuMs(pid: number): number {
+  // fields 14 and 15 of /proc/PID/stat, after the parenthesized command name
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+}
+
 function rotating(paths: string[], base: Omit<AutocannonRequest, 'path' | 'setupRequest'> = {}): AutocannonRequest[] {
   let i = 0;
   return [{ ...base, setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }];
@@ -176,20 +183,30 @@ async function main(): Promise<void> {
 
   console.log(`bench/serve: ${dbFile} (${editions} editions; latest ${latest.effectiveDate}: ${numbers.length} rules, ${keywords.length} keywords)`);
   console.log(`${duration} s per scenario, ${connections} connections; "no cache" rows rotate their inputs on a server with the answer cache off;`);
-  console.log('% base: against the baseline run just before the scenario (printed above it)');
+  console.log('% base: req/s against the baseline run just before the scenario (printed above it);');
+  console.log('cpu µs: server CPU time per request; cpu base: baseline cpu µs / scenario cpu µs (req/s one server core would give, relative)');
   if (flags.length > 0) console.log(`server processes run with node ${flags.join(' ')}`);
   console.log(`server idle RSS ${idleRss.toFixed(1)} MB (answer cache on), ${idleRssUncached.toFixed(1)} MB (off)\n`);
-  console.log(`${'scenario'.padEnd(52)} ${'req/s'.padStart(8)} ${'% base'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'errors'.padStart(7)}`);
+  console.log(`${'scenario'.padEnd(52)} ${'req/s'.padStart(8)} ${'% base'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'errors'.padStart(7)} ${'cpu µs'.padStart(8)} ${'cpu base'.padStart(8)}`);
   // The machine is shared and its speed drifts: every scenario is compared with a baseline run right before it.
+  // Server CPU per request is printed too: it depends much less on what else the machine runs.
   const [baseName, baseUrl, baseRequests] = scenarios[0]!;
-  for (const [name, url, requests] of scenarios.slice(1)) {
-    const b = await autocannon({ url: baseUrl, connections, duration, requests: baseRequests });
+  const pidOf = new Map([cached, uncached, baseline].map((c) => [c.url, c.child.pid!]));
+  const measure = async (url: string, requests: AutocannonRequest[]) => {
+    const pid = pidOf.get(url)!;
+    const c0 = cpuMs(pid);
     const r = await autocannon({ url, connections, duration, requests });
-    const errs = r.errors + r.timeouts + r.non2xx;
-    const row = (n: string, x: AutocannonResult, pct: string, e: number) =>
-      `${n.padEnd(52)} ${x.requests.average.toFixed(0).padStart(8)} ${pct.padStart(7)} ${String(x.latency.p50).padStart(7)} ${String(x.latency.p99).padStart(7)} ${String(e).padStart(7)}`;
-    console.log(row(`  (${baseName})`, b, '100%', b.errors + b.timeouts + b.non2xx));
-    console.log(row(name, r, `${((100 * r.requests.average) / b.requests.average).toFixed(0)}%`, errs));
+    return { r, usPerReq: ((cpuMs(pid) - c0) * 1000) / Math.max(1, r.requests.total) };
+  };
+  for (const [name, url, requests] of scenarios.slice(1)) {
+    // warm-up, not counted: JIT, and the edition loaded into memory (a running server has done this long ago)
+    await autocannon({ url, connections, duration: 1, requests });
+    const b = await measure(baseUrl, baseRequests);
+    const x = await measure(url, requests);
+    const row = (n: string, m: typeof x, pct: string, cpuPct: string) =>
+      `${n.padEnd(52)} ${m.r.requests.average.toFixed(0).padStart(8)} ${pct.padStart(7)} ${String(m.r.latency.p50).padStart(7)} ${String(m.r.latency.p99).padStart(7)} ${String(m.r.errors + m.r.timeouts + m.r.non2xx).padStart(7)} ${m.usPerReq.toFixed(0).padStart(8)} ${cpuPct.padStart(8)}`;
+    console.log(row(`  (${baseName})`, b, '100%', '100%'));
+    console.log(row(name, x, `${((100 * x.r.requests.average) / b.r.requests.average).toFixed(0)}%`, `${((100 * b.usPerReq) / x.usPerReq).toFixed(0)}%`));
   }
 
   // Mixed load on the caching server: every endpoint, rotating inputs.
