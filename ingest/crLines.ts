@@ -1,3 +1,4 @@
+import { findEffectiveDate } from './effectiveDate.js';
 import type {
   GlossaryEntry,
   LineAccounting,
@@ -25,22 +26,6 @@ const RULE_RE = /^(\d{3})\.(\d{1,3})([a-z])?\.?(?=\s)\s*(.*)$/;
 const SECTION_RE = /^(\d{3})\.(?=\s)\s*(.*)$/;
 const PART_RE = /^([1-9])\.\s+([A-Z][^.]{2,60})$/;
 const EXAMPLE_RE = /^Example:\s*(.*)$/;
-const DATE_RE =
-  /These rules are (?:current|effective) as of (January|February|March|April|May|June|July|August|September|October|November|December) (\d{1,2}),? (\d{4})/i;
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
 
 const NOISE = new Set([
   'table of contents',
@@ -66,14 +51,6 @@ export function ruleIdentity(number: string): Pick<RuleNode, 'number' | 'parent'
   if (n === undefined) return { number: sec!, parent: null, kind: 'section' };
   if (letter === undefined) return { number: `${sec}.${n}`, parent: sec!, kind: 'rule' };
   return { number: `${sec}.${n}${letter}`, parent: `${sec}.${n}`, kind: 'subrule' };
-}
-
-/** The effective date a CR text states ("These rules are effective as of November 18, 2022."), ISO, or null. */
-export function statedEffectiveDate(text: string): string | null {
-  const m = DATE_RE.exec(text);
-  if (!m) return null;
-  const month = MONTHS.indexOf(m[1]!.toLowerCase()) + 1;
-  return `${m[3]}-${String(month).padStart(2, '0')}-${m[2]!.padStart(2, '0')}`;
 }
 
 /** True for navigation and decoration lines that carry no rules text. */
@@ -136,12 +113,12 @@ export function buildCrDocument(lines: SourceLine[], opts: BuildOptions): Parsed
   for (const src of lines) {
     let text = src.text.replace(/\s+/g, ' ').trim();
     if (text === '') continue;
-    if (doc.effectiveDate === null) doc.effectiveDate = statedEffectiveDate(text);
+    if (doc.effectiveDate === null) doc.effectiveDate = findEffectiveDate(text);
     if (/^Magic:? The Gathering(?:®|™|\(R\)|\(TM\))? Comprehensive Rules$/i.test(text) || /^Comprehensive Rules$/i.test(text)) {
       doc.title ??= text;
       continue;
     }
-    if (DATE_RE.test(text) && text.length < 80) continue;
+    if (text.length < 80 && findEffectiveDate(text) !== null) continue;
     if (isNoiseLine(text) && src.role !== 'term') {
       if (text.toLowerCase().startsWith('glossary')) gloss = null;
       open = null;

@@ -1,4 +1,5 @@
 import type { GlossaryEntry, IndexEntry, ParsedDocument, ParseWarning, PartHeading, RuleNode } from './types.js';
+import { emptyDocument } from './crLines.js';
 import { findEffectiveDate } from './effectiveDate.js';
 
 // Rule-number patterns, applied to a trimmed line. Numbers never keep their trailing dot.
@@ -92,19 +93,10 @@ export function parseCrText(text: string): ParsedDocument {
     }
   }
   const doc: ParsedDocument = {
-    family: 'cr',
-    format: 'cr-text',
+    ...emptyDocument('cr-text'),
     effectiveDate: findEffectiveDate(text),
     complete: true,
     title: findTitle(lines),
-    introduction: null,
-    credits: null,
-    parts: [],
-    rules: [],
-    glossary: [],
-    abilityWords: [],
-    index: [],
-    accounting: { bodyLines: 0, accounted: 0, unaccounted: [] },
     warnings,
   };
   if (doc.effectiveDate === null) {

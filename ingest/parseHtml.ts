@@ -1,5 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
-import { buildCrDocument, ruleIdentity, statedEffectiveDate, type SourceLine } from './crLines.js';
+import { buildCrDocument, ruleIdentity, type SourceLine } from './crLines.js';
+import { findEffectiveDate } from './effectiveDate.js';
 import { isWholeEdition } from './parseMarkdown.js';
 import type { ParsedDocument } from './types.js';
 
@@ -89,7 +90,7 @@ export function parseHtml($: CheerioAPI): ParsedDocument {
 
   const title = $('title').first().text().replace(/\s+/g, ' ').trim() || null;
   const doc = buildCrDocument(lines, { format: 'html', title, proseTolerant: true });
-  doc.effectiveDate ??= statedEffectiveDate($('body').text().replace(/\s+/g, ' '));
+  doc.effectiveDate ??= findEffectiveDate($('body').text().replace(/\s+/g, ' '));
   doc.complete = isWholeEdition(doc);
   return doc;
 }

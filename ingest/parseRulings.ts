@@ -1,3 +1,4 @@
+import { emptyDocument } from './crLines.js';
 import type { Citation, IndexEntry, ParsedDocument, ParseWarning, RuleNode } from './types.js';
 
 const CHAPTER_RE = /^([A-Z])\s+-\s+(.+?)\s*$/;
@@ -33,20 +34,10 @@ export function parseRulings(input: string): ParsedDocument {
   const lines = text.split('\n');
   const release = isRulingsTextRelease(text);
   const doc: ParsedDocument = {
+    ...emptyDocument(release ? 'rulings-text' : 'rulings-html'),
     family: 'rulings',
-    format: release ? 'rulings-text' : 'rulings-html',
     effectiveDate: releaseDate(text),
     complete: release,
-    title: null,
-    introduction: null,
-    credits: null,
-    parts: [],
-    rules: [],
-    glossary: [],
-    abilityWords: [],
-    index: [],
-    accounting: { bodyLines: 0, accounted: 0, unaccounted: [] },
-    warnings: [],
   };
   const warnings: ParseWarning[] = [];
   const unaccounted: number[] = [];
