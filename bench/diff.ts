@@ -23,13 +23,17 @@ const { values } = parseArgs({
 const root = projectRoot();
 
 if (values.child) {
-  // One fresh measurement: open, resolve, load both editions, diff (no word segments, as --json).
-  const [db, from, to] = values.child.split(',') as [string, string, string];
+  // One fresh measurement: open, resolve, load both editions, diff. As `crkb diff --json` does: no word
+  // segments, rule changes only; with ",full" also examples and the glossary (as the summary does).
+  const [db, from, to, mode] = values.child.split(',') as [string, string, string, string | undefined];
   const t0 = performance.now();
   const { loadDiff, resolveEditionArg } = await import('../src/cli/diff.js');
   const t1 = performance.now();
   const conn = openReadOnlyDb(db);
-  const d = loadDiff(conn, resolveEditionArg(conn, from, 'FROM', ''), resolveEditionArg(conn, to, 'TO', ''), { segments: false });
+  const d = loadDiff(conn, resolveEditionArg(conn, from, 'FROM', ''), resolveEditionArg(conn, to, 'TO', ''), {
+    segments: false,
+    rulesOnly: mode !== 'full',
+  });
   const t2 = performance.now();
   conn.close();
   console.log(JSON.stringify({ importMs: t1 - t0, diffMs: t2 - t1, changes: d.counts.total }));
@@ -57,22 +61,26 @@ try {
     ['2021-06-18', '2021-07-23'],
     ['2009-05-01', '2009-07-11'],
   ] as const) {
-    const ms: number[] = [];
-    let changes = 0;
-    let importMs = 0;
-    for (let i = 0; i < runs; i++) {
-      const r = spawnSync(process.execPath, [join(root, 'dist/bench/diff.js'), '--child', `${db},${from},${to}`], { encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(r.stderr);
-      const o = JSON.parse(r.stdout) as { importMs: number; diffMs: number; changes: number };
-      ms.push(o.diffMs);
-      changes = o.changes;
-      importMs = o.importMs;
+    for (const mode of ['json', 'full'] as const) {
+      const ms: number[] = [];
+      let changes = 0;
+      let importMs = 0;
+      for (let i = 0; i < runs; i++) {
+        const arg = `${db},${from},${to}${mode === 'full' ? ',full' : ''}`;
+        const r = spawnSync(process.execPath, [join(root, 'dist/bench/diff.js'), '--child', arg], { encoding: 'utf8' });
+        if (r.status !== 0) throw new Error(r.stderr);
+        const o = JSON.parse(r.stdout) as { importMs: number; diffMs: number; changes: number };
+        ms.push(o.diffMs);
+        changes = o.changes;
+        importMs = o.importMs;
+      }
+      ms.sort((a, b) => a - b);
+      const label = mode === 'json' ? `${from} → ${to}` : '  + examples, glossary';
+      console.log(
+        `${label.padEnd(25)} ${ms[Math.floor(ms.length / 2)]!.toFixed(1)} ms / ${ms[0]!.toFixed(1)} ms (${runs} processes)`.padEnd(70) +
+          `${String(changes).padEnd(10)}${importMs.toFixed(0)} ms`,
+      );
     }
-    ms.sort((a, b) => a - b);
-    console.log(
-      `${from} → ${to}   ${ms[Math.floor(ms.length / 2)]!.toFixed(1)} ms / ${ms[0]!.toFixed(1)} ms (${runs} processes)`.padEnd(70) +
-        `${String(changes).padEnd(10)}${importMs.toFixed(0)} ms`,
-    );
   }
   const conn = openReadOnlyDb(db);
   const lineage = new Lineage(conn);

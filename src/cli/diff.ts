@@ -37,13 +37,15 @@ export function resolveEditionArg(db: Db, arg: string, what: string, help: strin
 /**
  * Loads both editions and diffs them (the timed part of bench/diff). Rules are paired on their
  * skeletons first; only the texts, examples, references and definitions the diff can read are loaded.
+ * `rulesOnly` (what --json and --renumbering print) skips examples and the glossary: both come back empty.
  */
 export function loadDiff(
   db: Db,
   from: { id: number; effectiveDate: string },
   to: { id: number; effectiveDate: string },
-  opts: { section?: string; kinds?: ChangeKind[]; segments?: boolean } = {},
+  opts: { section?: string; kinds?: ChangeKind[]; segments?: boolean; rulesOnly?: boolean } = {},
 ): EditionDiff {
+  const { rulesOnly = false, ...diffOpts } = opts;
   const lineage = new Lineage(db);
   const a = lineage.diffSkeleton(from.id);
   const b = lineage.diffSkeleton(to.id);
@@ -66,15 +68,15 @@ export function loadDiff(
     if (o.version === r.version) continue;
     textIds.add(o.textId).add(r.textId);
     if (o.textId !== r.textId) refIds.add(o.textId).add(r.textId);
-    if (o.exampleIds !== r.exampleIds) withExamples.push(o, r);
+    if (!rulesOnly && o.exampleIds !== r.exampleIds) withExamples.push(o, r);
   }
   for (let j = 0; j < a.length; j++) if (!pairedFrom[j]) textIds.add(a[j]!.textId);
   const SECTION = /^\d{3}$/;
   for (const rules of [a, b]) for (const r of rules) if (SECTION.test(r.number)) textIds.add(r.textId);
   const exampleIds = withExamples.map((r) => JSON.parse(r.exampleIds) as number[]);
   for (const ids of exampleIds) for (const id of ids) textIds.add(id);
-  const ga = lineage.glossaryIds(from.id);
-  const gb = lineage.glossaryIds(to.id);
+  const ga = rulesOnly ? [] : lineage.glossaryIds(from.id);
+  const gb = rulesOnly ? [] : lineage.glossaryIds(to.id);
   for (const id of glossaryTextsNeeded(ga, gb)) textIds.add(id);
 
   const texts = lineage.textsByIds(textIds);
@@ -94,7 +96,7 @@ export function loadDiff(
   return diffEditions(
     { date: from.effectiveDate, rules: a, glossary: glossary(ga) },
     { date: to.effectiveDate, rules: b, glossary: glossary(gb) },
-    opts,
+    diffOpts,
   );
 }
 
@@ -149,6 +151,8 @@ export async function run(argv: string[]): Promise<number> {
       ...(section !== undefined ? { section } : {}),
       ...(kinds ? { kinds } : {}),
       segments: !values.json,
+      // examples are printed by no output; the glossary only by the summary and --markdown
+      rulesOnly: values.json || values.renumbering,
     });
     let out: string;
     if (values.renumbering) {
