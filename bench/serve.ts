@@ -121,7 +121,7 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '10' },
       mixed: { type: 'string', default: '60' },
       connections: { type: 'string', default: '10' },
-      'node-flags': { type: 'string', default: '' },
+      'node-flags': { type: 'string', default: '--max-semi-space-size=4' },
     },
   });
   const dbFile = resolve(values.db);
@@ -178,6 +178,7 @@ async function main(): Promise<void> {
     [`GraphQL single rule (POST, ${numbers.length} numbers)`, uncached.url, rotatingBodies(spread(numbers).map((n) => JSON.stringify({ query: ruleQ, variables: { n } })))],
     ['GraphQL single rule (GET, answer cache)', cached.url, [{ path: `/graphql?query=${encodeURIComponent(ruleQ)}&variables=${encodeURIComponent('{"n":"702.19b"}')}` }]],
     [`GraphQL search (POST, ${searches.length} texts)`, uncached.url, rotatingBodies(spread(searches).map((q) => JSON.stringify({ query: searchQ, variables: { q } })))],
+    [`/v1/search (${searches.length} texts, no cache)`, uncached.url, rotating(spread(searches).map((q) => `/v1/search?q=${encodeURIComponent(q)}&format=json`))],
     ['GraphQL search (GET, answer cache, 10 texts)', cached.url, words.map((w) => ({ path: `/graphql?query=${encodeURIComponent(searchQ)}&variables=${encodeURIComponent(JSON.stringify({ q: w }))}` }))],
   ];
 
@@ -219,6 +220,7 @@ async function main(): Promise<void> {
     mixedPaths.push({ path: `/v1/lookup?q=${encodeURIComponent(k)}&format=markdown` });
     mixedPaths.push(gqlPost(ruleQ, { n }));
     mixedPaths.push(gqlPost(searchQ, { q: w }));
+    mixedPaths.push({ path: `/v1/search?q=${encodeURIComponent(w)}&format=text` });
     mixedPaths.push(gqlPost('query($n: String!) { rule(number: $n) { references { targetNumber target { number } } referencedBy { number } } }', { n }));
   }
   const before = rssMb(cached.child.pid!);

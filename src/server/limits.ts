@@ -118,3 +118,6 @@ export function limitsRule(limits: QueryLimits) {
     };
   };
 }
+
+/** Longest search text accepted, in characters. */
+export const MAX_SEARCH_LENGTH = 500;

@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import type { Reader, RuleRecord } from '../db/Reader.js';
 import { resolveEditionArg } from './args.js';
 import { apiError, codeOf, statusOf } from './errors.js';
+import { MAX_SEARCH_LENGTH } from './limits.js';
 import { answerLookup } from './lookup/answerLookup.js';
 import { formatLookup, lookupJson, type LookupFormat } from './lookup/formatLookup.js';
 import { parseQuery } from './lookup/parseQuery.js';
@@ -54,7 +55,10 @@ function formatParam(req: Request): LookupFormat {
   throw apiError('BAD_USER_INPUT', `format must be json, text or markdown, not "${f.slice(0, 20)}"`, { argument: 'format' });
 }
 
-/** The bot endpoints: GET /v1/lookup?q=…&edition=…&format=json|text|markdown&examples=1 and GET /v1/rules/:number. */
+/**
+ * The bot endpoints: GET /v1/lookup?q=…&edition=…&format=json|text|markdown&examples=1,
+ * GET /v1/rules/:number and GET /v1/search?q=…&edition=…&limit=10&format=….
+ */
 export function v1Routes(opts: V1Options): Router {
   const { reader, cache } = opts;
   const router = Router();
@@ -117,5 +121,65 @@ export function v1Routes(opts: V1Options): Router {
       return p.number;
     }),
   );
+  router.get('/search', (req, res) => {
+    const key = req.originalUrl;
+    const hit = cache?.get(key);
+    if (hit) return sendCached(req, res, hit);
+    let format: LookupFormat = 'json';
+    let entry: CachedResponse;
+    try {
+      format = formatParam(req);
+      const q = param(req, 'q');
+      if (q === undefined || q.trim() === '') throw apiError('BAD_USER_INPUT', 'the "q" parameter is required', { argument: 'q' });
+      if (q.length > MAX_SEARCH_LENGTH) {
+        throw apiError('BAD_USER_INPUT', `the search text is longer than ${MAX_SEARCH_LENGTH} characters`, { argument: 'q' });
+      }
+      const limitArg = param(req, 'limit') ?? '10';
+      const limit = Number(limitArg);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 50) {
+        throw apiError('BAD_USER_INPUT', `limit must be a whole number from 1 to 50, not "${limitArg.slice(0, 20)}"`, { argument: 'limit' });
+      }
+      const edition = resolveEditionArg(reader, param(req, 'edition'));
+      const marks = format === 'json' ? { open: '<b>', close: '</b>' } : format === 'markdown' ? { open: '**', close: '**' } : { open: '', close: '' };
+      const hits = reader.search(edition.edition.id, q, { limit, marks }).map((h) => ({
+        kind: h.kind,
+        number: h.rule?.number ?? null,
+        term: h.glossary?.term ?? null,
+        exampleIndex: h.exampleIndex,
+        snippet: h.snippet,
+      }));
+      const body = format === 'json' ? JSON.stringify({ query: q, edition: edition.edition.effectiveDate, hits }) : searchText(q, edition.edition.effectiveDate, hits, format);
+      entry = { status: 200, contentType: CONTENT_TYPE[format], body, etag: etagOf(body), cacheControl: edition.exact ? IMMUTABLE : SHORT };
+    } catch (e) {
+      const code = codeOf(e);
+      if (code === undefined) throw e;
+      const err = e as GraphQLError;
+      const body = format === 'json' ? JSON.stringify({ error: { code, message: err.message } }) : `${err.message}.`;
+      entry = { status: statusOf(code), contentType: CONTENT_TYPE[format], body, etag: etagOf(body), cacheControl: ERROR };
+    }
+    cache?.set(key, entry);
+    sendCached(req, res, entry);
+  });
   return router;
+}
+
+/** Search hits as chat lines: "702.19b …snippet…", at most 2,000 characters. */
+function searchText(
+  q: string,
+  edition: string,
+  hits: Array<{ kind: string; number: string | null; term: string | null; exampleIndex: number | null; snippet: string }>,
+  format: 'text' | 'markdown',
+): string {
+  if (hits.length === 0) return `No rule of the ${edition} edition matches "${q.slice(0, 80)}".`;
+  const lines: string[] = [];
+  let size = 0;
+  for (const h of hits) {
+    const where = h.kind === 'glossary' ? `Glossary: ${h.term}` : h.kind === 'example' ? `${h.number} (example)` : (h.number ?? '');
+    const line = format === 'markdown' ? `- **${where}** ${h.snippet}` : `${where} ${h.snippet}`;
+    if (size + line.length + 1 > 1900) break;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  lines.push(format === 'markdown' ? `*CR ${edition}*` : `(CR ${edition})`);
+  return lines.join('\n');
 }

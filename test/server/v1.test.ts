@@ -138,3 +138,25 @@ test('GraphQL over GET is cacheable; POST works; CORS; body limit; no stack trac
   assert.equal(html.status, 200);
   assert.match(await html.text(), /graphiql/i);
 });
+
+test('search endpoint: ranked hits of one edition, chat-sized text, hostile input and bad limits', async () => {
+  const res = await get('/v1/search?q=trample&limit=5');
+  assert.equal(res.status, 200);
+  const j = (await res.json()) as { edition: string; hits: Array<{ kind: string; number: string | null; term: string | null; snippet: string }> };
+  assert.equal(j.edition, '2021-07-23');
+  assert.ok(j.hits.length > 0 && j.hits.length <= 5);
+  assert.ok(j.hits.some((h) => h.number?.startsWith('702.19')), JSON.stringify(j.hits));
+  assert.ok(j.hits.every((h) => /<b>trample<\/b>/i.test(h.snippet)), 'json snippets mark the match');
+  const old = (await (await get('/v1/search?q=trample&edition=2008-12-01')).json()) as typeof j;
+  assert.equal(old.edition, '2008-10-01');
+  assert.ok(old.hits.some((h) => h.number?.startsWith('502.9')));
+  const text = await (await get('/v1/search?q=trample&format=text')).text();
+  assert.ok(text.length <= 2000);
+  assert.match(text, /\(CR 2021-07-23\)$/);
+  for (const q of ['"', '*', 'NEAR(', '-trample', '((']) {
+    const r = await get(`/v1/search?q=${encodeURIComponent(q)}`);
+    assert.ok(r.status === 200, `${q}: ${r.status}`);
+  }
+  assert.equal((await get('/v1/search?q=trample&limit=0')).status, 400);
+  assert.equal((await get('/v1/search')).status, 400);
+});

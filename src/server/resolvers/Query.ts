@@ -2,12 +2,12 @@ import type { EditionInfo, RuleRecord, SearchHitRecord } from '../../db/Reader.j
 import type { ApiContext } from '../ApiContext.js';
 import { decodeCursor, encodeCursor, firstArg, ruleNumberArg } from '../args.js';
 import { apiError } from '../errors.js';
+import { MAX_SEARCH_LENGTH } from '../limits.js';
 import { answerLookup } from '../lookup/answerLookup.js';
 import { closestTerms, nearestNumbers } from '../lookup/suggest.js';
 
 type Args<T> = T;
 const SECTION_RE = /^\d{1,3}(?:\.\d{1,3}[a-z]{0,2})?$/;
-const MAX_SEARCH_LENGTH = 500;
 
 /** A rule by number, or NOT_FOUND with the nearest numbers of that edition. */
 export async function ruleOrNotFound(ctx: ApiContext, e: EditionInfo, number: string): Promise<RuleRecord> {
