@@ -39,6 +39,7 @@ function mentions(refs: Reference[]): Mention[] {
   return out;
 }
 
+// The text with every mention replaced by MASK (not yet normalized).
 function masked(text: string, ms: Mention[]): string {
   let out = '';
   let pos = 0;
@@ -46,8 +47,10 @@ function masked(text: string, ms: Mention[]): string {
     out += text.slice(pos, m.start) + MASK;
     pos = m.end;
   }
-  return normalizeText(out + text.slice(pos));
+  return out + text.slice(pos);
 }
+
+const SUBSTANTIVE: RuleTextComparison = { textChange: 'substantive', typography: false };
 
 /**
  * Reference-aware comparison of one rule's text in two editions. A change made only of
@@ -69,15 +72,30 @@ export function compareRuleText(
     const same = sameTargets(mentions(beforeRefs), mentions(afterRefs), resolveBefore, resolveAfter);
     return { textChange: same ? 'none' : 'substantive', typography: true };
   }
+  return compareReworded(beforeText, afterText, resolveBefore, resolveAfter, beforeRefs, afterRefs);
+}
+
+/**
+ * compareRuleText for two texts whose normalized forms are known to differ (say, their stored
+ * hashes differ): the same verdict, without normalizing the whole texts, and normalizing nothing
+ * when the words around the references are unchanged.
+ */
+export function compareReworded(
+  beforeText: string,
+  afterText: string,
+  resolveBefore: ResolveLineage,
+  resolveAfter: ResolveLineage,
+  beforeRefs: Reference[],
+  afterRefs: Reference[],
+): RuleTextComparison {
   const mb = mentions(beforeRefs);
   const ma = mentions(afterRefs);
-  if (mb.length !== ma.length || masked(beforeText, mb) !== masked(afterText, ma)) {
-    return { textChange: 'substantive', typography: false };
-  }
-  return {
-    textChange: sameTargets(mb, ma, resolveBefore, resolveAfter) ? 'references' : 'substantive',
-    typography: false,
-  };
+  // with no mentions the masked texts are the texts themselves, whose normalized forms differ
+  if (mb.length !== ma.length || mb.length === 0) return SUBSTANTIVE;
+  const xb = masked(beforeText, mb);
+  const xa = masked(afterText, ma);
+  if (xb !== xa && normalizeText(xb) !== normalizeText(xa)) return SUBSTANTIVE;
+  return { textChange: sameTargets(mb, ma, resolveBefore, resolveAfter) ? 'references' : 'substantive', typography: false };
 }
 
 function sameTargets(mb: Mention[], ma: Mention[], rb: ResolveLineage, ra: ResolveLineage): boolean {

@@ -1,6 +1,5 @@
-import { normalizeText } from '../../ingest/normalize.js';
-import { compareRuleText } from './compareRule.js';
-import type { ResolveLineage, RuleTextComparison, TextChange } from './compareRule.js';
+import { compareReworded, compareRuleText } from './compareRule.js';
+import type { RuleTextComparison, TextChange } from './compareRule.js';
 import { extractReferences } from './references.js';
 import type { Reference } from './references.js';
 import { wordDiff } from './wordDiff.js';
@@ -132,69 +131,6 @@ export function pairRules(from: DiffRule[], to: DiffRule[]): Int32Array {
   return out;
 }
 
-// The reference-aware comparison of compareRuleText for texts whose normalized forms are known to
-// differ (stored hashes differ): same verdicts, but it skips normalizing the whole texts, and
-// normalizes nothing when the words around the references are unchanged. Keep it in step with
-// compareRule.ts (mentions, masked, sameTargets).
-const MASK = ' zqxrefzqx ';
-const SUBSTANTIVE: RuleTextComparison = { textChange: 'substantive', typography: false };
-
-interface Mention {
-  start: number;
-  end: number;
-  targets: string[];
-}
-
-function mentionsOf(refs: Reference[]): Mention[] {
-  const out: Mention[] = [];
-  for (const r of [...refs].sort((a, b) => a.start - b.start)) {
-    const last = out[out.length - 1];
-    if (last && r.start < last.end) {
-      last.targets.push(r.target);
-      last.end = Math.max(last.end, r.end);
-    } else out.push({ start: r.start, end: r.end, targets: [r.target] });
-  }
-  return out;
-}
-
-// The text compareRuleText normalizes for its masked comparison.
-function unnormalizedMasked(text: string, ms: Mention[]): string {
-  let out = '';
-  let pos = 0;
-  for (const m of ms) {
-    out += text.slice(pos, m.start) + MASK;
-    pos = m.end;
-  }
-  return out + text.slice(pos);
-}
-
-function sameTargets(mb: Mention[], ma: Mention[], rb: ResolveLineage, ra: ResolveLineage): boolean {
-  for (let k = 0; k < mb.length; k++) {
-    const tb = mb[k]!.targets;
-    const ta = ma[k]!.targets;
-    if (tb.length !== ta.length) return false;
-    for (let x = 0; x < tb.length; x++) {
-      const lb = rb(tb[x]!);
-      const la = ra(ta[x]!);
-      if (lb === null || la === null) {
-        if (tb[x] !== ta[x] || lb !== la) return false;
-      } else if (lb !== la) return false;
-    }
-  }
-  return true;
-}
-
-function compareReworded(bRefs: Reference[], aRefs: Reference[], b: string, a: string, rb: ResolveLineage, ra: ResolveLineage): RuleTextComparison {
-  const mb = mentionsOf(bRefs);
-  const ma = mentionsOf(aRefs);
-  // with no mentions the masked texts are the texts, whose normalized forms differ
-  if (mb.length !== ma.length || mb.length === 0) return SUBSTANTIVE;
-  const xb = unnormalizedMasked(b, mb);
-  const xa = unnormalizedMasked(a, ma);
-  if (xb !== xa && normalizeText(xb) !== normalizeText(xa)) return SUBSTANTIVE;
-  return { textChange: sameTargets(mb, ma, rb, ra) ? 'references' : 'substantive', typography: false };
-}
-
 const sameList = (a: string[], b: string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** Diffs any two editions by pairing rules on lineage id; `from` may be later than `to` (a reverse diff). */
@@ -228,7 +164,7 @@ export function diffEditions(from: DiffEdition, to: DiffEdition, opts: DiffOptio
         b.text === r.text
           ? { textChange: 'none', typography: false }
           : b.normHash !== undefined && r.normHash !== undefined && b.normHash !== r.normHash && b.refs && r.refs
-            ? compareReworded(b.refs, r.refs, b.text, r.text, resolveFrom, resolveTo)
+            ? compareReworded(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs)
             : compareRuleText(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs);
       const kinds: ChangeKind[] = [];
       if (b.number !== r.number) kinds.push('renumbered');
