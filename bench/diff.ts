@@ -27,7 +27,7 @@ if (values.child) {
   // segments, rule changes only; with ",full" also examples and the glossary (as the summary does).
   const [db, from, to, mode] = values.child.split(',') as [string, string, string, string | undefined];
   const t0 = performance.now();
-  const { loadDiff, resolveEditionArg } = await import('../src/cli/diff.js');
+  const [{ resolveEditionArg }, { loadDiff }] = await Promise.all([import('../src/cli/diff.js'), import('../src/engine/loadDiff.js')]);
   const t1 = performance.now();
   const conn = openReadOnlyDb(db);
   const d = loadDiff(conn, resolveEditionArg(conn, from, 'FROM', ''), resolveEditionArg(conn, to, 'TO', ''), {

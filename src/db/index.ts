@@ -9,3 +9,4 @@ export type { ProvenanceEdition } from './Provenance.js';
 export { Reader, ftsQuery } from './Reader.js';
 export type { EditionInfo, RuleRecord, GlossaryRecord, KeywordRecord, TextRefRecord, SearchHitRecord } from './Reader.js';
 export { Lineage } from './Lineage.js';
+export type { SkeletonRule, ChainEdition, LineageRule, LineageRow, DanglingRef } from './Lineage.js';

@@ -6,7 +6,8 @@ export { wordDiff, tokenizeWords } from './wordDiff.js';
 export type { DiffSegment } from './wordDiff.js';
 export { compareRuleText } from './compareRule.js';
 export type { TextChange, ResolveLineage, RuleTextComparison } from './compareRule.js';
-export { diffEditions, diffGlossary, diffToJson, sectionOf, inScope, withReferences } from './diffEditions.js';
+export { loadDiff } from './loadDiff.js';
+export { diffEditions, pairRules, diffGlossary, diffToJson, sectionOf, inScope, withReferences } from './diffEditions.js';
 export type {
   DiffRule,
   DiffEdition,

@@ -41,9 +41,9 @@ export interface Engine {
  * kept, so paging through one costs one computation.
  */
 export async function loadEngine(): Promise<Engine> {
-  const [{ Lineage }, { diffEditions }, { ruleHistory }, { compareRuleText }] = await Promise.all([
+  const [{ Lineage }, { loadDiff }, { ruleHistory }, { compareRuleText }] = await Promise.all([
     import('../db/Lineage.js'),
-    import('../engine/diffEditions.js'),
+    import('../engine/loadDiff.js'),
     import('../engine/history.js'),
     import('../engine/compareRule.js'),
   ]);
@@ -59,10 +59,8 @@ export async function loadEngine(): Promise<Engine> {
       const key = `${from.id}:${to.id}:${section ?? ''}`;
       const hit = recent.get(key);
       if (hit) return hit;
-      const l = lineageOf(db);
-      const d = diffEditions(l.diffEdition(from.id, from.effectiveDate), l.diffEdition(to.id, to.effectiveDate), {
-        ...(section ? { section } : {}),
-      });
+      // Rule changes only (the API's diff has no example or glossary fields), texts loaded as needed.
+      const d = loadDiff(db, from, to, { ...(section ? { section } : {}), rulesOnly: true });
       const out: DiffChangeData[] = d.changes.map((c) => ({
         before: c.before,
         after: c.after,
