@@ -1,5 +1,6 @@
 import { Catalog, UnknownEditionError } from '../db/Catalog.js';
 import type { Db } from '../db/openDb.js';
+import type { DocumentFamily } from '../../ingest/types.js';
 import { diffToJson } from '../engine/diffEditions.js';
 import { loadDiff } from '../engine/loadDiff.js';
 import type { ChangeKind, EditionDiff, RuleChange } from '../engine/diffEditions.js';
@@ -8,7 +9,7 @@ import { openDbOption } from './openDbOption.js';
 import { defaultDbFile, parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 
-export const usage = `Usage: crkb diff FROM TO [--section N] [--kind K[,K]] [--json|--markdown] [--renumbering] [--db FILE]
+export const usage = `Usage: crkb diff FROM TO [--section N] [--kind K[,K]] [--json|--markdown] [--renumbering] [--family cr|rulings] [--db FILE]
 
 Compares two editions rule by rule, following each rule across renumbering.
 FROM and TO are dates (the edition in force that day) or "latest"; FROM may be
@@ -23,10 +24,22 @@ later than TO (a reverse diff).
 
 const KINDS: ChangeKind[] = ['added', 'removed', 'renumbered', 'substantive', 'references', 'typography'];
 
+/** Reads a --family option: "cr" (the Comprehensive Rules) or "rulings" (the Rulings Summaries). */
+export function familyOption(value: string | undefined, help: string): DocumentFamily {
+  if (value === undefined || value === 'cr' || value === 'rulings') return value ?? 'cr';
+  throw new UsageError(`--family must be cr or rulings, not "${value}"`, help);
+}
+
 /** Resolves an edition argument (a date or "latest") or throws a UsageError naming the option. */
-export function resolveEditionArg(db: Db, arg: string, what: string, help: string): { id: number; effectiveDate: string } {
+export function resolveEditionArg(
+  db: Db,
+  arg: string,
+  what: string,
+  help: string,
+  family: DocumentFamily = 'cr',
+): { id: number; effectiveDate: string } {
   try {
-    return new Catalog(db).resolveEdition(arg);
+    return new Catalog(db).resolveEdition(arg, family);
   } catch (e) {
     if (e instanceof UnknownEditionError) throw new UsageError(`${what} ${arg}: ${e.message}`, help);
     throw e;
@@ -43,14 +56,16 @@ export async function run(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       markdown: { type: 'boolean', default: false },
       renumbering: { type: 'boolean', default: false },
+      family: { type: 'string', default: 'cr' },
       db: { type: 'string' },
     },
     usage,
   );
+  const family = familyOption(values.family, usage);
   if (positionals.length !== 2) throw new UsageError('expected two editions: FROM TO', usage);
   if (values.json && values.markdown) throw new UsageError('--json and --markdown exclude each other', usage);
   const section = values.section;
-  if (section !== undefined && !/^\d(\d\d(\.\d+[a-z]?)?)?$/.test(section)) {
+  if (section !== undefined && family === 'cr' && !/^\d(\d\d(\.\d+[a-z]?)?)?$/.test(section)) {
     throw new UsageError(`--section ${section}: expected a part (7), a section (702) or a rule (702.19)`, usage);
   }
   let kinds: ChangeKind[] | undefined;
@@ -61,8 +76,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   const db = openDbOption(values.db ?? defaultDbFile(), usage);
   try {
-    const from = resolveEditionArg(db, positionals[0]!, 'FROM', usage);
-    const to = resolveEditionArg(db, positionals[1]!, 'TO', usage);
+    const from = resolveEditionArg(db, positionals[0]!, 'FROM', usage, family);
+    const to = resolveEditionArg(db, positionals[1]!, 'TO', usage, family);
     const d = loadDiff(db, from, to, {
       ...(section !== undefined ? { section } : {}),
       ...(kinds ? { kinds } : {}),

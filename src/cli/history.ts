@@ -2,18 +2,20 @@ import { Lineage } from '../db/Lineage.js';
 import { compareRuleText } from '../engine/compareRule.js';
 import { ruleHistory } from '../engine/history.js';
 import type { HistoryRow } from '../engine/history.js';
-import { resolveEditionArg } from './diff.js';
+import { familyOption, resolveEditionArg } from './diff.js';
 import { openDbOption } from './openDbOption.js';
 import { defaultDbFile, parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 
-export const usage = `Usage: crkb history NUMBER [--edition DATE|latest] [--json] [--db FILE]
+export const usage = `Usage: crkb history NUMBER [--edition DATE|latest] [--family cr|rulings] [--json] [--db FILE]
 
 Shows every edition a rule appears in, under which number, and what changed at
 each step, following it across renumbering and the 2009 rewrite. NUMBER is read
 in --edition (default latest).`;
 
 const NUMBER_RE = /^\d{1,3}(\.\d+[a-z]?)?$/;
+// Rulings Summaries: "E.13", "E.13.2", "E.13.Ruling.3".
+const RULINGS_NUMBER_RE = /^[A-Z]\.\d+(\.(Ruling\.)?\d+)?$/;
 
 function sortKey(n: string): [number, number, number] {
   const m = /^(\d+)(?:\.(\d+)([a-z]?))?$/.exec(n);
@@ -39,19 +41,27 @@ export function nearestNumbers(all: string[], number: string, k = 3): string[] {
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseOptions(
     argv,
-    { edition: { type: 'string', default: 'latest' }, json: { type: 'boolean', default: false }, db: { type: 'string' } },
+    {
+      edition: { type: 'string', default: 'latest' },
+      family: { type: 'string', default: 'cr' },
+      json: { type: 'boolean', default: false },
+      db: { type: 'string' },
+    },
     usage,
   );
+  const family = familyOption(values.family, usage);
   if (positionals.length !== 1) throw new UsageError('expected one rule NUMBER', usage);
   const number = positionals[0]!;
-  if (!NUMBER_RE.test(number)) throw new UsageError(`"${number}" is not a rule number (like 702.19c)`, usage);
+  if (!(family === 'cr' ? NUMBER_RE : RULINGS_NUMBER_RE).test(number)) {
+    throw new UsageError(`"${number}" is not a ${family === 'cr' ? 'rule number (like 702.19c)' : 'Rulings Summaries number (like E.13.Ruling.3)'}`, usage);
+  }
   const db = openDbOption(values.db ?? defaultDbFile(), usage);
   try {
     const lineage = new Lineage(db);
-    let edition = resolveEditionArg(db, values.edition!, '--edition', usage);
+    let edition = resolveEditionArg(db, values.edition!, '--edition', usage, family);
     let id = lineage.lineageOf(edition.id, number);
     if (id === null) {
-      const seen = lineage.editionsWithNumber(number);
+      const seen = lineage.editionsWithNumber(number, family);
       if (seen.length === 0) {
         const near = nearestNumbers(lineage.allNumbers(), number);
         console.error(`crkb history: no rule ${number} exists in any stored edition; nearest numbers: ${near.join(', ')}`);
@@ -66,9 +76,9 @@ export async function run(argv: string[]): Promise<number> {
       console.error(`crkb history: ${number} has no lineage yet (re-run ingest)`);
       return 1;
     }
-    const rows = lineage.lineageRows(id);
+    const rows = lineage.lineageRows(id, family);
     const editionOf = new Map(rows.map((r) => [r.date, r.editionId]));
-    const dates = lineage.chain('cr').map((e) => e.effectiveDate);
+    const dates = lineage.chain(family).map((e) => e.effectiveDate);
     const resolver = (date: string) => {
       const eid = editionOf.get(date)!;
       return (target: string): number | null => lineage.lineageOf(eid, target);

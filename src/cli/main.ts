@@ -57,6 +57,12 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// Output piped into `head` and the like: a closed pipe ends the command quietly.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
