@@ -1,42 +1,9 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { runIngest } from '../../ingest/runIngest.js';
-import { expandInputs } from '../../ingest/sources.js';
+import { captureCli, corpusDb, skip } from './corpusDb.js';
 
-const CORPUS = path.resolve(process.cwd(), '../shared/corpus');
-const skip = !fs.existsSync(CORPUS) && 'corpus not found';
-let dir = '';
-let db = '';
-
-before(async () => {
-  if (skip) return;
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crkb-cli-'));
-  db = path.join(dir, 'x.db');
-  const files = ['rulesraker/2021-06-09.txt', 'rulesraker/2021-07-12.txt', 'mtg-cr/CR-2009-05-01.txt', 'rulesraker/2009-07-11.txt'];
-  await runIngest({ inputs: expandInputs(files.map((f) => path.join(CORPUS, f))), dbFile: db });
-});
-after(() => {
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-/** Runs a command's run(argv) with --db, capturing stdout and stderr. */
-async function cli(run: (argv: string[]) => Promise<number>, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const ow = process.stdout.write.bind(process.stdout);
-  const oe = console.error;
-  process.stdout.write = ((s: string | Uint8Array) => ((out += String(s)), true)) as typeof process.stdout.write;
-  console.error = (...a: unknown[]) => void (err += a.join(' ') + '\n');
-  try {
-    return { code: await run([...argv, '--db', db]), out, err };
-  } finally {
-    process.stdout.write = ow;
-    console.error = oe;
-  }
-}
+const db = corpusDb();
+const cli = (run: (argv: string[]) => Promise<number>, ...argv: string[]) => captureCli(run, db(), argv);
 import { run } from '../../src/cli/refs.js';
 
 test('refs 707.10 --incoming includes 700.2g', { skip }, async () => {
