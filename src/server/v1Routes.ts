@@ -63,7 +63,8 @@ export function v1Routes(opts: V1Options): Router {
   const { reader, cache } = opts;
   const router = Router();
 
-  const answer = (req: Request, res: Response, q: (req: Request) => string) => {
+  /** Serves one cacheable answer: format, ETag and Cache-Control, errors as 4xx in the asked format. */
+  const respond = (req: Request, res: Response, produce: (format: LookupFormat) => { body: string; exact: boolean }) => {
     const key = req.originalUrl;
     const hit = cache?.get(key);
     if (hit) return sendCached(req, res, hit);
@@ -71,26 +72,8 @@ export function v1Routes(opts: V1Options): Router {
     let entry: CachedResponse;
     try {
       format = formatParam(req);
-      const examples = flag(req, 'examples');
-      const full = flag(req, 'full');
-      const query = q(req);
-      const edition = resolveEditionArg(reader, param(req, 'edition'));
-      const a = answerLookup(reader, edition.edition, query);
-      const base = opts.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-      const params = new URLSearchParams({ q: query, edition: edition.edition.effectiveDate, format: format === 'json' ? 'text' : format, full: '1' });
-      if (examples) params.set('examples', '1');
-      const fullUrl = `${base}/v1/lookup?${params}`;
-      const examplesOf = (r: RuleRecord) => reader.examples(r);
-      const fo = { examples, fullUrl, full };
-      const body =
-        format === 'json' ? JSON.stringify(lookupJson(a, examplesOf, fo)) : formatLookup(a, format, examplesOf, fo);
-      entry = {
-        status: 200,
-        contentType: CONTENT_TYPE[format],
-        body,
-        etag: etagOf(body),
-        cacheControl: edition.exact ? IMMUTABLE : SHORT,
-      };
+      const { body, exact } = produce(format);
+      entry = { status: 200, contentType: CONTENT_TYPE[format], body, etag: etagOf(body), cacheControl: exact ? IMMUTABLE : SHORT };
     } catch (e) {
       const code = codeOf(e);
       if (code === undefined) throw e;
@@ -105,6 +88,24 @@ export function v1Routes(opts: V1Options): Router {
     cache?.set(key, entry);
     sendCached(req, res, entry);
   };
+
+  const answer = (req: Request, res: Response, q: (req: Request) => string) =>
+    respond(req, res, (format) => {
+      const examples = flag(req, 'examples');
+      const full = flag(req, 'full');
+      const query = q(req);
+      const edition = resolveEditionArg(reader, param(req, 'edition'));
+      const a = answerLookup(reader, edition.edition, query);
+      const base = opts.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+      const params = new URLSearchParams({ q: query, edition: edition.edition.effectiveDate, format: format === 'json' ? 'text' : format, full: '1' });
+      if (examples) params.set('examples', '1');
+      const fullUrl = `${base}/v1/lookup?${params}`;
+      const examplesOf = (r: RuleRecord) => reader.examples(r);
+      const fo = { examples, fullUrl, full };
+      const body =
+        format === 'json' ? JSON.stringify(lookupJson(a, examplesOf, fo)) : formatLookup(a, format, examplesOf, fo);
+      return { body, exact: edition.exact };
+    });
 
   router.get('/lookup', (req, res) =>
     answer(req, res, (r) => {
@@ -121,14 +122,8 @@ export function v1Routes(opts: V1Options): Router {
       return p.number;
     }),
   );
-  router.get('/search', (req, res) => {
-    const key = req.originalUrl;
-    const hit = cache?.get(key);
-    if (hit) return sendCached(req, res, hit);
-    let format: LookupFormat = 'json';
-    let entry: CachedResponse;
-    try {
-      format = formatParam(req);
+  router.get('/search', (req, res) =>
+    respond(req, res, (format) => {
       const q = param(req, 'q');
       if (q === undefined || q.trim() === '') throw apiError('BAD_USER_INPUT', 'the "q" parameter is required', { argument: 'q' });
       if (q.length > MAX_SEARCH_LENGTH) {
@@ -148,18 +143,11 @@ export function v1Routes(opts: V1Options): Router {
         exampleIndex: h.exampleIndex,
         snippet: h.snippet,
       }));
-      const body = format === 'json' ? JSON.stringify({ query: q, edition: edition.edition.effectiveDate, hits }) : searchText(q, edition.edition.effectiveDate, hits, format);
-      entry = { status: 200, contentType: CONTENT_TYPE[format], body, etag: etagOf(body), cacheControl: edition.exact ? IMMUTABLE : SHORT };
-    } catch (e) {
-      const code = codeOf(e);
-      if (code === undefined) throw e;
-      const err = e as GraphQLError;
-      const body = format === 'json' ? JSON.stringify({ error: { code, message: err.message } }) : `${err.message}.`;
-      entry = { status: statusOf(code), contentType: CONTENT_TYPE[format], body, etag: etagOf(body), cacheControl: ERROR };
-    }
-    cache?.set(key, entry);
-    sendCached(req, res, entry);
-  });
+      const date = edition.edition.effectiveDate;
+      const body = format === 'json' ? JSON.stringify({ query: q, edition: date, hits }) : searchText(q, date, hits, format);
+      return { body, exact: edition.exact };
+    }),
+  );
   return router;
 }
 
