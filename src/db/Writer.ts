@@ -90,8 +90,9 @@ export class Writer {
       clearGlossary: db.prepare('DELETE FROM edition_glossary WHERE edition_id = @id'),
       clearAbilityWords: db.prepare('DELETE FROM ability_words WHERE edition_id = @id'),
       clearIndex: db.prepare('DELETE FROM edition_index WHERE edition_id = @id'),
-      insertEditionRule: db.prepare(
-        'INSERT INTO edition_rules (edition_id, ord, version_id) VALUES (@editionId, @ord, @versionId)',
+      // One statement per edition: ord is the position in the JSON array of version ids.
+      insertEditionRules: db.prepare(
+        'INSERT INTO edition_rules (edition_id, ord, version_id) SELECT @editionId, key, value FROM json_each(@versionIds)',
       ),
       insertPart: db.prepare(
         'INSERT INTO edition_parts (edition_id, ord, number, title) VALUES (@editionId, @ord, @number, @title)',
@@ -184,7 +185,8 @@ export class Writer {
     } else {
       id = Number(this.s.insertEdition.run(row).lastInsertRowid);
     }
-    doc.rules.forEach((rule, ord) => {
+    const versionIds: number[] = [];
+    for (const rule of doc.rules) {
       const textId = this.internText(rule.text);
       const examples = JSON.stringify(rule.examples.map((e) => this.internText(e)));
       const citations = rule.citations && rule.citations.length > 0 ? JSON.stringify(rule.citations) : null;
@@ -203,8 +205,9 @@ export class Writer {
         );
         this.ruleVersionIds.set(key, versionId);
       }
-      this.s.insertEditionRule.run({ editionId: id, ord, versionId });
-    });
+      versionIds.push(versionId);
+    }
+    this.s.insertEditionRules.run({ editionId: id, versionIds: JSON.stringify(versionIds) });
     doc.parts.forEach((p, ord) => this.s.insertPart.run({ editionId: id, ord, number: p.number, title: p.title }));
     doc.glossary.forEach((g, ord) => {
       const textId = this.internText(g.definition);
