@@ -40,6 +40,7 @@ for (let i = 0; i < runs; i++) {
     rows.push([
       String(i + 1),
       `${full.wall.toFixed(2)} s`,
+      `${full.report.cpuSeconds.toFixed(1)} s`,
       `${(size / 1024 / 1024).toFixed(1)} MB`,
       `${again.wall.toFixed(2)} s`,
       `${full.report.peakRssMb} MB`,
@@ -52,7 +53,7 @@ for (let i = 0; i < runs; i++) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-const head = ['run', 'full ingest (≤10 s)', 'db size (≤25 MB)', 're-ingest (≤2 s)', 'peak RSS', 'editions', 'unaccounted', 'rejected', 're-ingest db'];
+const head = ['run', 'full ingest (≤10 s)', 'cpu (all threads)', 'db size (≤25 MB)', 're-ingest (≤2 s)', 'peak RSS', 'editions', 'unaccounted', 'rejected', 're-ingest db'];
 const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 const fmt = (r: string[]): string => r.map((c, i) => c.padEnd(widths[i]!)).join('  ');
 console.log(`corpus: ${archive}`);

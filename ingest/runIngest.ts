@@ -67,6 +67,8 @@ export interface IngestReport {
   seconds: number;
   /** Peak resident memory of the process so far, in MiB. */
   peakRssMb: number;
+  /** CPU time of the process so far (all threads), in seconds: steadier than wall time on a shared machine. */
+  cpuSeconds: number;
 }
 
 interface Candidate {
@@ -98,6 +100,7 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
     wrote: false,
     seconds: 0,
     peakRssMb: 0,
+    cpuSeconds: 0,
   };
   const stored = storedState(opts.dbFile);
   const known = stored.hashes;
@@ -212,7 +215,9 @@ async function alignNewEditions(pool: ParsePool, candidates: Candidate[], existi
 
 function finish(report: IngestReport, started: number): IngestReport {
   report.seconds = (performance.now() - started) / 1000;
-  report.peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  const usage = process.resourceUsage();
+  report.peakRssMb = Math.round(usage.maxRSS / 1024);
+  report.cpuSeconds = Math.round((usage.userCPUTime + usage.systemCPUTime) / 1e4) / 100;
   return report;
 }
 
