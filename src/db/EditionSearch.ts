@@ -23,6 +23,7 @@ export interface EditionMatch {
 export class EditionSearch {
   private readonly db: Db;
   private readonly match: Statement;
+  private readonly best: Statement;
   private readonly snippets: Statement;
   private readonly highlights: Statement;
 
@@ -36,15 +37,16 @@ export class EditionSearch {
     })();
     this.db.exec(`INSERT INTO f (f) VALUES ('optimize')`);
     this.match = this.db.prepare('SELECT rowid AS textId, bm25(f) AS score FROM f WHERE f MATCH @q');
+    this.best = this.db.prepare('SELECT rowid AS textId, bm25(f) AS score FROM f WHERE f MATCH @q ORDER BY bm25(f) LIMIT @limit');
     // one text at a time, as a rowid range: FTS5 seeks it (an IN list runs the whole match;
     // "rowid = ?" next to MATCH was not applied at all by the SQLite of better-sqlite3 12)
     this.snippets = this.db.prepare(`SELECT snippet(f, 0, @open, @close, '…', 24) FROM f WHERE f MATCH @q AND rowid >= @id AND rowid <= @id`).pluck();
     this.highlights = this.db.prepare(`SELECT highlight(f, 0, @open, @close) FROM f WHERE f MATCH @q AND rowid >= @id AND rowid <= @id`).pluck();
   }
 
-  /** Every text matching an FTS query (already escaped), with its score. */
-  matches(q: string): EditionMatch[] {
-    return this.match.all({ q }) as EditionMatch[];
+  /** Texts matching an FTS query (already escaped) with their scores: every one, or the `limit` best, best first. */
+  matches(q: string, limit?: number): EditionMatch[] {
+    return (limit === undefined ? this.match.all({ q }) : this.best.all({ q, limit })) as EditionMatch[];
   }
 
   /** Snippets (or whole highlighted bodies) of some matching texts, by text id. */

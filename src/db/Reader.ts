@@ -728,7 +728,14 @@ export class Reader {
     const offset = opts.offset ?? 0;
     const mem = this.searchOf(editionId);
     const inMemory = (query: string, off: number, limit: number): Hit[] => {
-      const matches = mem!.index.matches(query).sort((a, b) => a.score - b.score);
+      // The best texts only (each has at least one place), unless the cut falls inside a run of equal
+      // scores: ties are ordered by document position, so then every match is needed.
+      const want = off + limit;
+      let matches = mem!.index.matches(query, want + 16);
+      if (matches.length === want + 16 && matches[matches.length - 1]!.score <= matches[want - 1]!.score) {
+        matches = mem!.index.matches(query);
+      }
+      matches.sort((a, b) => a.score - b.score);
       const out: Hit[] = [];
       // only the places of the best texts: enough for the page, plus every text tied with the last one taken
       for (const m of matches) {
