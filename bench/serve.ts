@@ -7,7 +7,8 @@
  * "answer cache" rows repeat one URL against the caching server.
  *
  *   node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--connections 10]
- *     [--node-flags="--max-semi-space-size=4"]   (flags of the server processes, baseline included)
+ *     [--node-flags="--max-semi-space-size=4 --max-old-space-size=96"]   (flags of the server processes, baseline included;
+ *     the default is what `crkb serve` and `npm start` use)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -121,7 +122,7 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '10' },
       mixed: { type: 'string', default: '60' },
       connections: { type: 'string', default: '10' },
-      'node-flags': { type: 'string', default: '--max-semi-space-size=4' },
+      'node-flags': { type: 'string', default: '--max-semi-space-size=4 --max-old-space-size=96' },
     },
   });
   const dbFile = resolve(values.db);
