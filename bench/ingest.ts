@@ -30,12 +30,14 @@ function ingest(db: string): { report: IngestReport; wall: number } {
 }
 
 const rows: string[][] = [];
+const phaseLines: string[] = [];
 for (let i = 0; i < runs; i++) {
   const dir = mkdtempSync(join(tmpdir(), 'crkb-bench-'));
   const db = join(dir, 'crkb.db');
   try {
     const full = ingest(db);
     const size = statSync(db).size;
+    phaseLines.push(`run ${i + 1} phases: ${Object.entries(full.report.phases).map(([k, v]) => `${k} ${v.toFixed(2)} s`).join(', ')}`);
     const again = ingest(db);
     rows.push([
       String(i + 1),
@@ -59,3 +61,4 @@ const fmt = (r: string[]): string => r.map((c, i) => c.padEnd(widths[i]!)).join(
 console.log(`corpus: ${archive}`);
 console.log(fmt(head));
 for (const r of rows) console.log(fmt(r));
+for (const l of phaseLines) console.log(l);

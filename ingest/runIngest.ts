@@ -69,6 +69,8 @@ export interface IngestReport {
   peakRssMb: number;
   /** CPU time of the process so far (all threads), in seconds: steadier than wall time on a shared machine. */
   cpuSeconds: number;
+  /** Wall seconds spent in each phase (read, parse, store, align wait, derived, finish). */
+  phases: Record<string, number>;
 }
 
 interface Candidate {
@@ -101,6 +103,13 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
     seconds: 0,
     peakRssMb: 0,
     cpuSeconds: 0,
+    phases: {},
+  };
+  let mark = started;
+  const phase = (name: string): void => {
+    const now = performance.now();
+    report.phases[name] = Math.round(now - mark) / 1000;
+    mark = now;
   };
   const stored = storedState(opts.dbFile);
   const known = stored.hashes;
@@ -135,6 +144,7 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
     }
   }
   done = opts.inputs.length + (opts.inputs.length - loaded.length);
+  phase('read');
   const pool = await parseAll(
     loaded.map((l) => ({ path: l.ref.location, bytes: l.bytes, contentType: l.contentType })),
     (n) => opts.onProgress?.(done + n, total, ''),
@@ -155,6 +165,7 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
       }
     });
     opts.onProgress?.(total, total, '');
+    phase('parse');
     if (candidates.length === 0) return finish(report, started);
     // Consecutive new editions are aligned on the parse workers while this thread stores them.
     const alignments = alignNewEditions(pool, candidates, stored.editions);
@@ -172,12 +183,16 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
           }
         }
       })();
+      phase('store');
       const precomputed = await alignments;
+      phase('alignWait');
       writer.db.transaction(() => {
         storeDerived(writer, precomputed);
         opts.afterStore?.(writer);
       })();
+      phase('derived');
     });
+    phase('commit');
   } finally {
     await pool.close();
   }
