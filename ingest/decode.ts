@@ -1,3 +1,4 @@
+import { isAscii, isUtf8 } from 'node:buffer';
 import type { DecodedText } from './types.js';
 
 /** Why a byte buffer could not be decoded; the caller adds the file name. */
@@ -16,7 +17,8 @@ const MAGIC: Array<[number[], string]> = [
 ];
 
 // Bytes that Windows-1252 leaves undefined: text containing them is some other encoding.
-const CP1252_UNDEFINED = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
+const CP1252_UNDEFINED = new Uint8Array(0x80);
+for (const b of [0x81, 0x8d, 0x8f, 0x90, 0x9d]) CP1252_UNDEFINED[b - 0x80] = 1;
 
 const REPLACEMENT = [0xef, 0xbf, 0xbd];
 
@@ -82,20 +84,15 @@ export function decodeBuffer(buf: Uint8Array): DecodedText {
       encoding = 'utf-16be';
       raw = decodeUtf16be(buf);
     } else {
-      let high = 0;
-      for (let i = 0; i < buf.length; i++) if (buf[i]! >= 0x80) high++;
-      if (high === 0) {
+      if (isAscii(buf)) {
         encoding = 'ascii';
-        raw = new TextDecoder('latin1').decode(buf);
+        raw = asBuffer(buf).toString('latin1');
       } else {
         const utf8 = tryUtf8(buf);
         if (utf8 !== null) {
           encoding = 'utf-8';
           raw = utf8;
         } else {
-          if (buf.some((b) => CP1252_UNDEFINED.has(b)) || (buf.length > 256 && high / buf.length > 0.3)) {
-            throw new DecodeError('unknown text encoding: not UTF-8, UTF-16 or Windows-1252');
-          }
           encoding = 'windows-1252';
           raw = decodeWindows1252(buf);
         }
@@ -104,7 +101,8 @@ export function decodeBuffer(buf: Uint8Array): DecodedText {
   }
   if (raw.charCodeAt(0) === 0xfeff) raw = raw.slice(1);
   checkControlCharacters(raw);
-  const out: DecodedText = { text: raw.replace(/\r\n?/g, '\n'), encoding, lineEndings: lineEndingsOf(raw) };
+  const hasCr = raw.includes('\r');
+  const out: DecodedText = { text: hasCr ? raw.replace(/\r\n?/g, '\n') : raw, encoding, lineEndings: lineEndingsOf(raw, hasCr) };
   if (damaged) out.damage = damaged;
   return out;
 }
@@ -114,9 +112,28 @@ const CP1252_HIGH =
   '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
   '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
 
+/** Decodes Windows-1252, refusing bytes it leaves undefined and text too full of high bytes to be English. */
 function decodeWindows1252(buf: Uint8Array): string {
-  const latin1 = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('latin1');
-  return latin1.replace(/[\x80-\x9f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!);
+  // a code unit per byte, through a table: much faster than a replace callback per character
+  const units = new Uint16Array(buf.length);
+  let high = 0;
+  let undefinedByte = false;
+  for (let i = 0; i < buf.length; i++) {
+    const b = buf[i]!;
+    if (b < 0x80) {
+      units[i] = b;
+      continue;
+    }
+    high++;
+    if (b < 0xa0) {
+      if (CP1252_UNDEFINED[b - 0x80] === 1) undefinedByte = true;
+      units[i] = CP1252_HIGH.charCodeAt(b - 0x80);
+    } else units[i] = b;
+  }
+  if (undefinedByte || (buf.length > 256 && high / buf.length > 0.3)) {
+    throw new DecodeError('unknown text encoding: not UTF-8, UTF-16 or Windows-1252');
+  }
+  return new TextDecoder('utf-16le').decode(units);
 }
 
 function strictUtf8(buf: Uint8Array, what: string): string {
@@ -126,11 +143,11 @@ function strictUtf8(buf: Uint8Array, what: string): string {
 }
 
 function tryUtf8(buf: Uint8Array): string | null {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(buf);
-  } catch {
-    return null;
-  }
+  return isUtf8(buf) ? asBuffer(buf).toString('utf8') : null;
+}
+
+function asBuffer(buf: Uint8Array): Buffer {
+  return Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
 }
 
 function decodeUtf16be(buf: Uint8Array): string {
@@ -168,7 +185,8 @@ function checkControlCharacters(text: string): void {
   }
 }
 
-function lineEndingsOf(raw: string): DecodedText['lineEndings'] {
+function lineEndingsOf(raw: string, hasCr: boolean): DecodedText['lineEndings'] {
+  if (!hasCr) return raw.includes('\n') ? ['lf'] : [];
   const out: DecodedText['lineEndings'] = [];
   if (/[^\r]\n|^\n/.test(raw)) out.push('lf');
   if (raw.includes('\r\n')) out.push('crlf');
