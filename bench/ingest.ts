@@ -38,6 +38,8 @@ for (let i = 0; i < runs; i++) {
     const full = ingest(db);
     const size = statSync(db).size;
     phaseLines.push(`run ${i + 1} phases: ${Object.entries(full.report.phases).map(([k, v]) => `${k} ${v.toFixed(2)} s`).join(', ')}`);
+    const threads = full.report.threadCpuSeconds ?? [];
+    if (threads.length > 0) phaseLines.push(`run ${i + 1} cpu by thread: main ${threads[0]!.toFixed(2)} s, others ${threads.slice(1).map((t) => t.toFixed(2)).join(' / ')} s`);
     const again = ingest(db);
     rows.push([
       String(i + 1),

@@ -4,10 +4,13 @@ import type { Alignment } from '../src/engine/align.js';
 import { parseTask, type ParseOutcome, type ParseTask } from './parseTask.js';
 import type { WorkerRequest } from './parseWorker.js';
 
-/** Parsed inputs, with the means to align pairs of them on the workers that hold them. */
+/** Inputs being parsed, with the means to align pairs of them on the workers that hold them. */
 export interface ParsePool {
+  /** Outcomes by input index, filled in as inputs are parsed. */
   outcomes: ParseOutcome[];
-  /** Aligns document `after` with document `before` (indices into outcomes); null if either failed to parse. */
+  /** Settles when every input is parsed. */
+  parsed: Promise<void>;
+  /** Aligns document `after` with document `before` (indices into outcomes, both parsed); null if either failed. */
   align(before: number, after: number): Promise<Alignment | null>;
   close(): Promise<void>;
 }
@@ -18,39 +21,22 @@ interface Pending {
 }
 
 /**
- * Parses tasks on worker threads (one per core, at most `max`), in input order.
- * Each worker takes a contiguous run of the inputs (balanced by size): inputs
- * come in date order, so consecutive editions mostly live on the same worker,
- * which keeps them for `align`. Small batches are parsed inline.
+ * Starts parsing tasks on worker threads (one per core, at most `max`); `onParsed` hears of
+ * each outcome as it arrives, so the caller can store editions while the rest are parsed.
+ * Each worker takes a contiguous run of the inputs (balanced by size): inputs come in
+ * date order, so consecutive editions mostly live on the same worker, which keeps them for
+ * `align`. Small batches are parsed inline.
  */
-export async function parseAll(tasks: ParseTask[], onDone?: (n: number) => void, max = availableParallelism()): Promise<ParsePool> {
+export function startParsing(
+  tasks: ParseTask[],
+  onParsed?: (index: number, outcome: ParseOutcome) => void,
+  max = availableParallelism(),
+): ParsePool {
   const count = Math.min(max, Math.ceil(tasks.length / 4));
   const outcomes: ParseOutcome[] = new Array<ParseOutcome>(tasks.length);
-  let finished = 0;
-  if (count <= 1) {
-    tasks.forEach((t, i) => {
-      outcomes[i] = parseTask(t);
-      onDone?.(++finished);
-    });
-    const { alignEditions } = await import('../src/engine/align.js');
-    const { normalizeText } = await import('./normalize.js');
-    const rulesOf = (i: number) => {
-      const o = outcomes[i];
-      return o?.ok ? o.doc.rules.map((r) => ({ ...r, norm: normalizeText(r.text) })) : null;
-    };
-    return {
-      outcomes,
-      align: async (b, a) => {
-        const before = rulesOf(b);
-        const after = rulesOf(a);
-        return before && after ? alignEditions(before, after) : null;
-      },
-      close: async () => {},
-    };
-  }
+  if (count <= 1) return inlinePool(tasks, outcomes, onParsed);
   const workers = Array.from({ length: count }, () => new Worker(new URL('./parseWorker.js', import.meta.url)));
   const pending = new Map<number, Pending>();
-  let nextId = 0;
   for (const w of workers) {
     w.on('message', (m: { id: number; result: unknown }) => {
       pending.get(m.id)?.resolve(m.result);
@@ -61,44 +47,86 @@ export async function parseAll(tasks: ParseTask[], onDone?: (n: number) => void,
       pending.clear();
     });
   }
+  let nextId = tasks.length;
   const request = <T>(w: Worker, msg: WorkerRequest): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       pending.set(msg.id, { resolve: resolve as (v: unknown) => void, reject });
       w.postMessage(msg);
     });
 
-  // Contiguous runs balanced by size.
-  const owner = new Int32Array(tasks.length);
+  // Contiguous runs balanced by size; `home` is where a parsed document lives now.
+  const home = new Int32Array(tasks.length);
+  const runs: number[][] = workers.map(() => []);
   const total = tasks.reduce((n, t) => n + t.bytes.length, 0);
   let acc = 0;
   tasks.forEach((t, i) => {
-    owner[i] = Math.min(count - 1, Math.floor((acc / total) * count));
+    const k = Math.min(count - 1, Math.floor((acc / total) * count));
+    home[i] = k;
+    runs[k]!.push(i);
     acc += t.bytes.length;
   });
-  nextId = tasks.length;
-  await Promise.all(
+  // Two inputs in flight per worker: it parses the next while this thread stores the last.
+  const parsed = Promise.all(
     workers.map(async (w, k) => {
-      for (let i = 0; i < tasks.length; i++) {
-        if (owner[i] !== k) continue;
-        outcomes[i] = await request<ParseOutcome>(w, { type: 'parse', id: i, task: tasks[i]! });
-        onDone?.(++finished);
+      const run = runs[k]!;
+      const send = (n: number) => (n < run.length ? request<ParseOutcome>(w, { type: 'parse', id: run[n]!, task: tasks[run[n]!]! }) : null);
+      let next = send(0);
+      for (let n = 0; n < run.length; n++) {
+        const current = next!;
+        next = send(n + 1);
+        const o = await current;
+        outcomes[run[n]!] = o;
+        onParsed?.(run[n]!, o);
       }
     }),
-  );
+  ).then(() => undefined);
   return {
     outcomes,
-    async align(before, after) {
-      if (!outcomes[before]?.ok || !outcomes[after]?.ok) return null;
-      const w = workers[owner[after]!]!;
-      if (owner[before] !== owner[after]) {
+    parsed,
+    align(before, after) {
+      if (!outcomes[before]?.ok || !outcomes[after]?.ok) return Promise.resolve(null);
+      const k = home[after]!;
+      const w = workers[k]!;
+      if (home[before] !== k) {
+        // a worker handles its messages in order: the copy is there before the alignment needs it
         const doc = (outcomes[before] as Extract<ParseOutcome, { ok: true }>).doc;
-        await request(w, { type: 'adopt', id: nextId++, docId: before, doc });
-        owner[before] = owner[after]!;
+        // (its failure is the alignment's failure, reported there)
+        request(w, { type: 'adopt', id: nextId++, docId: before, doc }).catch(() => {});
+        home[before] = k;
       }
       return request<Alignment | null>(w, { type: 'align', id: nextId++, before, after });
     },
     async close() {
       await Promise.all(workers.map((w) => w.terminate()));
     },
+  };
+}
+
+function inlinePool(tasks: ParseTask[], outcomes: ParseOutcome[], onParsed?: (index: number, outcome: ParseOutcome) => void): ParsePool {
+  const parsed = (async () => {
+    for (let i = 0; i < tasks.length; i++) {
+      // one input per macrotask, like the workers' replies
+      await new Promise((r) => setImmediate(r));
+      const o = parseTask(tasks[i]!);
+      outcomes[i] = o;
+      onParsed?.(i, o);
+    }
+  })();
+  const rulesOf = async (i: number) => {
+    const o = outcomes[i];
+    if (!o?.ok) return null;
+    const { normalizeText } = await import('./normalize.js');
+    return o.doc.rules.map((r) => ({ ...r, norm: normalizeText(r.text) }));
+  };
+  return {
+    outcomes,
+    parsed,
+    async align(b, a) {
+      const { alignEditions } = await import('../src/engine/align.js');
+      const before = await rulesOf(b);
+      const after = await rulesOf(a);
+      return before && after ? alignEditions(before, after) : null;
+    },
+    close: async () => {},
   };
 }

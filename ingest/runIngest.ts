@@ -1,16 +1,18 @@
-import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { openReadOnlyDb, openWritableDb } from '../src/db/openDb.js';
-import { Writer } from '../src/db/Writer.js';
-import { IngestError } from './IngestError.js';
-import { normalizeText } from './normalize.js';
+import { storeFormatProblem, Writer } from '../src/db/Writer.js';
 import { Catalog } from '../src/db/Catalog.js';
 import type { Alignment } from '../src/engine/align.js';
-import { parseAll, type ParsePool } from './parsePool.js';
+import { EditionGroups, type Candidate, type EditionReport } from './EditionGroups.js';
+import { expectedDate } from './expectedDate.js';
+import { IngestError } from './IngestError.js';
+import { startParsing, type ParsePool } from './parsePool.js';
 import type { ParseOutcome } from './parseTask.js';
-import { storeDerived } from './storeDerived.js';
+import { storeDerived, storeReferences } from './storeDerived.js';
 import { storeFragment, type FragmentReport } from './storeFragment.js';
-import { fetchInput, labelDateOf, readLocalInput, type InputRef, type LoadedInput, type Manifest } from './sources.js';
-import type { DecodedText, DocumentFamily, ParsedDocument } from './types.js';
+import { fetchInput, labelDateOf, readLocalInput, type LoadedInput, type InputRef, type Manifest } from './sources.js';
+
+export type { EditionCounts, EditionReport } from './EditionGroups.js';
 
 /** What to ingest and where. */
 export interface IngestOptions {
@@ -26,31 +28,11 @@ export interface IngestOptions {
   edition?: string | null;
   /** Runs inside the write, after editions and derived data (references, lineage) are stored. */
   afterStore?: (writer: Writer) => void;
-}
-
-/** Counts of what an edition holds. */
-export interface EditionCounts {
-  parts: number;
-  sections: number;
-  rules: number;
-  examples: number;
-  glossary: number;
-}
-
-/** One edition touched by an ingest run. */
-export interface EditionReport {
-  family: DocumentFamily;
-  effectiveDate: string;
-  label: string;
-  official: boolean;
-  status: 'added' | 'replaced' | 'merged';
-  /** The file whose text is stored. */
-  primary: string;
-  /** Every file of this run merged into the edition, with how many normalized entries differ from the primary. */
-  files: Array<{ path: string; encoding: string; lineEndings: string[]; differing: number; identicalTo: string | null }>;
-  counts: EditionCounts;
-  unaccountedLines: number;
-  warnings: string[];
+  /**
+   * Guesses an input's effective date before it is parsed (default: `expectedDate`). The guess only
+   * decides when an edition can be stored; a wrong one makes a later file join an edition stored already.
+   */
+  expectedDate?: (location: string, bytes: Uint8Array) => string | null;
 }
 
 /** The outcome of an ingest run. */
@@ -69,26 +51,18 @@ export interface IngestReport {
   peakRssMb: number;
   /** CPU time of the process so far (all threads), in seconds: steadier than wall time on a shared machine. */
   cpuSeconds: number;
+  /** CPU seconds of each thread of this process (this one first, then the parse workers), where the OS tells. */
+  threadCpuSeconds?: number[];
   /** Wall seconds spent in each phase (read, parse, store, align wait, derived, finish). */
   phases: Record<string, number>;
 }
 
-interface Candidate {
-  path: string;
-  input: LoadedInput;
-  parsed: { doc: ParsedDocument; decoded: Omit<DecodedText, 'text'> };
-  date: string;
-  warnings: string[];
-  fidelity: number[];
-  /** Position among the parsed inputs (for the parse pool). */
-  index: number;
-}
-
 /**
- * Ingests inputs into the database atomically: new files are parsed first,
- * then everything is written into a copy of the database that replaces the
- * original only when the whole run succeeded. Files already stored (same
- * sha256) are skipped.
+ * Ingests inputs into the database atomically: everything is written into a copy of the
+ * database that replaces the original only when the whole run succeeded. Files already
+ * stored (same sha256) are skipped. Inputs are parsed on worker threads; each edition is
+ * stored (in its own transaction, after its files are parsed) as soon as no input still
+ * being parsed can belong to it, so storing overlaps parsing.
  */
 export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
   const started = performance.now();
@@ -145,34 +119,64 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
   }
   done = opts.inputs.length + (opts.inputs.length - loaded.length);
   phase('read');
-  const pool = await parseAll(
-    loaded.map((l) => ({ path: l.ref.location, bytes: l.bytes, contentType: l.contentType })),
-    (n) => opts.onProgress?.(done + n, total, ''),
-  );
-  try {
-    const candidates: Candidate[] = [];
-    pool.outcomes.forEach((o, i) => {
-      const input = loaded[i]!;
-      if (!o.ok) {
-        report.rejected.push({ source: o.source, reason: o.reason });
-        return;
+  if (loaded.length === 0) return finish(report, started);
+  const expected = loaded.map((l) => (opts.expectedDate ?? expectedDate)(l.ref.location, l.bytes));
+
+  await writeAtomically(opts.dbFile, async (writer) => {
+    const groups = new EditionGroups(writer, opts.manifest ?? null, aliases, expected);
+    const fragments: Candidate[] = [];
+    // reported in input order, whichever worker finished first
+    const parseRejections: Array<{ index: number; source: string; reason: string }> = [];
+    const alignments = new Map<string, { before: number; after: number; result: Promise<Alignment | null> }>();
+    let pool: ParsePool | null = null;
+    let failure: unknown = null;
+    // Stores what is ready and starts aligning consecutive editions as they become final.
+    const progress = (all: boolean): void => {
+      if (groups.storeReady(all) === 0 && !all) return;
+      // references of the new texts now, while the workers are still parsing
+      writer.db.transaction(() => storeReferences(writer))();
+      for (const p of groups.alignablePairs(stored.editions)) {
+        const prev = alignments.get(p.key);
+        if (prev && prev.before === p.before && prev.after === p.after) continue;
+        const result = pool!.align(p.before, p.after);
+        // a failed alignment is redone by the lineage step; it must not go unhandled meanwhile
+        result.catch(() => {});
+        alignments.set(p.key, { ...p, result });
       }
+    };
+    const onParsed = (i: number, o: ParseOutcome): void => {
+      if (failure !== null) return;
+      opts.onProgress?.(done + i, total, '');
       try {
-        candidates.push(toCandidate(input.ref.location, input, o, i));
+        let candidate: Candidate | null = null;
+        if (!o.ok) parseRejections.push({ index: i, source: o.source, reason: o.reason });
+        else {
+          try {
+            candidate = toCandidate(loaded[i]!.ref.location, loaded[i]!, o, i);
+          } catch (e) {
+            if (!(e instanceof IngestError)) throw e;
+            parseRejections.push({ index: i, source: e.source, reason: e.reason });
+          }
+        }
+        if (candidate && !candidate.parsed.doc.complete) fragments.push(candidate);
+        groups.parsed(i, candidate?.parsed.doc.complete ? candidate : null);
+        progress(false);
       } catch (e) {
-        if (!(e instanceof IngestError)) throw e;
-        report.rejected.push({ source: e.source, reason: e.reason });
+        failure = e;
       }
-    });
-    opts.onProgress?.(total, total, '');
-    phase('parse');
-    if (candidates.length === 0) return finish(report, started);
-    // Consecutive new editions are aligned on the parse workers while this thread stores them.
-    const alignments = alignNewEditions(pool, candidates, stored.editions);
-    await writeAtomically(opts.dbFile, async (writer) => {
+    };
+    pool = startParsing(
+      loaded.map((l) => ({ path: l.ref.location, bytes: l.bytes, contentType: l.contentType })),
+      onParsed,
+    );
+    try {
+      await pool.parsed;
+      if (failure !== null) throw failure;
+      progress(true);
+      opts.onProgress?.(total, total, '');
+      phase('parse+store');
       writer.db.transaction(() => {
-        storeCandidates(writer, candidates.filter((c) => c.parsed.doc.complete), opts.manifest ?? null, report, aliases);
-        for (const c of candidates.filter((f) => !f.parsed.doc.complete)) {
+        for (const c of fragments.sort((a, b) => a.index - b.index)) {
           const input = { path: c.path, sha256: c.input.sha256, size: c.input.bytes.length, decoded: c.parsed.decoded, doc: c.parsed.doc };
           try {
             // A nested transaction is a savepoint: a refused fragment leaves nothing behind.
@@ -182,50 +186,54 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
             report.rejected.push({ source: e.source, reason: e.reason });
           }
         }
+        // replaced editions leave texts nothing refers to
+        if (groups.replacedContent) writer.pruneOrphans();
       })();
-      phase('store');
-      const precomputed = await alignments;
+      report.editions = groups.reports();
+      report.rejected.push(...parseRejections.sort((a, b) => a.index - b.index).map(({ source, reason }) => ({ source, reason })));
+      if (report.editions.length === 0 && report.fragments.length === 0) return false;
+      phase('fragments');
+      // alignments of the final chain whose documents are the ones stored
+      const precomputed = new Map<string, Alignment>();
+      for (const p of groups.alignablePairs(stored.editions)) {
+        let a = alignments.get(p.key);
+        if (!a || a.before !== p.before || a.after !== p.after) a = { ...p, result: pool.align(p.before, p.after) };
+        const al = await a.result.catch(() => null);
+        if (al) precomputed.set(p.key, al);
+      }
       phase('alignWait');
       writer.db.transaction(() => {
         storeDerived(writer, precomputed);
         opts.afterStore?.(writer);
       })();
       phase('derived');
-    });
-    phase('commit');
-  } finally {
-    await pool.close();
-  }
+      return true;
+    } finally {
+      report.threadCpuSeconds = threadCpuSeconds();
+      await pool.close();
+    }
+  });
+  phase('commit');
   report.wrote = report.editions.length > 0 || report.fragments.length > 0;
   return finish(report, started);
 }
 
-/**
- * Starts aligning each pair of consecutive official editions that are both new
- * to the database (keyed "family|before|after"); the lineage step uses these
- * instead of aligning them itself.
- */
-async function alignNewEditions(pool: ParsePool, candidates: Candidate[], existing: Set<string>): Promise<Map<string, Alignment>> {
-  const best = new Map<string, Candidate>();
-  for (const c of candidates) {
-    if (!c.parsed.doc.complete) continue;
-    const key = `${c.parsed.doc.family}|${c.date}`;
-    const b = best.get(key);
-    if (!b || better(c, b)) best.set(key, c);
+/** CPU seconds used so far by each thread of this process, the main thread first (Linux /proc; elsewhere []). */
+function threadCpuSeconds(): number[] {
+  const dir = '/proc/self/task';
+  if (!existsSync(dir)) return [];
+  const out: Array<[number, number]> = [];
+  for (const tid of readdirSync(dir)) {
+    try {
+      // utime and stime: fields 14 and 15, counted after the parenthesized thread name
+      const f = readFileSync(`${dir}/${tid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      const s = (Number(f[11]) + Number(f[12])) / 100;
+      if (s >= 0.05 || Number(tid) === process.pid) out.push([Number(tid), s]);
+    } catch {
+      // the thread ended meanwhile
+    }
   }
-  const chain = [...new Set([...existing, ...best.keys()])].sort();
-  const jobs: Array<Promise<[string, Alignment | null]>> = [];
-  for (let k = 1; k < chain.length; k++) {
-    const [fa, da] = chain[k - 1]!.split('|') as [string, string];
-    const [fb, db] = chain[k]!.split('|') as [string, string];
-    const a = best.get(chain[k - 1]!);
-    const b = best.get(chain[k]!);
-    if (fa !== fb || !a || !b || existing.has(chain[k - 1]!) || existing.has(chain[k]!)) continue;
-    jobs.push(pool.align(a.index, b.index).then((al) => [`${fa}|${da}|${db}`, al]));
-  }
-  const out = new Map<string, Alignment>();
-  for (const [key, al] of await Promise.all(jobs)) if (al) out.set(key, al);
-  return out;
+  return out.sort((a, b) => (a[0] === process.pid ? -1 : b[0] === process.pid ? 1 : a[0] - b[0])).map(([, s]) => s);
 }
 
 function finish(report: IngestReport, started: number): IngestReport {
@@ -261,6 +269,8 @@ function storedState(dbFile: string): { hashes: Set<string>; editions: Set<strin
   if (!existsSync(dbFile)) return { hashes: new Set(), editions: new Set() };
   const db = openReadOnlyDb(dbFile);
   try {
+    const problem = storeFormatProblem(db);
+    if (problem) throw new IngestError(dbFile, problem);
     const catalog = new Catalog(db);
     return {
       hashes: catalog.sourceHashes(),
@@ -271,167 +281,36 @@ function storedState(dbFile: string): { hashes: Set<string>; editions: Set<strin
   }
 }
 
-/** Builds into a temporary copy and renames it over the database only on success. */
-async function writeAtomically(dbFile: string, fn: (writer: Writer) => Promise<void>): Promise<void> {
+/**
+ * Builds into a temporary copy and renames it over the database only on success, and only
+ * when `fn` says something was written.
+ */
+async function writeAtomically(dbFile: string, fn: (writer: Writer) => Promise<boolean>): Promise<void> {
   const tmp = `${dbFile}.tmp-${process.pid}`;
   rmSync(tmp, { force: true });
   if (existsSync(dbFile)) copyFileSync(dbFile, tmp);
   try {
     const db = openWritableDb(tmp);
+    let keep = false;
     try {
-      await fn(new Writer(db));
-      db.pragma('optimize');
+      // The copy is thrown away on failure, so it needs no journal on disk; and one outer
+      // transaction (each edition's db.transaction() inside it is a savepoint) writes every
+      // page once at the end instead of at each edition's commit.
+      db.pragma('journal_mode = MEMORY');
+      db.exec('BEGIN');
+      keep = await fn(new Writer(db));
+      if (keep) {
+        db.exec('COMMIT');
+        db.pragma('optimize');
+      }
     } finally {
       db.close();
     }
-    renameSync(tmp, dbFile);
+    if (keep) renameSync(tmp, dbFile);
+    else rmSync(tmp, { force: true });
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;
   }
 }
 
-/** Typographic fidelity (see parseTask): fewer unaccounted lines and warnings, then richer typography, wins. */
-function better(a: Candidate, b: Candidate): boolean {
-  const fa = a.fidelity;
-  const fb = b.fidelity;
-  for (let i = 0; i < fa.length; i++) if (fa[i] !== fb[i]) return fa[i]! > fb[i]!;
-  return a.input.sha256 < b.input.sha256;
-}
-
-/** Each rule's and glossary entry's text, keyed by number or term, for comparing two files of an edition. */
-function entries(doc: ParsedDocument): Map<string, string> {
-  const m = new Map<string, string>();
-  for (const r of doc.rules) m.set(r.number, r.examples.length === 0 ? r.text : [r.text, ...r.examples].join('\n'));
-  for (const g of doc.glossary) m.set(`glossary:${g.term.toLowerCase()}`, g.definition);
-  return m;
-}
-
-/** How many entries differ after normalization (or exist on one side only). */
-function countDiffering(a: Map<string, string>, b: Map<string, string>, memo: Map<string, string>): number {
-  const norm = (s: string): string => {
-    let n = memo.get(s);
-    if (n === undefined) memo.set(s, (n = normalizeText(s)));
-    return n;
-  };
-  let n = 0;
-  for (const [k, v] of a) {
-    const w = b.get(k);
-    // Most files of one edition decode to the same text: compare raw first, normalize only when needed.
-    if (w === undefined || (w !== v && norm(w) !== norm(v))) n++;
-  }
-  for (const k of b.keys()) if (!a.has(k)) n++;
-  return n;
-}
-
-function countsOf(doc: ParsedDocument): EditionCounts {
-  let sections = 0;
-  let examples = 0;
-  for (const r of doc.rules) {
-    if (r.kind === 'section') sections++;
-    examples += r.examples.length;
-  }
-  return { parts: doc.parts.length, sections, rules: doc.rules.length - sections, examples, glossary: doc.glossary.length };
-}
-
-function storeCandidates(
-  writer: Writer,
-  candidates: Candidate[],
-  manifest: Manifest | null,
-  report: IngestReport,
-  aliases: Map<string, string[]>,
-): void {
-  const groups = new Map<string, Candidate[]>();
-  for (const c of candidates) {
-    const key = `${c.parsed.doc.family}\u0000${c.date}`;
-    const g = groups.get(key);
-    if (g) g.push(c);
-    else groups.set(key, [c]);
-  }
-  for (const group of [...groups.values()].sort((a, b) => (a[0]!.date < b[0]!.date ? -1 : 1))) {
-    const first = group[0]!;
-    const family = first.parsed.doc.family;
-    let best = first;
-    for (const c of group) if (better(c, best)) best = c;
-    const existing = writer.findEdition(family, first.date);
-    let replace = true;
-    if (existing) {
-      const prev = writer.primaryReport(existing.id) as { fidelity?: number[] } | null;
-      const prevFidelity = prev?.fidelity ?? null;
-      if (prevFidelity && !greater(best.fidelity, prevFidelity)) replace = false;
-    }
-    const known = manifest?.editions.find((e) => e.family === family && e.effectiveDate === first.date);
-    const warnings = group.flatMap((c) => c.warnings);
-    const doc = best.parsed.doc;
-    let editionId: number;
-    if (replace) {
-      editionId = writer.storeEdition(
-        {
-          family,
-          effectiveDate: first.date,
-          official: true,
-          label: '',
-          setCode: known?.setCode ?? null,
-          setName: known?.setName ?? null,
-          warnings,
-        },
-        doc,
-      );
-    } else {
-      editionId = existing!.id;
-    }
-    const memo = new Map<string, string>();
-    const bestEntries = group.length > 1 ? entries(doc) : new Map<string, string>();
-    const files: EditionReport['files'] = [];
-    for (const c of group) {
-      const isPrimary = replace && c === best;
-      const differing = c === best ? 0 : countDiffering(bestEntries, entries(c.parsed.doc), memo);
-      const copies = aliases.get(c.input.sha256) ?? [];
-      for (const path of [c.path, ...copies]) {
-        files.push({ path, encoding: c.parsed.decoded.encoding, lineEndings: c.parsed.decoded.lineEndings, differing, identicalTo: path === c.path ? null : c.path });
-      }
-      writer.recordFile({
-        sha256: c.input.sha256,
-        path: c.path,
-        size: c.input.bytes.length,
-        encoding: c.parsed.decoded.encoding,
-        lineEndings: c.parsed.decoded.lineEndings.join(','),
-        format: c.parsed.doc.format,
-        labelDate: labelDateOf(c.path),
-        editionId,
-        role: isPrimary ? 'primary' : 'duplicate',
-        differing,
-        report: {
-          identicalCopies: copies,
-          fidelity: c.fidelity,
-          counts: countsOf(c.parsed.doc),
-          unaccounted: c.parsed.doc.accounting.unaccounted.length,
-          warnings: c.parsed.doc.warnings.map((w) => `${w.line ?? '-'}: ${w.message}`),
-        },
-      });
-    }
-    const unaccounted = doc.accounting.unaccounted.length;
-    report.editions.push({
-      family,
-      effectiveDate: first.date,
-      label: '',
-      official: true,
-      status: existing ? (replace ? 'replaced' : 'merged') : 'added',
-      primary: replace ? best.path : '(previously stored file)',
-      files,
-      counts: countsOf(doc),
-      unaccountedLines: unaccounted,
-      warnings: [
-        ...warnings,
-        ...doc.warnings.map((w) => `${best.path}${w.line === null ? '' : `:${w.line}`}: ${w.message}`),
-      ],
-    });
-  }
-}
-
-function greater(a: number[], b: number[]): boolean {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
-  }
-  return false;
-}

@@ -25,19 +25,17 @@ export interface DerivedReport {
  */
 export function storeDerived(writer: Writer, precomputed: ReadonlyMap<string, Alignment> = new Map()): DerivedReport {
   writer.indexNewTexts();
-  const body = writer.db.prepare('SELECT body FROM texts WHERE id = ?').pluck();
-  const insert = writer.db.prepare(
-    'INSERT OR REPLACE INTO text_refs (text_id, ord, target, kind, start, "end") VALUES (@textId, @ord, @target, @kind, @start, @end)',
-  );
-  for (const textId of writer.newTextIds) {
-    const refs = extractReferences(body.get(textId) as string);
-    refs.forEach((r, ord) => insert.run({ textId, ord, target: r.target, kind: r.kind, start: r.start, end: r.end }));
-  }
-  const report: DerivedReport = { texts: writer.newTextIds.length, aligned: 0, editionsUpdated: 0, rowsUpdated: 0 };
+  storeReferences(writer);
+  const report: DerivedReport = { texts: writer.insertedTexts, aligned: 0, editionsUpdated: 0, rowsUpdated: 0 };
   const lineage = new Lineage(writer.db);
   const norms = new Map<number, string>(writer.normalized);
   for (const family of ['cr', 'rulings'] as DocumentFamily[]) storeLineage(lineage, family, norms, report, precomputed);
   return report;
+}
+
+/** Extracts and stores the cross-references of the texts the writer inserted since the last call. */
+export function storeReferences(writer: Writer): void {
+  for (const { id, body } of writer.takeNewTexts()) writer.storeTextRefs(id, extractReferences(body));
 }
 
 /**

@@ -1,13 +1,32 @@
-import { createHash } from 'node:crypto';
 import type { DocumentFamily, ParsedDocument } from '../../ingest/types.js';
 import { normalizeText } from '../../ingest/normalize.js';
 import type { Db } from './openDb.js';
 
-/** 53-bit hash of a string, stored as an exact JS number. */
+/**
+ * 53-bit hash of a string, stored as an exact JS number (cyrb53: two 32-bit multiply-xorshift
+ * lanes). Not cryptographic; it tells texts apart, and a hash computed per call by node:crypto
+ * cost more than the rest of storing a text.
+ */
 export function hash53(s: string): number {
-  const d = createHash('sha1').update(s).digest();
-  return d.readUIntBE(0, 6) * 32 + (d[6]! >> 3);
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
+
+/**
+ * Version of what the database stores derived from texts (hash53, normalizeText): a database
+ * written with another version must be rebuilt, since its hashes would not compare.
+ */
+export const STORE_FORMAT = '2';
 
 /** What is stored of an edition besides its parsed document. */
 export interface EditionMeta {
@@ -51,10 +70,13 @@ export interface EditionRow {
  */
 export class Writer {
   private readonly textIds = new Map<string, number>();
-  private readonly ruleVersionIds = new Map<string, number>();
+  /** Stored rule versions by text id (a handful per text): finding one compares fields, no key string is built. */
+  private readonly ruleVersions = new Map<number, RuleVersionRow[]>();
   private readonly glossaryVersionIds = new Map<string, number>();
-  /** Text ids inserted by this writer (new texts need references extracted). */
-  readonly newTextIds: number[] = [];
+  /** Texts inserted by this writer whose references are not extracted yet (see takeNewTexts). */
+  private newTexts: Array<{ id: number; body: string }> = [];
+  /** How many texts this writer inserted. */
+  insertedTexts = 0;
   /** normalizeText of each new text, by id, for whoever derives data from them next (lineage). */
   readonly normalized = new Map<number, string>();
   /** Id of the first text not yet in the full-text index, or null when all are. */
@@ -63,6 +85,8 @@ export class Writer {
   private readonly s;
 
   constructor(readonly db: Db) {
+    // texts still referred to, gathered when pruning (a temporary table: nothing reaches the file)
+    db.exec('CREATE TEMP TABLE IF NOT EXISTS used_texts (id INTEGER PRIMARY KEY)');
     this.s = {
       insertText: db.prepare('INSERT INTO texts (h, norm_h, body) VALUES (@h, @normH, @body)'),
       // New texts are indexed in one statement (see indexNewTexts), not row by row.
@@ -92,13 +116,13 @@ export class Writer {
       clearIndex: db.prepare('DELETE FROM edition_index WHERE edition_id = @id'),
       // One statement per edition: ord is the position in the JSON array of version ids.
       insertEditionRules: db.prepare(
-        'INSERT INTO edition_rules (edition_id, ord, version_id) SELECT @editionId, key, value FROM json_each(@versionIds)',
+        'INSERT INTO edition_rules (edition_id, ord, version_id) SELECT @editionId, key, value FROM json_each(@versionIds) ORDER BY value',
       ),
       insertPart: db.prepare(
         'INSERT INTO edition_parts (edition_id, ord, number, title) VALUES (@editionId, @ord, @number, @title)',
       ),
       insertEditionGlossary: db.prepare(
-        'INSERT INTO edition_glossary (edition_id, ord, version_id) VALUES (@editionId, @ord, @versionId)',
+        'INSERT INTO edition_glossary (edition_id, ord, version_id) SELECT @editionId, key, value FROM json_each(@versionIds) ORDER BY value',
       ),
       insertAbilityWord: db.prepare(
         'INSERT INTO ability_words (edition_id, ord, word) VALUES (@editionId, @ord, @word)',
@@ -117,13 +141,37 @@ export class Writer {
       ),
       fileBySha: db.prepare('SELECT id FROM source_files WHERE sha256 = ?'),
       primaryReport: db.prepare(`SELECT report FROM source_files WHERE edition_id = @id AND role = 'primary'`).pluck(),
+      pruneRuleVersions: db.prepare('DELETE FROM rule_versions WHERE id NOT IN (SELECT version_id FROM edition_rules)'),
+      pruneGlossaryVersions: db.prepare('DELETE FROM glossary_versions WHERE id NOT IN (SELECT version_id FROM edition_glossary)'),
+      versionExists: db.prepare('SELECT 1 FROM rule_versions WHERE id = @id').pluck(),
+      glossaryVersionExists: db.prepare('SELECT 1 FROM glossary_versions WHERE id = @id').pluck(),
+      insertRef: db.prepare(
+        'INSERT OR REPLACE INTO text_refs (text_id, ord, target, kind, start, "end") VALUES (@textId, @ord, @target, @kind, @start, @end)',
+      ),
+      clearUsed: db.prepare('DELETE FROM temp.used_texts'),
+      collectUsed: db.prepare(
+        `INSERT OR IGNORE INTO temp.used_texts (id)
+         SELECT text_id FROM rule_versions
+         UNION ALL SELECT j.value FROM rule_versions rv, json_each(rv.examples) j WHERE rv.examples <> '[]'
+         UNION ALL SELECT text_id FROM glossary_versions
+         UNION ALL SELECT text_id FROM fragment_rules
+         UNION ALL SELECT j.value FROM fragment_rules fr, json_each(fr.examples) j WHERE fr.examples <> '[]'`,
+      ),
+      unusedTexts: db.prepare('SELECT id, body FROM texts WHERE id NOT IN (SELECT id FROM temp.used_texts)'),
+      // external-content FTS5: an entry is removed by giving the text it was indexed with
+      unindexUnused: db.prepare(
+        `INSERT INTO texts_fts (texts_fts, rowid, body) SELECT 'delete', id, body FROM texts WHERE id NOT IN (SELECT id FROM temp.used_texts)`,
+      ),
+      pruneRefs: db.prepare('DELETE FROM text_refs WHERE text_id NOT IN (SELECT id FROM temp.used_texts)'),
+      pruneTexts: db.prepare('DELETE FROM texts WHERE id NOT IN (SELECT id FROM temp.used_texts)'),
     };
+    checkFormat(db);
     for (const r of db.prepare('SELECT id, body FROM texts').iterate() as Iterable<{ id: number; body: string }>) {
       this.textIds.set(r.body, r.id);
     }
     const rv = db.prepare('SELECT id, number, kind, parent, text_id, examples, citations FROM rule_versions');
     for (const r of rv.iterate() as Iterable<RuleVersionRow>) {
-      this.ruleVersionIds.set(ruleVersionKey(r.number, r.kind, r.parent, r.text_id, r.examples, r.citations), r.id);
+      this.rememberVersion(r);
     }
     for (const r of db.prepare('SELECT id, term, text_id FROM glossary_versions').iterate() as Iterable<{
       id: number;
@@ -141,10 +189,59 @@ export class Writer {
     const norm = normalizeText(body);
     const id = Number(this.s.insertText.run({ h: hash53(body), normH: hash53(norm), body }).lastInsertRowid);
     this.textIds.set(body, id);
-    this.newTextIds.push(id);
+    this.newTexts.push({ id, body });
+    this.insertedTexts++;
     this.normalized.set(id, norm);
     this.ftsFrom ??= id;
     return id;
+  }
+
+  /** Stores the cross-references found in a text, in order of appearance. */
+  storeTextRefs(textId: number, refs: ReadonlyArray<{ target: string; kind: string; start: number; end: number }>): void {
+    for (let ord = 0; ord < refs.length; ord++) {
+      const r = refs[ord]!;
+      this.s.insertRef.run({ textId, ord, target: r.target, kind: r.kind, start: r.start, end: r.end });
+    }
+  }
+
+  /** Texts inserted since the last call (new texts need their references extracted). */
+  takeNewTexts(): Array<{ id: number; body: string }> {
+    const out = this.newTexts;
+    this.newTexts = [];
+    return out;
+  }
+
+  /**
+   * Deletes rule and glossary versions no edition holds any more, then texts nothing refers to
+   * (with their references and search entries): what replacing an edition's content leaves behind.
+   * Returns how many texts went.
+   */
+  pruneOrphans(): number {
+    this.s.pruneRuleVersions.run();
+    this.s.pruneGlossaryVersions.run();
+    for (const [textId, list] of this.ruleVersions) {
+      const kept = list.filter((v) => this.s.versionExists.get({ id: v.id }));
+      if (kept.length === 0) this.ruleVersions.delete(textId);
+      else this.ruleVersions.set(textId, kept);
+    }
+    for (const [k, id] of this.glossaryVersionIds) if (!this.s.glossaryVersionExists.get({ id })) this.glossaryVersionIds.delete(k);
+    this.s.clearUsed.run();
+    this.s.collectUsed.run();
+    const gone = this.s.unusedTexts.all() as Array<{ id: number; body: string }>;
+    if (gone.length > 0) {
+      this.indexNewTexts();
+      this.s.unindexUnused.run();
+      this.s.pruneRefs.run();
+      this.s.pruneTexts.run();
+      const ids = new Set(gone.map((t) => t.id));
+      for (const t of gone) {
+        this.textIds.delete(t.body);
+        this.normalized.delete(t.id);
+      }
+      this.newTexts = this.newTexts.filter((t) => !ids.has(t.id));
+    }
+    this.s.clearUsed.run();
+    return gone.length;
   }
 
   /** Adds the texts stored since the last call to the full-text index; call before reading search results. */
@@ -160,7 +257,10 @@ export class Writer {
     return this.s.findEdition.get({ family, effectiveDate, label }) as EditionRow | undefined;
   }
 
-  /** Stores (or replaces the content of) one edition from a parsed document; returns its id. */
+  /**
+   * Stores (or replaces the content of) one edition from a parsed document; returns its id.
+   * New texts reach the full-text index at the next indexNewTexts() (one batch indexes faster).
+   */
   storeEdition(meta: EditionMeta, doc: ParsedDocument): number {
     const row = {
       family: meta.family,
@@ -188,28 +288,25 @@ export class Writer {
     const versionIds: number[] = [];
     for (const rule of doc.rules) {
       const textId = this.internText(rule.text);
-      const examples = JSON.stringify(rule.examples.map((e) => this.internText(e)));
+      const examples = rule.examples.length === 0 ? '[]' : JSON.stringify(rule.examples.map((e) => this.internText(e)));
       const citations = rule.citations && rule.citations.length > 0 ? JSON.stringify(rule.citations) : null;
-      const key = ruleVersionKey(rule.number, rule.kind, rule.parent, textId, examples, citations);
-      let versionId = this.ruleVersionIds.get(key);
-      if (versionId === undefined) {
-        versionId = Number(
-          this.s.insertRuleVersion.run({
-            number: rule.number,
-            kind: rule.kind,
-            parent: rule.parent,
-            textId,
-            examples,
-            citations,
-          }).lastInsertRowid,
-        );
-        this.ruleVersionIds.set(key, versionId);
+      const parent = rule.parent ?? null;
+      const v = this.ruleVersions.get(textId)?.find(
+        (x) => x.number === rule.number && x.examples === examples && x.kind === rule.kind && x.parent === parent && x.citations === citations,
+      );
+      if (v) {
+        versionIds.push(v.id);
+        continue;
       }
-      versionIds.push(versionId);
+      const row = { number: rule.number, kind: rule.kind, parent, text_id: textId, examples, citations, id: 0 };
+      row.id = Number(this.s.insertRuleVersion.run({ number: rule.number, kind: rule.kind, parent, textId, examples, citations }).lastInsertRowid);
+      this.rememberVersion(row);
+      versionIds.push(row.id);
     }
     this.s.insertEditionRules.run({ editionId: id, versionIds: JSON.stringify(versionIds) });
     doc.parts.forEach((p, ord) => this.s.insertPart.run({ editionId: id, ord, number: p.number, title: p.title }));
-    doc.glossary.forEach((g, ord) => {
+    const glossaryIds: number[] = [];
+    for (const g of doc.glossary) {
       const textId = this.internText(g.definition);
       const key = `${g.term}\u0000${textId}`;
       let versionId = this.glossaryVersionIds.get(key);
@@ -217,14 +314,20 @@ export class Writer {
         versionId = Number(this.s.insertGlossaryVersion.run({ term: g.term, textId }).lastInsertRowid);
         this.glossaryVersionIds.set(key, versionId);
       }
-      this.s.insertEditionGlossary.run({ editionId: id, ord, versionId });
-    });
+      glossaryIds.push(versionId);
+    }
+    if (glossaryIds.length > 0) this.s.insertEditionGlossary.run({ editionId: id, versionIds: JSON.stringify(glossaryIds) });
     doc.abilityWords.forEach((word, ord) => this.s.insertAbilityWord.run({ editionId: id, ord, word }));
     doc.index.forEach((e, ord) =>
       this.s.insertIndex.run({ editionId: id, ord, topic: e.topic, targets: JSON.stringify(e.targets) }),
     );
-    this.indexNewTexts();
     return id;
+  }
+
+  private rememberVersion(r: RuleVersionRow): void {
+    const list = this.ruleVersions.get(r.text_id);
+    if (list) list.push(r);
+    else this.ruleVersions.set(r.text_id, [r]);
   }
 
   /** The stored report (JSON) of an edition's primary file, or null. */
@@ -247,6 +350,20 @@ export class Writer {
   }
 }
 
+/** Why a database cannot take more editions from this version of crkb (another STORE_FORMAT), or null. */
+export function storeFormatProblem(db: Db): string | null {
+  const format = db.prepare(`SELECT value FROM meta WHERE key = 'format'`).pluck().get() as string | undefined;
+  if (format === STORE_FORMAT || db.prepare('SELECT count(*) FROM texts').pluck().get() === 0) return null;
+  return `written by another version of crkb (store format ${format ?? '1'}; this one writes ${STORE_FORMAT}): delete it and ingest again`;
+}
+
+/** Refuses a database written with another STORE_FORMAT; marks the one it writes. */
+function checkFormat(db: Db): void {
+  const problem = storeFormatProblem(db);
+  if (problem) throw new Error(`${db.name}: ${problem}`);
+  db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('format', @value)`).run({ value: STORE_FORMAT });
+}
+
 interface RuleVersionRow {
   id: number;
   number: string;
@@ -255,15 +372,4 @@ interface RuleVersionRow {
   text_id: number;
   examples: string;
   citations: string | null;
-}
-
-function ruleVersionKey(
-  number: string,
-  kind: string,
-  parent: string | null,
-  textId: number,
-  examples: string,
-  citations: string | null,
-): string {
-  return `${number}\u0000${kind}\u0000${parent ?? ''}\u0000${textId}\u0000${examples}\u0000${citations ?? ''}`;
 }

@@ -152,3 +152,74 @@ test('lineage from one run (aligned on the parse workers) equals lineage built e
   assert.ok(a.length > 2000, `lineages: ${a.length}`);
   assert.deepEqual(a, b);
 });
+
+/** Rule and glossary versions no edition holds, and texts nothing held refers to: what replacing an edition could leave behind. */
+function unusedTexts(dbFile: string): number {
+  const db = openReadOnlyDb(dbFile);
+  try {
+    return db
+      .prepare(
+        `WITH held AS (SELECT * FROM rule_versions WHERE id IN (SELECT version_id FROM edition_rules)),
+              terms AS (SELECT * FROM glossary_versions WHERE id IN (SELECT version_id FROM edition_glossary))
+         SELECT (SELECT count(*) FROM texts WHERE id NOT IN (
+                   SELECT text_id FROM held
+                   UNION SELECT j.value FROM held, json_each(held.examples) j
+                   UNION SELECT text_id FROM terms
+                   UNION SELECT text_id FROM fragment_rules))
+              + (SELECT count(*) FROM rule_versions WHERE id NOT IN (SELECT id FROM held))
+              + (SELECT count(*) FROM glossary_versions WHERE id NOT IN (SELECT id FROM terms))`,
+      )
+      .pluck()
+      .get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+function primaries(dbFile: string): string[] {
+  const db = openReadOnlyDb(dbFile);
+  try {
+    return (db.prepare(`SELECT path || ' ' || role FROM source_files ORDER BY path`).pluck().all() as string[]).map((p) =>
+      p.split('/').slice(-2).join('/'),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+test('a file that joins an edition stored already (its date guessed wrong) gives the same database', async () => {
+  // Two copies of 2003-10-01 that differ (53 entries), and 2003-12-01: with every guess wrong, each
+  // edition is stored from its first file and the second one arrives late, in both orders.
+  const a = file('mtg-cr/CR-2003-10-01.txt');
+  const b = file('rulesraker/2003-10-01.txt');
+  const december = file('rulesraker/2003-12-01.txt');
+  const dir = tmp();
+  const reference = join(dir, 'reference.db');
+  await runIngest({ inputs: expandInputs([a, b, december]), dbFile: reference });
+  const expected = [editionSnapshot(reference, '2003-10-01'), editionSnapshot(reference, '2003-12-01')];
+  for (const [k, order] of [[a, b, december], [b, a, december]].entries()) {
+    const db = join(dir, `late-${k}.db`);
+    const r = await runIngest({ inputs: expandInputs(order), dbFile: db, expectedDate: () => '1990-01-01' });
+    assert.deepEqual(r.editions.map((e) => [e.effectiveDate, e.status, e.files.length]), [['2003-10-01', 'added', 2], ['2003-12-01', 'added', 1]]);
+    assert.deepEqual([editionSnapshot(db, '2003-10-01'), editionSnapshot(db, '2003-12-01')], expected);
+    assert.deepEqual(primaries(db), primaries(reference));
+    assert.deepEqual(lineagePartition(db), lineagePartition(reference));
+    assert.equal(unusedTexts(db), 0, 'texts of the file stored first and then replaced are gone');
+  }
+});
+
+test('replacing an edition with a better file in a later run leaves no unused texts behind', async () => {
+  const a = file('mtg-cr/CR-2003-10-01.txt');
+  const b = file('rulesraker/2003-10-01.txt');
+  const dir = tmp();
+  const statuses: string[] = [];
+  for (const [k, [first, second]] of [[a, b], [b, a]].entries()) {
+    const db = join(dir, `x-${k}.db`);
+    await runIngest({ inputs: expandInputs([first!]), dbFile: db });
+    const r = await runIngest({ inputs: expandInputs([second!]), dbFile: db });
+    statuses.push(r.editions[0]!.status);
+    assert.equal(unusedTexts(db), 0);
+  }
+  // one of the two files is the better one: it replaces the other in exactly one order
+  assert.deepEqual(statuses.sort(), ['merged', 'replaced']);
+});

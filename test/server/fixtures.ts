@@ -179,6 +179,7 @@ export function fixtureDb(file = ':memory:'): Db {
         d,
       );
     }
+    w.indexNewTexts();
     fillRefs(db);
   })();
   return db;

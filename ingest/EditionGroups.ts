@@ -1,0 +1,258 @@
+import type { EditionRow, Writer } from '../src/db/Writer.js';
+import { normalizeText } from './normalize.js';
+import { labelDateOf, type LoadedInput, type Manifest } from './sources.js';
+import type { DecodedText, DocumentFamily, ParsedDocument } from './types.js';
+
+/** Counts of what an edition holds. */
+export interface EditionCounts {
+  parts: number;
+  sections: number;
+  rules: number;
+  examples: number;
+  glossary: number;
+}
+
+/** One edition touched by an ingest run. */
+export interface EditionReport {
+  family: DocumentFamily;
+  effectiveDate: string;
+  label: string;
+  official: boolean;
+  status: 'added' | 'replaced' | 'merged';
+  /** The file whose text is stored. */
+  primary: string;
+  /** Every file of this run merged into the edition, with how many normalized entries differ from the primary. */
+  files: Array<{ path: string; encoding: string; lineEndings: string[]; differing: number; identicalTo: string | null }>;
+  counts: EditionCounts;
+  unaccountedLines: number;
+  warnings: string[];
+}
+
+/** A parsed input that holds a whole document (or a fragment), with the date it is filed under. */
+export interface Candidate {
+  path: string;
+  input: LoadedInput;
+  parsed: { doc: ParsedDocument; decoded: Omit<DecodedText, 'text'> };
+  date: string;
+  warnings: string[];
+  fidelity: number[];
+  /** Position among the parsed inputs (for the parse pool). */
+  index: number;
+}
+
+interface Group {
+  family: DocumentFamily;
+  date: string;
+  candidates: Candidate[];
+  /** The edition as it was before this run, if any. */
+  before: EditionRow | undefined;
+  /** The candidate whose text this run stored, or null (nothing stored yet, or the earlier file kept). */
+  ourPrimary: Candidate | null;
+  /** Stored with its current candidates. */
+  clean: boolean;
+  report: EditionReport | null;
+}
+
+/** A pair of consecutive editions, both stored by this run, that can be aligned (documents by input index). */
+export interface AlignablePair {
+  key: string;
+  before: number;
+  after: number;
+}
+
+/**
+ * Gathers parsed documents into editions (one per family and effective date) and stores
+ * each edition as soon as no input still being parsed can belong to it, judged by the
+ * date each input was expected to have. An input that turns out to belong to an edition
+ * stored already is merged into it: the edition is stored again if that file is better.
+ */
+export class EditionGroups {
+  private readonly groups = new Map<string, Group>();
+  /** Expected dates of inputs not parsed yet (null: could be any). */
+  private readonly pending = new Map<number, string | null>();
+  /** Whether an edition's earlier content was replaced (its texts may now be unused). */
+  replacedContent = false;
+
+  constructor(
+    private readonly writer: Writer,
+    private readonly manifest: Manifest | null,
+    private readonly aliases: Map<string, string[]>,
+    expected: Array<string | null>,
+  ) {
+    expected.forEach((d, i) => this.pending.set(i, d));
+  }
+
+  /** Input `index` is parsed: `candidate` is the complete document it holds, or null (a fragment or a rejection). */
+  parsed(index: number, candidate: Candidate | null): void {
+    this.pending.delete(index);
+    if (!candidate) return;
+    const family = candidate.parsed.doc.family;
+    const key = `${family}|${candidate.date}`;
+    let g = this.groups.get(key);
+    if (!g) {
+      g = { family, date: candidate.date, candidates: [], before: this.writer.findEdition(family, candidate.date), ourPrimary: null, clean: false, report: null };
+      this.groups.set(key, g);
+    }
+    g.candidates.push(candidate);
+    g.clean = false;
+  }
+
+  /** Stores every edition no pending input can still join, each in its own transaction; returns how many. */
+  storeReady(all = false): number {
+    const blocked = all ? new Set<string>() : new Set([...this.pending.values()].map((d) => d ?? '*'));
+    if (blocked.has('*')) return 0;
+    const ready = [...this.groups.values()].filter((g) => !g.clean && !blocked.has(g.date)).sort((a, b) => (a.date < b.date ? -1 : 1));
+    for (const g of ready) this.writer.db.transaction(() => this.store(g))();
+    return ready.length;
+  }
+
+  /**
+   * Pairs of consecutive editions of a family (in the chain of `existing` "family|date" editions and this
+   * run's) that are both stored by this run and that no pending input can come between.
+   */
+  alignablePairs(existing: Set<string>): AlignablePair[] {
+    const expected = [...this.pending.values()];
+    if (expected.includes(null)) return [];
+    const out: AlignablePair[] = [];
+    for (const family of ['cr', 'rulings'] as DocumentFamily[]) {
+      const dates = new Set<string>();
+      for (const k of existing) if (k.startsWith(`${family}|`)) dates.add(k.slice(family.length + 1));
+      for (const g of this.groups.values()) if (g.family === family) dates.add(g.date);
+      const chain = [...dates].sort();
+      for (let k = 1; k < chain.length; k++) {
+        const a = this.groups.get(`${family}|${chain[k - 1]!}`);
+        const b = this.groups.get(`${family}|${chain[k]!}`);
+        if (!a?.clean || !b?.clean || a.before || b.before || !a.ourPrimary || !b.ourPrimary) continue;
+        if (expected.some((d) => d! >= a.date && d! <= b.date)) continue;
+        out.push({ key: `${family}|${a.date}|${b.date}`, before: a.ourPrimary.index, after: b.ourPrimary.index });
+      }
+    }
+    return out;
+  }
+
+  /** Reports of the editions stored, in date order. */
+  reports(): EditionReport[] {
+    return [...this.groups.values()]
+      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.family < b.family ? -1 : 1))
+      .flatMap((g) => (g.report ? [g.report] : []));
+  }
+
+  private store(g: Group): void {
+    const { family, date } = g;
+    let best = g.candidates[0]!;
+    for (const c of g.candidates) if (better(c, best)) best = c;
+    let replace: boolean;
+    if (g.ourPrimary) replace = g.ourPrimary !== best;
+    else if (g.before) {
+      const prev = this.writer.primaryReport(g.before.id) as { fidelity?: number[] } | null;
+      replace = !prev?.fidelity || greater(best.fidelity, prev.fidelity);
+    } else replace = true;
+    const known = this.manifest?.editions.find((e) => e.family === family && e.effectiveDate === date);
+    const warnings = g.candidates.flatMap((c) => c.warnings);
+    const doc = best.parsed.doc;
+    let editionId: number;
+    if (replace) {
+      if (g.ourPrimary || g.before) this.replacedContent = true;
+      editionId = this.writer.storeEdition(
+        { family, effectiveDate: date, official: true, label: '', setCode: known?.setCode ?? null, setName: known?.setName ?? null, warnings },
+        doc,
+      );
+      g.ourPrimary = best;
+    } else {
+      editionId = g.ourPrimary ? this.writer.findEdition(family, date)!.id : g.before!.id;
+    }
+    const primary = g.ourPrimary;
+    const memo = new Map<string, string>();
+    const bestEntries = g.candidates.length > 1 ? entries(doc) : new Map<string, string>();
+    const files: EditionReport['files'] = [];
+    for (const c of g.candidates) {
+      const differing = c === best ? 0 : countDiffering(bestEntries, entries(c.parsed.doc), memo);
+      const copies = this.aliases.get(c.input.sha256) ?? [];
+      for (const path of [c.path, ...copies]) {
+        files.push({ path, encoding: c.parsed.decoded.encoding, lineEndings: c.parsed.decoded.lineEndings, differing, identicalTo: path === c.path ? null : c.path });
+      }
+      this.writer.recordFile({
+        sha256: c.input.sha256,
+        path: c.path,
+        size: c.input.bytes.length,
+        encoding: c.parsed.decoded.encoding,
+        lineEndings: c.parsed.decoded.lineEndings.join(','),
+        format: c.parsed.doc.format,
+        labelDate: labelDateOf(c.path),
+        editionId,
+        role: c === primary ? 'primary' : 'duplicate',
+        differing,
+        report: {
+          identicalCopies: copies,
+          fidelity: c.fidelity,
+          counts: countsOf(c.parsed.doc),
+          unaccounted: c.parsed.doc.accounting.unaccounted.length,
+          warnings: c.parsed.doc.warnings.map((w) => `${w.line ?? '-'}: ${w.message}`),
+        },
+      });
+    }
+    g.report = {
+      family,
+      effectiveDate: date,
+      label: '',
+      official: true,
+      status: g.before ? (primary ? 'replaced' : 'merged') : 'added',
+      primary: primary ? primary.path : '(previously stored file)',
+      files,
+      counts: countsOf(doc),
+      unaccountedLines: doc.accounting.unaccounted.length,
+      warnings: [...warnings, ...doc.warnings.map((w) => `${best.path}${w.line === null ? '' : `:${w.line}`}: ${w.message}`)],
+    };
+    g.clean = true;
+  }
+}
+
+/** Typographic fidelity (see parseTask): fewer unaccounted lines and warnings, then richer typography, wins. */
+function better(a: Candidate, b: Candidate): boolean {
+  const fa = a.fidelity;
+  const fb = b.fidelity;
+  for (let i = 0; i < fa.length; i++) if (fa[i] !== fb[i]) return fa[i]! > fb[i]!;
+  return a.input.sha256 < b.input.sha256;
+}
+
+function greater(a: number[], b: number[]): boolean {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+  }
+  return false;
+}
+
+/** Each rule's and glossary entry's text, keyed by number or term, for comparing two files of an edition. */
+function entries(doc: ParsedDocument): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const r of doc.rules) m.set(r.number, r.examples.length === 0 ? r.text : [r.text, ...r.examples].join('\n'));
+  for (const g of doc.glossary) m.set(`glossary:${g.term.toLowerCase()}`, g.definition);
+  return m;
+}
+
+/** How many entries differ after normalization (or exist on one side only). */
+function countDiffering(a: Map<string, string>, b: Map<string, string>, memo: Map<string, string>): number {
+  const norm = (s: string): string => {
+    let n = memo.get(s);
+    if (n === undefined) memo.set(s, (n = normalizeText(s)));
+    return n;
+  };
+  let n = 0;
+  for (const [k, v] of a) {
+    const w = b.get(k);
+    // Most files of one edition decode to the same text: compare raw first, normalize only when needed.
+    if (w === undefined || (w !== v && norm(w) !== norm(v))) n++;
+  }
+  for (const k of b.keys()) if (!a.has(k)) n++;
+  return n;
+}
+
+function countsOf(doc: ParsedDocument): EditionCounts {
+  let sections = 0;
+  let examples = 0;
+  for (const r of doc.rules) {
+    if (r.kind === 'section') sections++;
+    examples += r.examples.length;
+  }
+  return { parts: doc.parts.length, sections, rules: doc.rules.length - sections, examples, glossary: doc.glossary.length };
+}
