@@ -1,5 +1,5 @@
 import { compareReworded, compareRuleText } from './compareRule.js';
-import type { RuleTextComparison, TextChange } from './compareRule.js';
+import type { ResolveLineage, RuleTextComparison, TextChange } from './compareRule.js';
 import { extractReferences } from './references.js';
 import type { Reference } from './references.js';
 import { wordDiff } from './wordDiff.js';
@@ -85,9 +85,16 @@ export interface DiffOptions {
 
 /** The section ("702") a rule number belongs to. */
 export function sectionOf(number: string): string {
-  const m = /^(\d{3})/.exec(number);
-  return m ? m[1]! : (number.split('.')[0] ?? number);
+  // (no regex: called once per change, in code that runs once per process)
+  if (isDigit(number, 0) && isDigit(number, 1) && isDigit(number, 2)) return number.slice(0, 3);
+  const dot = number.indexOf('.');
+  return dot < 0 ? number : number.slice(0, dot);
 }
+
+const isDigit = (s: string, k: number): boolean => {
+  const c = s.charCodeAt(k);
+  return c >= 48 && c <= 57;
+};
 
 /** True when `number` lies in `scope`: a part ("7"), a section ("702") or a rule and its subrules ("702.19"). */
 export function inScope(number: string, scope: string): boolean {
@@ -98,13 +105,14 @@ export function inScope(number: string, scope: string): boolean {
   return next === '.' || (/^\d+\.\d+$/.test(scope) && /[a-z]/.test(next));
 }
 
-function lineageResolver(rules: DiffRule[]): (target: string) => number | null {
+/** Resolves a rule number to the lineage of the last rule with that number (parallel arrays, document order). */
+export function lineageResolver(numbers: ArrayLike<string>, lineages: ArrayLike<number>): ResolveLineage {
   // built on first use: most diffs resolve few references
   let m: Map<string, number> | null = null;
   return (t) => {
     if (!m) {
       m = new Map<string, number>();
-      for (const r of rules) m.set(r.number, r.lineage);
+      for (let k = 0; k < numbers.length; k++) m.set(numbers[k]!, lineages[k]!);
     }
     return m.get(t) ?? null;
   };
@@ -115,15 +123,23 @@ function lineageResolver(rules: DiffRule[]): (target: string) => number | null {
  * A lineage seen twice in `from` pairs with its first rule; each `from` rule pairs at most once.
  */
 export function pairRules(from: DiffRule[], to: DiffRule[]): Int32Array {
+  return pairLineages(
+    from.map((r) => r.lineage),
+    to.map((r) => r.lineage),
+  );
+}
+
+/** pairRules on the rules' lineage ids alone. */
+export function pairLineages(from: ArrayLike<number>, to: ArrayLike<number>): Int32Array {
   const fromByLineage = new Map<number, number>();
   for (let j = 0; j < from.length; j++) {
-    const l = from[j]!.lineage;
+    const l = from[j]!;
     if (!fromByLineage.has(l)) fromByLineage.set(l, j);
   }
   const paired = new Uint8Array(from.length);
   const out = new Int32Array(to.length).fill(-1);
   for (let i = 0; i < to.length; i++) {
-    const j = fromByLineage.get(to[i]!.lineage);
+    const j = fromByLineage.get(to[i]!);
     if (j === undefined || paired[j]) continue;
     paired[j] = 1;
     out[i] = j;
@@ -131,85 +147,110 @@ export function pairRules(from: DiffRule[], to: DiffRule[]): Int32Array {
   return out;
 }
 
-const sameList = (a: string[], b: string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
-
-/** Diffs any two editions by pairing rules on lineage id; `from` may be later than `to` (a reverse diff). */
-export function diffEditions(from: DiffEdition, to: DiffEdition, opts: DiffOptions = {}): EditionDiff {
-  const withSegments = opts.segments ?? true;
-  const pairing = pairRules(from.rules, to.rules);
-  const resolveFrom = lineageResolver(from.rules);
-  const resolveTo = lineageResolver(to.rules);
-
-  // Order: `to` document order, each removed rule right after its nearest surviving predecessor.
-  const entries: Array<{ key: number; change: RuleChange }> = [];
-  const examples: ExampleChange[] = [];
-  const renumbering: EditionDiff['renumbering'] = [];
-  const toPosOfFrom = new Int32Array(from.rules.length).fill(-1);
-
-  for (let i = 0; i < to.rules.length; i++) {
-    const r = to.rules[i]!;
-    const j = pairing[i]!;
-    if (j >= 0) {
-      const b = from.rules[j]!;
-      toPosOfFrom[j] = i;
-      // the same stored version: same number, text and examples
-      if (b.version !== undefined && b.version === r.version) continue;
-      if (b.number !== r.number) renumbering.push({ from: b.number, to: r.number });
-      if (!sameList(b.examples, r.examples)) {
-        examples.push({ lineage: r.lineage, number: r.number, before: b.examples, after: r.examples });
-      }
-      if (b.number === r.number && b.text === r.text) continue;
-      // (compareRuleText's defaults would extract references even for equal texts)
-      const cmp: RuleTextComparison =
-        b.text === r.text
-          ? { textChange: 'none', typography: false }
-          : b.normHash !== undefined && r.normHash !== undefined && b.normHash !== r.normHash && b.refs && r.refs
-            ? compareReworded(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs)
-            : compareRuleText(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs);
-      const kinds: ChangeKind[] = [];
-      if (b.number !== r.number) kinds.push('renumbered');
-      if (cmp.textChange !== 'none') kinds.push(cmp.textChange);
-      if (cmp.typography) kinds.push('typography');
-      entries.push({
-        key: i,
-        change: {
-          before: { number: b.number, text: b.text },
-          after: { number: r.number, text: r.text },
-          renumbered: b.number !== r.number,
-          textChange: cmp.textChange,
-          typography: cmp.typography,
-          lineage: r.lineage,
-          section: sectionOf(r.number),
-          kinds,
-          ...(withSegments && b.text !== r.text ? { segments: wordDiff(b.text, r.text) } : {}),
-        },
-      });
-    } else {
-      entries.push({
-        key: i,
-        change: {
-          before: null,
-          after: { number: r.number, text: r.text },
-          renumbered: false,
-          textChange: 'substantive',
-          typography: false,
-          lineage: r.lineage,
-          section: sectionOf(r.number),
-          kinds: ['added'],
-        },
-      });
-    }
-  }
+/**
+ * The order changes are listed in: `to` document order (index i >= 0), each removed `from` rule
+ * (encoded as -1 - j) right after its nearest surviving predecessor, removed rules in `from` order.
+ */
+export function changeOrder(pairing: Int32Array, fromLength: number): Int32Array {
+  const toPosOfFrom = new Int32Array(fromLength).fill(-1);
+  for (let i = 0; i < pairing.length; i++) if (pairing[i]! >= 0) toPosOfFrom[pairing[i]!] = i;
+  // removed rules after to-position p (p = -1: before everything), chained through `next` in from order
+  const head = new Int32Array(pairing.length + 1).fill(-1);
+  const tail = new Int32Array(pairing.length + 1).fill(-1);
+  const next = new Int32Array(fromLength).fill(-1);
+  let removed = 0;
   let lastPos = -1;
-  from.rules.forEach((b, j) => {
+  for (let j = 0; j < fromLength; j++) {
     const p = toPosOfFrom[j]!;
     if (p >= 0) {
       lastPos = p;
-      return;
+      continue;
     }
-    entries.push({
-      key: lastPos + 0.5 + j * 1e-7,
-      change: {
+    removed++;
+    const b = lastPos + 1;
+    if (head[b]! < 0) head[b] = j;
+    else next[tail[b]!] = j;
+    tail[b] = j;
+  }
+  const out = new Int32Array(pairing.length + removed);
+  let k = 0;
+  for (let j = head[0]!; j >= 0; j = next[j]!) out[k++] = -1 - j;
+  for (let i = 0; i < pairing.length; i++) {
+    out[k++] = i;
+    for (let j = head[i + 1]!; j >= 0; j = next[j]!) out[k++] = -1 - j;
+  }
+  return out;
+}
+
+/**
+ * Two editions as diffPaired reads them: rules paired by lineage (see pairRules), each rule built
+ * only when the diff reads it (the rules of unchanged pairs never are).
+ */
+export interface PairedEditions {
+  from: string;
+  to: string;
+  /** For each `to` rule, the index of the `from` rule it continues, or -1. */
+  pairing: Int32Array;
+  fromLength: number;
+  /** True when `from` rule j and `to` rule i are the same stored version: nothing to report. */
+  unchanged(j: number, i: number): boolean;
+  fromRule(j: number): DiffRule;
+  toRule(i: number): DiffRule;
+  resolveFrom: ResolveLineage;
+  resolveTo: ResolveLineage;
+  /** Section titles ("702" -> its text) of the given sections: the `to` edition's, else the `from` one's. */
+  titles(sections: string[]): Map<string, string>;
+  glossary?: { from: Array<{ term: string; definition: string }>; to: Array<{ term: string; definition: string }> };
+}
+
+const sameList = (a: string[], b: string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+const SECTION = /^\d{3}$/;
+
+/** Diffs any two editions by pairing rules on lineage id; `from` may be later than `to` (a reverse diff). */
+export function diffEditions(from: DiffEdition, to: DiffEdition, opts: DiffOptions = {}): EditionDiff {
+  const fr = from.rules;
+  const tr = to.rules;
+  return diffPaired(
+    {
+      from: from.date,
+      to: to.date,
+      pairing: pairRules(fr, tr),
+      fromLength: fr.length,
+      // the same stored version: same number, text and examples
+      unchanged: (j, i) => fr[j]!.version !== undefined && fr[j]!.version === tr[i]!.version,
+      fromRule: (j) => fr[j]!,
+      toRule: (i) => tr[i]!,
+      resolveFrom: lineageResolver(
+        fr.map((r) => r.number),
+        fr.map((r) => r.lineage),
+      ),
+      resolveTo: lineageResolver(
+        tr.map((r) => r.number),
+        tr.map((r) => r.lineage),
+      ),
+      titles: () => {
+        const titles = new Map<string, string>();
+        for (const rules of [fr, tr]) for (const r of rules) if (SECTION.test(r.number)) titles.set(r.number, r.text);
+        return titles;
+      },
+      glossary: { from: from.glossary ?? [], to: to.glossary ?? [] },
+    },
+    opts,
+  );
+}
+
+/** diffEditions on editions already paired: reads only the rules of changed pairs, added and removed rules. */
+export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDiff {
+  const withSegments = opts.segments ?? true;
+  const { pairing, resolveFrom, resolveTo } = e;
+  const changes: RuleChange[] = [];
+  const examples: ExampleChange[] = [];
+  const renumbering: EditionDiff['renumbering'] = [];
+
+  for (const k of changeOrder(pairing, e.fromLength)) {
+    if (k < 0) {
+      const b = e.fromRule(-1 - k);
+      changes.push({
         before: { number: b.number, text: b.text },
         after: null,
         renumbered: false,
@@ -218,45 +259,88 @@ export function diffEditions(from: DiffEdition, to: DiffEdition, opts: DiffOptio
         lineage: b.lineage,
         section: sectionOf(b.number),
         kinds: ['removed'],
-      },
+      });
+      continue;
+    }
+    const j = pairing[k]!;
+    if (j < 0) {
+      const r = e.toRule(k);
+      changes.push({
+        before: null,
+        after: { number: r.number, text: r.text },
+        renumbered: false,
+        textChange: 'substantive',
+        typography: false,
+        lineage: r.lineage,
+        section: sectionOf(r.number),
+        kinds: ['added'],
+      });
+      continue;
+    }
+    if (e.unchanged(j, k)) continue;
+    const b = e.fromRule(j);
+    const r = e.toRule(k);
+    if (b.number !== r.number) renumbering.push({ from: b.number, to: r.number });
+    if (!sameList(b.examples, r.examples)) {
+      examples.push({ lineage: r.lineage, number: r.number, before: b.examples, after: r.examples });
+    }
+    if (b.number === r.number && b.text === r.text) continue;
+    // (compareRuleText's defaults would extract references even for equal texts)
+    const cmp: RuleTextComparison =
+      b.text === r.text
+        ? { textChange: 'none', typography: false }
+        : b.normHash !== undefined && r.normHash !== undefined && b.normHash !== r.normHash && b.refs && r.refs
+          ? compareReworded(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs)
+          : compareRuleText(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs);
+    const kinds: ChangeKind[] = [];
+    if (b.number !== r.number) kinds.push('renumbered');
+    if (cmp.textChange !== 'none') kinds.push(cmp.textChange);
+    if (cmp.typography) kinds.push('typography');
+    changes.push({
+      before: { number: b.number, text: b.text },
+      after: { number: r.number, text: r.text },
+      renumbered: b.number !== r.number,
+      textChange: cmp.textChange,
+      typography: cmp.typography,
+      lineage: r.lineage,
+      section: sectionOf(r.number),
+      kinds,
     });
-  });
-  entries.sort((x, y) => x.key - y.key);
+    if (withSegments && b.text !== r.text) changes[changes.length - 1]!.segments = wordDiff(b.text, r.text);
+  }
 
-  let changes = entries.map((e) => e.change);
+  let kept = changes;
   if (opts.section !== undefined) {
     const s = opts.section;
-    changes = changes.filter((c) => inScope(c.after?.number ?? '', s) || inScope(c.before?.number ?? '', s));
+    kept = kept.filter((c) => inScope(c.after?.number ?? '', s) || inScope(c.before?.number ?? '', s));
   }
   if (opts.kinds) {
     const ks = new Set(opts.kinds);
-    changes = changes.filter((c) => c.kinds.some((k) => ks.has(k)));
+    kept = kept.filter((c) => c.kinds.some((k) => ks.has(k)));
   }
 
   const counts = { added: 0, removed: 0, renumbered: 0, substantive: 0, references: 0, typography: 0, total: 0 };
-  for (const c of changes) {
+  for (const c of kept) {
     counts.total++;
     for (const k of c.kinds) counts[k]++;
   }
-  const titles = new Map<string, string>();
-  const SECTION = /^\d{3}$/;
-  for (const rules of [from.rules, to.rules]) for (const r of rules) if (SECTION.test(r.number)) titles.set(r.number, r.text);
   const bySection = new Map<string, number>();
-  for (const c of changes) bySection.set(c.section, (bySection.get(c.section) ?? 0) + 1);
+  for (const c of kept) bySection.set(c.section, (bySection.get(c.section) ?? 0) + 1);
+  const titles = e.titles([...bySection.keys()].filter((s) => SECTION.test(s)));
   const sections = [...bySection].map(([section, n]) => ({ section, title: titles.get(section) ?? null, changes: n }));
 
   return {
-    from: from.date,
-    to: to.date,
-    changes,
+    from: e.from,
+    to: e.to,
+    changes: kept,
     sections,
     counts,
     renumbering:
       opts.section === undefined
         ? renumbering
         : renumbering.filter((r) => inScope(r.from, opts.section!) || inScope(r.to, opts.section!)),
-    examples: opts.section === undefined ? examples : examples.filter((e) => inScope(e.number, opts.section!)),
-    glossary: diffGlossary(from.glossary ?? [], to.glossary ?? [], withSegments),
+    examples: opts.section === undefined ? examples : examples.filter((x) => inScope(x.number, opts.section!)),
+    glossary: diffGlossary(e.glossary?.from ?? [], e.glossary?.to ?? [], withSegments),
   };
 }
 

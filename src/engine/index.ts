@@ -7,11 +7,24 @@ export type { DiffSegment } from './wordDiff.js';
 export { compareRuleText } from './compareRule.js';
 export type { TextChange, ResolveLineage, RuleTextComparison } from './compareRule.js';
 export { loadDiff } from './loadDiff.js';
-export { diffEditions, pairRules, diffGlossary, diffToJson, sectionOf, inScope, withReferences } from './diffEditions.js';
+export {
+  diffEditions,
+  diffPaired,
+  pairRules,
+  pairLineages,
+  changeOrder,
+  lineageResolver,
+  diffGlossary,
+  diffToJson,
+  sectionOf,
+  inScope,
+  withReferences,
+} from './diffEditions.js';
 export type {
   DiffRule,
   DiffEdition,
   DiffOptions,
+  PairedEditions,
   EditionDiff,
   RuleChange,
   ChangeKind,

@@ -1,12 +1,14 @@
-import { Lineage } from '../db/Lineage.js';
-import type { SkeletonRule } from '../db/Lineage.js';
+import { DiffReader } from '../db/DiffReader.js';
 import type { Db } from '../db/openDb.js';
-import { diffEditions, pairRules } from './diffEditions.js';
-import type { ChangeKind, EditionDiff } from './diffEditions.js';
+import { diffPaired, lineageResolver, pairLineages } from './diffEditions.js';
+import type { ChangeKind, DiffRule, EditionDiff } from './diffEditions.js';
+
+const readers = new WeakMap<Db, DiffReader>();
 
 /**
  * Loads both editions and diffs them (the timed part of bench/diff). Rules are paired on their
- * skeletons first; only the texts, examples, references and definitions the diff can read are loaded.
+ * lineage and version ids first; only the rules of changed pairs, added and removed rules are read
+ * with their texts, and only the references, examples and definitions the diff can read.
  * `rulesOnly` (what --json and --renumbering print) skips examples and the glossary: both come back empty.
  */
 export function loadDiff(
@@ -16,56 +18,85 @@ export function loadDiff(
   opts: { section?: string; kinds?: ChangeKind[]; segments?: boolean; rulesOnly?: boolean } = {},
 ): EditionDiff {
   const { rulesOnly = false, ...diffOpts } = opts;
-  const lineage = new Lineage(db);
-  const a = lineage.diffSkeleton(from.id);
-  const b = lineage.diffSkeleton(to.id);
-  const pairing = pairRules(a, b);
-  // A text left unloaded reads '' on both sides, so only texts that may differ need loading:
-  // rules paired with another version, added and removed rules, and section titles.
-  const textIds = new Set<number>();
-  const refIds = new Set<number>();
-  const withExamples: SkeletonRule[] = [];
-  const pairedFrom = new Uint8Array(a.length);
-  for (let i = 0; i < b.length; i++) {
-    const r = b[i]!;
-    const j = pairing[i]!;
-    if (j < 0) {
-      textIds.add(r.textId);
-      continue;
-    }
-    pairedFrom[j] = 1;
-    const o = a[j]!;
-    if (o.version === r.version) continue;
-    textIds.add(o.textId).add(r.textId);
-    if (o.textId !== r.textId) refIds.add(o.textId).add(r.textId);
-    if (!rulesOnly && o.exampleIds !== r.exampleIds) withExamples.push(o, r);
-  }
-  for (let j = 0; j < a.length; j++) if (!pairedFrom[j]) textIds.add(a[j]!.textId);
-  const SECTION = /^\d{3}$/;
-  for (const rules of [a, b]) for (const r of rules) if (SECTION.test(r.number)) textIds.add(r.textId);
-  const exampleIds = withExamples.map((r) => JSON.parse(r.exampleIds) as number[]);
-  for (const ids of exampleIds) for (const id of ids) textIds.add(id);
-  const ga = rulesOnly ? [] : lineage.glossaryIds(from.id);
-  const gb = rulesOnly ? [] : lineage.glossaryIds(to.id);
-  for (const id of glossaryTextsNeeded(ga, gb)) textIds.add(id);
+  let reader = readers.get(db);
+  if (!reader) readers.set(db, (reader = new DiffReader(db)));
+  const a = reader.ruleIds(from.id);
+  const b = reader.ruleIds(to.id);
+  const pairing = pairLineages(a.lineages, b.lineages);
 
-  const texts = lineage.textsByIds(textIds);
-  const refs = lineage.refsOfTexts(refIds);
-  for (const rules of [a, b]) {
-    for (const r of rules) {
-      const t = texts.get(r.textId);
-      if (!t) continue;
-      r.text = t[0];
-      r.normHash = t[1];
-      if (refIds.has(r.textId)) r.refs = refs.get(r.textId) ?? [];
+  // Versions the diff reads: both sides of changed pairs, added and removed rules.
+  const versionIds = new Set<number>();
+  const pairedFrom = new Uint8Array(a.versions.length);
+  for (let i = 0; i < pairing.length; i++) {
+    const j = pairing[i]!;
+    if (j < 0) versionIds.add(b.versions[i]!);
+    else {
+      pairedFrom[j] = 1;
+      if (a.versions[j] !== b.versions[i]) versionIds.add(a.versions[j]!).add(b.versions[i]!);
     }
   }
-  withExamples.forEach((r, k) => (r.examples = exampleIds[k]!.map((id) => texts.get(id)?.[0] ?? '')));
+  for (let j = 0; j < pairedFrom.length; j++) if (!pairedFrom[j]) versionIds.add(a.versions[j]!);
+  const versions = reader.versions(versionIds);
+
+  // References of texts that changed within a pair; example texts of pairs whose examples changed.
+  const refIds = new Set<number>();
+  const exampleLists = new Map<string, number[]>();
+  for (let i = 0; i < pairing.length; i++) {
+    const j = pairing[i]!;
+    if (j < 0 || a.versions[j] === b.versions[i]) continue;
+    const o = versions.get(a.versions[j]!)!;
+    const r = versions.get(b.versions[i]!)!;
+    if (o.textId !== r.textId) refIds.add(o.textId).add(r.textId);
+    if (!rulesOnly && o.exampleIds !== r.exampleIds) {
+      for (const ids of [o.exampleIds, r.exampleIds]) exampleLists.set(ids, JSON.parse(ids) as number[]);
+    }
+  }
+  const refs = reader.refsOfTexts(refIds);
+  const ga = rulesOnly ? [] : reader.glossaryIds(from.id);
+  const gb = rulesOnly ? [] : reader.glossaryIds(to.id);
+  const textIds = glossaryTextsNeeded(ga, gb);
+  for (const ids of exampleLists.values()) for (const id of ids) textIds.add(id);
+  const texts = textIds.size > 0 ? reader.texts(textIds) : new Map<number, string>();
+
+  const rule = (e: typeof a, k: number): DiffRule => {
+    const v = versions.get(e.versions[k]!)!;
+    const ids = exampleLists.get(v.exampleIds);
+    return {
+      number: e.numbers[k]!,
+      text: v.text,
+      // examples unread (rulesOnly, or the same on both sides) are [] on both sides
+      examples: ids ? ids.map((id) => texts.get(id) ?? '') : [],
+      lineage: e.lineages[k]!,
+      refs: refIds.has(v.textId) ? (refs.get(v.textId) ?? []) : undefined,
+      normHash: v.normHash,
+    };
+  };
   const glossary = (g: Array<[string, number]>): Array<{ term: string; definition: string }> =>
-    g.map(([term, id]) => ({ term, definition: texts.get(id)?.[0] ?? '' }));
-  return diffEditions(
-    { date: from.effectiveDate, rules: a, glossary: glossary(ga) },
-    { date: to.effectiveDate, rules: b, glossary: glossary(gb) },
+    g.map(([term, id]) => ({ term, definition: texts.get(id) ?? '' }));
+  return diffPaired(
+    {
+      from: from.effectiveDate,
+      to: to.effectiveDate,
+      pairing,
+      fromLength: a.versions.length,
+      unchanged: (j, i) => a.versions[j] === b.versions[i],
+      fromRule: (j) => rule(a, j),
+      toRule: (i) => rule(b, i),
+      resolveFrom: lineageResolver(a.numbers, a.lineages),
+      resolveTo: lineageResolver(b.numbers, b.lineages),
+      titles: (wanted) => {
+        // as diffEditions reads them: `from` then `to` in document order, the last one wins
+        const w = new Set(wanted);
+        const rules: Array<[number: string, version: number]> = [];
+        for (const e of [a, b]) {
+          for (let k = 0; k < e.numbers.length; k++) if (e.numbers[k]!.length === 3 && w.has(e.numbers[k]!)) rules.push([e.numbers[k]!, e.versions[k]!]);
+        }
+        const missing = rules.map(([, v]) => v).filter((v) => !versions.has(v));
+        if (missing.length > 0) for (const [id, v] of reader.versions(missing)) versions.set(id, v);
+        return new Map(rules.map(([n, v]) => [n, versions.get(v)!.text]));
+      },
+      glossary: { from: glossary(ga), to: glossary(gb) },
+    },
     diffOpts,
   );
 }
@@ -86,4 +117,3 @@ function glossaryTextsNeeded(from: Array<[string, number]>, to: Array<[string, n
   for (const [term, id] of from) if (!seen.has(key(term))) out.add(id);
   return out;
 }
-

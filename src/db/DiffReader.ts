@@ -1,0 +1,104 @@
+import type { Statement } from 'better-sqlite3';
+import type { Reference } from '../engine/references.js';
+import type { Db } from './openDb.js';
+
+/** A stored rule version as the differ reads it. */
+export interface DiffVersion {
+  textId: number;
+  text: string;
+  /** Hash of the normalized text (texts.norm_h). */
+  normHash: number;
+  /** The stored JSON array of example text ids. */
+  exampleIds: string;
+}
+
+/** The reads of an edition diff (src/engine/loadDiff), prepared on first use with named parameters. */
+export class DiffReader {
+  private readonly defs: Record<string, () => Statement>;
+  private readonly s = new Map<string, Statement>();
+
+  constructor(readonly db: Db) {
+    const p = (sql: string): Statement => db.prepare(sql);
+    this.defs = {
+      // Column-wise JSON (parsed natively) instead of one JS row per rule. A rule outside the
+      // chain (never aligned) is its own lineage.
+      ruleIds: () => p(
+        `SELECT json_array(json_group_array(coalesce(er.lineage_id, -(@editionId * 100000 + er.ord))),
+                json_group_array(er.version_id), json_group_array(rv.number))
+         FROM (SELECT ord, lineage_id, version_id FROM edition_rules WHERE edition_id = @editionId ORDER BY ord) er
+           CROSS JOIN rule_versions rv ON rv.id = er.version_id`,
+      ).pluck(),
+      versions: () => p(
+        `SELECT json_array(json_group_array(rv.id), json_group_array(rv.text_id), json_group_array(t.body),
+                json_group_array(t.norm_h), json_group_array(rv.examples))
+         FROM json_each(@ids) j CROSS JOIN rule_versions rv ON rv.id = j.value JOIN texts t ON t.id = rv.text_id`,
+      ).pluck(),
+      refsOfTexts: () => p(
+        `SELECT json_group_array(json_array(r.text_id, r.target, r.kind, r.start, r."end") ORDER BY r.text_id, r.ord)
+         FROM json_each(@ids) j CROSS JOIN text_refs r ON r.text_id = j.value`,
+      ).pluck(),
+      glossaryIds: () => p(
+        `SELECT json_array(json_group_array(g.term), json_group_array(g.text_id))
+         FROM (SELECT version_id FROM edition_glossary WHERE edition_id = @editionId ORDER BY ord) eg
+           CROSS JOIN glossary_versions g ON g.id = eg.version_id`,
+      ).pluck(),
+      texts: () => p('SELECT t.id, t.body FROM json_each(@ids) j CROSS JOIN texts t ON t.id = j.value').raw(true),
+    };
+  }
+
+  private st(name: string): Statement {
+    let s = this.s.get(name);
+    if (!s) {
+      const def = this.defs[name];
+      if (!def) throw new Error(`no statement ${name}`);
+      this.s.set(name, (s = def()));
+    }
+    return s;
+  }
+
+  /** Lineage ids, version ids and numbers of an edition's rules, in document order. */
+  ruleIds(editionId: number): { lineages: number[]; versions: number[]; numbers: string[] } {
+    const [lineages, versions, numbers] = JSON.parse(this.st('ruleIds').get({ editionId }) as string) as [number[], number[], string[]];
+    return { lineages, versions, numbers };
+  }
+
+  /** Rule versions by id, with their texts (one query). */
+  versions(ids: Iterable<number>): Map<number, DiffVersion> {
+    const [vids, textIds, texts, normHashes, exampleIds] = JSON.parse(this.st('versions').get({ ids: JSON.stringify([...ids]) }) as string) as [
+      number[],
+      number[],
+      string[],
+      number[],
+      string[],
+    ];
+    const out = new Map<number, DiffVersion>();
+    for (let k = 0; k < vids.length; k++) {
+      out.set(vids[k]!, { textId: textIds[k]!, text: texts[k]!, normHash: normHashes[k]!, exampleIds: exampleIds[k]! });
+    }
+    return out;
+  }
+
+  /** Stored references of the given texts, by text id (one query). */
+  refsOfTexts(ids: Iterable<number>): Map<number, Reference[]> {
+    const out = new Map<number, Reference[]>();
+    type Row = [number, string, Reference['kind'], number, number];
+    const rows = JSON.parse(this.st('refsOfTexts').get({ ids: JSON.stringify([...ids]) }) as string) as Row[];
+    for (const [textId, target, kind, start, end] of rows) {
+      let list = out.get(textId);
+      if (!list) out.set(textId, (list = []));
+      list.push({ target, kind, start, end });
+    }
+    return out;
+  }
+
+  /** An edition's glossary terms with their definition text ids, in document order. */
+  glossaryIds(editionId: number): Array<[term: string, textId: number]> {
+    const [terms, textIds] = JSON.parse(this.st('glossaryIds').get({ editionId }) as string) as [string[], number[]];
+    return terms.map((t, k) => [t, textIds[k]!]);
+  }
+
+  /** Texts by id (one query). */
+  texts(ids: Iterable<number>): Map<number, string> {
+    return new Map(this.st('texts').all({ ids: JSON.stringify([...ids]) }) as Array<[number, string]>);
+  }
+}

@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { corpusDb, skip } from '../cli/corpusDb.js';
+import { Lineage } from '../../src/db/Lineage.js';
+import { openReadOnlyDb } from '../../src/db/openDb.js';
+import { diffEditions } from '../../src/engine/diffEditions.js';
+import type { DiffOptions, EditionDiff } from '../../src/engine/diffEditions.js';
+import { loadDiff } from '../../src/engine/loadDiff.js';
+
+const db = corpusDb();
+
+test('loadDiff (pairs first, reads only changed rules) equals diffEditions on whole editions, every pair both ways', { skip }, () => {
+  const conn = openReadOnlyDb(db());
+  try {
+    const lineage = new Lineage(conn);
+    const chain = lineage.chain('cr');
+    assert.deepEqual(
+      chain.map((e) => e.effectiveDate),
+      ['2009-05-01', '2009-07-11', '2021-06-18', '2021-07-23'],
+    );
+    const whole = new Map(chain.map((e) => [e.id, lineage.diffEdition(e.id, e.effectiveDate)]));
+    const variants: Array<DiffOptions & { rulesOnly?: boolean }> = [
+      { segments: false, rulesOnly: true },
+      { segments: false },
+      { section: '7', segments: false, rulesOnly: true },
+      { section: '702', kinds: ['references', 'typography'], segments: false },
+      { kinds: ['added', 'removed'], segments: false },
+    ];
+    let compared = 0;
+    const seen = { removed: 0, references: 0, examples: 0, glossary: 0 };
+    for (const from of chain) {
+      for (const to of chain) {
+        // every option on neighbouring editions (either way), the plain --json load on every pair
+        const near = Math.abs(chain.indexOf(from) - chain.indexOf(to)) <= 1;
+        for (const { rulesOnly, ...opts } of near ? variants : variants.slice(0, 1)) {
+          const fast = loadDiff(conn, from, to, { ...opts, ...(rulesOnly ? { rulesOnly } : {}) });
+          let plain: EditionDiff = diffEditions(whole.get(from.id)!, whole.get(to.id)!, opts);
+          if (rulesOnly) plain = { ...plain, examples: [], glossary: [] };
+          const what = `${from.effectiveDate} -> ${to.effectiveDate} ${JSON.stringify({ rulesOnly, ...opts })}`;
+          // (deepEqual on thousands of changes takes seconds: it only runs to show a difference)
+          if (JSON.stringify(fast) !== JSON.stringify(plain)) assert.deepEqual(fast, plain, what);
+          if (from.id === to.id) assert.equal(fast.counts.total, 0, what);
+          compared += fast.counts.total;
+          seen.removed += fast.counts.removed;
+          seen.references += fast.counts.references;
+          seen.examples += fast.examples.length;
+          seen.glossary += fast.glossary.length;
+        }
+      }
+    }
+    assert.ok(compared > 5000, `${compared} changes compared`);
+    for (const [k, n] of Object.entries(seen)) assert.ok(n > 0, `no ${k} changes compared`);
+  } finally {
+    conn.close();
+  }
+});
