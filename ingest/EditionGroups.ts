@@ -32,7 +32,7 @@ export interface EditionReport {
 export interface Candidate {
   path: string;
   input: LoadedInput;
-  parsed: { doc: ParsedDocument; decoded: Omit<DecodedText, 'text'> };
+  parsed: { doc: ParsedDocument; decoded: Omit<DecodedText, 'text'>; hashes: Float64Array };
   date: string;
   warnings: string[];
   fidelity: number[];
@@ -156,6 +156,7 @@ export class EditionGroups {
       editionId = this.writer.storeEdition(
         { family, effectiveDate: date, official: true, label: '', setCode: known?.setCode ?? null, setName: known?.setName ?? null, warnings },
         doc,
+        best.parsed.hashes,
       );
       g.ourPrimary = best;
     } else {

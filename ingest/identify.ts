@@ -2,7 +2,7 @@
  * Provenance of a fragment, pure: which stored editions' text a run of rules
  * matches, and rule by rule where it disagrees with the best of them.
  */
-import { hash53 } from '../src/db/Writer.js';
+import { hash53 } from './hash53.js';
 import { tokenizeWords, wordDiff, type DiffSegment } from '../src/engine/wordDiff.js';
 import { normalizeText } from './normalize.js';
 

@@ -1,5 +1,7 @@
 import { IngestError } from './IngestError.js';
+import { normalizeText } from './normalize.js';
 import { parseSource } from './parseSource.js';
+import { textHashes } from './textHashes.js';
 import type { DecodedText, ParsedDocument } from './types.js';
 
 /** One input to parse: its name (for messages), bytes and transport content type. */
@@ -11,11 +13,21 @@ export interface ParseTask {
 
 /** A parsed input without its decoded text, plus how faithful its typography is. */
 export type ParseOutcome =
-  | { ok: true; doc: ParsedDocument; decoded: Omit<DecodedText, 'text'>; fidelity: number[] }
+  | {
+      ok: true;
+      doc: ParsedDocument;
+      decoded: Omit<DecodedText, 'text'>;
+      fidelity: number[];
+      /** hash53 of each text and of its normalized form (see textHashes), for the writer. */
+      hashes: Float64Array;
+    }
   | { ok: false; source: string; reason: string };
 
-/** Parses one input; rejections come back as values so they can cross a worker boundary. */
-export function parseTask(task: ParseTask): ParseOutcome {
+/**
+ * Parses one input; rejections come back as values so they can cross a worker boundary.
+ * `normalize` is normalizeText, possibly memoized by the caller.
+ */
+export function parseTask(task: ParseTask, normalize: (s: string) => string = normalizeText): ParseOutcome {
   try {
     const { doc, decoded } = parseSource(task.path, task.bytes, task.contentType);
     const t = decoded.text;
@@ -24,7 +36,7 @@ export function parseTask(task: ParseTask): ParseOutcome {
     const fidelity = [decoded.damage ? -1 : 0, -doc.accounting.unaccounted.length, -damage, -doc.warnings.length, typographic];
     const meta: Omit<DecodedText, 'text'> = { encoding: decoded.encoding, lineEndings: decoded.lineEndings };
     if (decoded.damage) meta.damage = decoded.damage;
-    return { ok: true, doc, decoded: meta, fidelity };
+    return { ok: true, doc, decoded: meta, fidelity, hashes: textHashes(doc, normalize) };
   } catch (e) {
     if (e instanceof IngestError) return { ok: false, source: e.source, reason: e.reason };
     return { ok: false, source: task.path, reason: `parser failure: ${(e as Error).message}` };

@@ -16,12 +16,15 @@ const docs = new Map<number, RuleNode[]>();
 const prepared = new Map<number, AlignRule[]>();
 const norms = new Map<string, string>();
 
+// Memoized: consecutive editions repeat most texts, and the hashes and the alignment both need them.
+function normalize(text: string): string {
+  let norm = norms.get(text);
+  if (norm === undefined) norms.set(text, (norm = normalizeText(text)));
+  return norm;
+}
+
 function alignRules(rules: RuleNode[]): AlignRule[] {
-  return rules.map((r) => {
-    let norm = norms.get(r.text);
-    if (norm === undefined) norms.set(r.text, (norm = normalizeText(r.text)));
-    return { number: r.number, text: r.text, norm, parent: r.parent, kind: r.kind, examples: r.examples };
-  });
+  return rules.map((r) => ({ number: r.number, text: r.text, norm: normalize(r.text), parent: r.parent, kind: r.kind, examples: r.examples }));
 }
 
 function rulesOf(id: number): AlignRule[] | null {
@@ -36,7 +39,7 @@ function rulesOf(id: number): AlignRule[] | null {
 
 parentPort?.on('message', (m: WorkerRequest) => {
   if (m.type === 'parse') {
-    const result = parseTask(m.task);
+    const result = parseTask(m.task, normalize);
     if (result.ok) docs.set(m.id, result.doc.rules);
     parentPort!.postMessage({ id: m.id, result });
   } else if (m.type === 'adopt') {

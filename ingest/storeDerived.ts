@@ -28,7 +28,7 @@ export function storeDerived(writer: Writer, precomputed: ReadonlyMap<string, Al
   storeReferences(writer);
   const report: DerivedReport = { texts: writer.insertedTexts, aligned: 0, editionsUpdated: 0, rowsUpdated: 0 };
   const lineage = new Lineage(writer.db);
-  const norms = new Map<number, string>(writer.normalized);
+  const norms = new Map<number, string>();
   for (const family of ['cr', 'rulings'] as DocumentFamily[]) storeLineage(lineage, family, norms, report, precomputed);
   return report;
 }

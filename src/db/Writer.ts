@@ -1,26 +1,10 @@
 import type { DocumentFamily, ParsedDocument } from '../../ingest/types.js';
+import { hash53 } from '../../ingest/hash53.js';
 import { normalizeText } from '../../ingest/normalize.js';
+import { storedTexts } from '../../ingest/textHashes.js';
 import type { Db } from './openDb.js';
 
-/**
- * 53-bit hash of a string, stored as an exact JS number (cyrb53: two 32-bit multiply-xorshift
- * lanes). Not cryptographic; it tells texts apart, and a hash computed per call by node:crypto
- * cost more than the rest of storing a text.
- */
-export function hash53(s: string): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
-}
+export { hash53 } from '../../ingest/hash53.js';
 
 /**
  * Version of what the database stores derived from texts (hash53, normalizeText): a database
@@ -69,7 +53,8 @@ export interface EditionRow {
  * prepared once; callers wrap calls in db.transaction().
  */
 export class Writer {
-  private readonly textIds = new Map<string, number>();
+  /** Stored texts by hash53 of their body. */
+  private readonly texts = new Map<number, { id: number; body: string }>();
   /** Stored rule versions by text id (a handful per text): finding one compares fields, no key string is built. */
   private readonly ruleVersions = new Map<number, RuleVersionRow[]>();
   private readonly glossaryVersionIds = new Map<string, number>();
@@ -77,8 +62,6 @@ export class Writer {
   private newTexts: Array<{ id: number; body: string }> = [];
   /** How many texts this writer inserted. */
   insertedTexts = 0;
-  /** normalizeText of each new text, by id, for whoever derives data from them next (lineage). */
-  readonly normalized = new Map<number, string>();
   /** Id of the first text not yet in the full-text index, or null when all are. */
   private ftsFrom: number | null = null;
 
@@ -157,7 +140,7 @@ export class Writer {
          UNION ALL SELECT text_id FROM fragment_rules
          UNION ALL SELECT j.value FROM fragment_rules fr, json_each(fr.examples) j WHERE fr.examples <> '[]'`,
       ),
-      unusedTexts: db.prepare('SELECT id, body FROM texts WHERE id NOT IN (SELECT id FROM temp.used_texts)'),
+      unusedTexts: db.prepare('SELECT id, h, body FROM texts WHERE id NOT IN (SELECT id FROM temp.used_texts)'),
       // external-content FTS5: an entry is removed by giving the text it was indexed with
       unindexUnused: db.prepare(
         `INSERT INTO texts_fts (texts_fts, rowid, body) SELECT 'delete', id, body FROM texts WHERE id NOT IN (SELECT id FROM temp.used_texts)`,
@@ -166,8 +149,8 @@ export class Writer {
       pruneTexts: db.prepare('DELETE FROM texts WHERE id NOT IN (SELECT id FROM temp.used_texts)'),
     };
     checkFormat(db);
-    for (const r of db.prepare('SELECT id, body FROM texts').iterate() as Iterable<{ id: number; body: string }>) {
-      this.textIds.set(r.body, r.id);
+    for (const r of db.prepare('SELECT id, h, body FROM texts').iterate() as Iterable<{ id: number; h: number; body: string }>) {
+      this.texts.set(r.h, { id: r.id, body: r.body });
     }
     const rv = db.prepare('SELECT id, number, kind, parent, text_id, examples, citations FROM rule_versions');
     for (const r of rv.iterate() as Iterable<RuleVersionRow>) {
@@ -182,16 +165,20 @@ export class Writer {
     }
   }
 
-  /** Returns the id of a text, storing it (and indexing it for search) if new. */
-  internText(body: string): number {
-    const known = this.textIds.get(body);
-    if (known !== undefined) return known;
-    const norm = normalizeText(body);
-    const id = Number(this.s.insertText.run({ h: hash53(body), normH: hash53(norm), body }).lastInsertRowid);
-    this.textIds.set(body, id);
+  /**
+   * Returns the id of a text, storing it if new. `h` and `normH` (hash53 of the body and of its
+   * normalized form) may come precomputed, from where the document was parsed.
+   */
+  internText(body: string, h = hash53(body), normH?: number): number {
+    const known = this.texts.get(h);
+    if (known !== undefined) {
+      if (known.body === body) return known.id;
+      throw new Error(`hash53 collision between two texts: ${JSON.stringify(known.body.slice(0, 60))} and ${JSON.stringify(body.slice(0, 60))}`);
+    }
+    const id = Number(this.s.insertText.run({ h, normH: normH ?? hash53(normalizeText(body)), body }).lastInsertRowid);
+    this.texts.set(h, { id, body });
     this.newTexts.push({ id, body });
     this.insertedTexts++;
-    this.normalized.set(id, norm);
     this.ftsFrom ??= id;
     return id;
   }
@@ -227,17 +214,14 @@ export class Writer {
     for (const [k, id] of this.glossaryVersionIds) if (!this.s.glossaryVersionExists.get({ id })) this.glossaryVersionIds.delete(k);
     this.s.clearUsed.run();
     this.s.collectUsed.run();
-    const gone = this.s.unusedTexts.all() as Array<{ id: number; body: string }>;
+    const gone = this.s.unusedTexts.all() as Array<{ id: number; h: number; body: string }>;
     if (gone.length > 0) {
       this.indexNewTexts();
       this.s.unindexUnused.run();
       this.s.pruneRefs.run();
       this.s.pruneTexts.run();
       const ids = new Set(gone.map((t) => t.id));
-      for (const t of gone) {
-        this.textIds.delete(t.body);
-        this.normalized.delete(t.id);
-      }
+      for (const t of gone) this.texts.delete(t.h);
       this.newTexts = this.newTexts.filter((t) => !ids.has(t.id));
     }
     this.s.clearUsed.run();
@@ -261,7 +245,16 @@ export class Writer {
    * Stores (or replaces the content of) one edition from a parsed document; returns its id.
    * New texts reach the full-text index at the next indexNewTexts() (one batch indexes faster).
    */
-  storeEdition(meta: EditionMeta, doc: ParsedDocument): number {
+  storeEdition(meta: EditionMeta, doc: ParsedDocument, hashes?: Float64Array): number {
+    // texts in storedTexts order, with their precomputed hashes when given
+    const texts = storedTexts(doc);
+    let k = 0;
+    const intern = (): number => {
+      const body = texts.next().value as string;
+      const id = hashes ? this.internText(body, hashes[k]!, hashes[k + 1]!) : this.internText(body);
+      k += 2;
+      return id;
+    };
     const row = {
       family: meta.family,
       effectiveDate: meta.effectiveDate,
@@ -287,8 +280,8 @@ export class Writer {
     }
     const versionIds: number[] = [];
     for (const rule of doc.rules) {
-      const textId = this.internText(rule.text);
-      const examples = rule.examples.length === 0 ? '[]' : JSON.stringify(rule.examples.map((e) => this.internText(e)));
+      const textId = intern();
+      const examples = rule.examples.length === 0 ? '[]' : JSON.stringify(rule.examples.map(() => intern()));
       const citations = rule.citations && rule.citations.length > 0 ? JSON.stringify(rule.citations) : null;
       const parent = rule.parent ?? null;
       const v = this.ruleVersions.get(textId)?.find(
@@ -307,7 +300,7 @@ export class Writer {
     doc.parts.forEach((p, ord) => this.s.insertPart.run({ editionId: id, ord, number: p.number, title: p.title }));
     const glossaryIds: number[] = [];
     for (const g of doc.glossary) {
-      const textId = this.internText(g.definition);
+      const textId = intern();
       const key = `${g.term}\u0000${textId}`;
       let versionId = this.glossaryVersionIds.get(key);
       if (versionId === undefined) {
@@ -321,6 +314,7 @@ export class Writer {
     doc.index.forEach((e, ord) =>
       this.s.insertIndex.run({ editionId: id, ord, topic: e.topic, targets: JSON.stringify(e.targets) }),
     );
+    if (hashes && k !== hashes.length) throw new Error(`storeEdition: ${hashes.length / 2} text hashes given for ${k / 2} texts`);
     return id;
   }
 

@@ -1,0 +1,25 @@
+import { hash53 } from './hash53.js';
+import { normalizeText } from './normalize.js';
+import type { ParsedDocument } from './types.js';
+
+/**
+ * The texts of a document in the order the writer stores them: each rule's text and then its
+ * examples, then each glossary definition.
+ */
+export function* storedTexts(doc: ParsedDocument): Generator<string> {
+  for (const r of doc.rules) {
+    yield r.text;
+    yield* r.examples;
+  }
+  for (const g of doc.glossary) yield g.definition;
+}
+
+/**
+ * hash53 of every text of a document and of its normalized form, in storedTexts order
+ * ([h, normH] pairs): computed where the document is parsed, so the writer only looks them up.
+ */
+export function textHashes(doc: ParsedDocument, normalize: (s: string) => string = normalizeText): Float64Array {
+  const out: number[] = [];
+  for (const t of storedTexts(doc)) out.push(hash53(t), hash53(normalize(t)));
+  return Float64Array.from(out);
+}
