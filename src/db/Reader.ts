@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import { EditionSearch } from './EditionSearch.js';
+import { EditionSearch, type SearchQuery } from './EditionSearch.js';
 import type { Db } from './openDb.js';
 
 /** An edition as the read side sees it. */
@@ -155,6 +155,12 @@ export function ftsQuery(text: string, join: 'and' | 'or' = 'and'): string | nul
     .slice(0, 32)
     .map((w) => `"${w.replace(/"/g, '""')}"`)
     .join(join === 'and' ? ' ' : ' OR ');
+}
+
+/** ftsQuery with the words it quotes. */
+function searchQuery(text: string, join: 'and' | 'or'): SearchQuery | null {
+  const fts = ftsQuery(text, join);
+  return fts === null ? null : { fts, words: text.match(TOKEN_RE)!.slice(0, 32), join };
 }
 
 /** One edition held in memory: its rules, example texts, glossary and search index. */
@@ -715,7 +721,7 @@ export class Reader {
     text: string,
     opts: { limit: number; offset?: number; marks?: HighlightMarks },
   ): SearchHitRecord[] {
-    let q = ftsQuery(text);
+    let q = searchQuery(text, 'and');
     if (q === null) return [];
     type Hit = {
       textId: number;
@@ -727,15 +733,10 @@ export class Reader {
     };
     const offset = opts.offset ?? 0;
     const mem = this.searchOf(editionId);
-    const inMemory = (query: string, off: number, limit: number): Hit[] => {
-      // The best texts only (each has at least one place), unless the cut falls inside a run of equal
-      // scores: ties are ordered by document position, so then every match is needed.
-      const want = off + limit;
-      let matches = mem!.index.matches(query, want + 16);
-      if (matches.length === want + 16 && matches[matches.length - 1]!.score <= matches[want - 1]!.score) {
-        matches = mem!.index.matches(query);
-      }
-      matches.sort((a, b) => a.score - b.score);
+    const inMemory = (query: SearchQuery, off: number, limit: number): Hit[] => {
+      // The best texts only (each has at least one place), and every text tied with the last of them:
+      // ties are ordered by document position.
+      const matches = mem!.index.ranked(query, off + limit);
       const out: Hit[] = [];
       // only the places of the best texts: enough for the page, plus every text tied with the last one taken
       for (const m of matches) {
@@ -745,12 +746,12 @@ export class Reader {
       out.sort((a, b) => a.score - b.score || a.ord - b.ord || a.exampleIndex - b.exampleIndex);
       return out.slice(off, off + limit);
     };
-    const run = (query: string, off: number, limit: number) =>
-      mem ? inMemory(query, off, limit) : (this.st('searchRules').all({ editionId, q: query, limit, offset: off }) as Hit[]);
+    const run = (query: SearchQuery, off: number, limit: number) =>
+      mem ? inMemory(query, off, limit) : (this.st('searchRules').all({ editionId, q: query.fts, limit, offset: off }) as Hit[]);
     let hits = run(q, offset, opts.limit);
-    const any = ftsQuery(text, 'or');
+    const any = searchQuery(text, 'or');
     // the same choice on every page: OR only when no text has all the words
-    if (hits.length === 0 && any !== null && any !== q && (offset === 0 || run(q, 0, 1).length === 0)) {
+    if (hits.length === 0 && any !== null && any.fts !== q.fts && (offset === 0 || run(q, 0, 1).length === 0)) {
       q = any;
       hits = run(q, offset, opts.limit);
     }
@@ -762,7 +763,7 @@ export class Reader {
     let markBy: Map<number, { snippet: string; highlighted: string }> | null = null;
     const sqlMarkOf = (textId: number) => {
       if (markBy === null) {
-        const rows = this.st('marks').all({ q: fts, ids: JSON.stringify(textIds), ...marks }) as Array<{
+        const rows = this.st('marks').all({ q: fts.fts, ids: JSON.stringify(textIds), ...marks }) as Array<{
           textId: number;
           snippet: string;
           highlighted: string;
