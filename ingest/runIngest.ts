@@ -146,7 +146,7 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
     };
     const onParsed = (i: number, o: ParseOutcome): void => {
       if (failure !== null) return;
-      opts.onProgress?.(done + i, total, '');
+      opts.onProgress?.(++done, total, loaded[i]!.ref.location);
       try {
         let candidate: Candidate | null = null;
         if (!o.ok) parseRejections.push({ index: i, source: o.source, reason: o.reason });

@@ -73,7 +73,11 @@ export async function run(argv: string[]): Promise<number> {
     unavailable,
     manifest,
     edition: values.edition ?? null,
-    onProgress: (done, _total, current) => bar?.update(done, { file: current.split('/').slice(-2).join('/') }),
+    onProgress: (done, total, current) => {
+      // reading and parsing each count: the total is twice the inputs
+      bar?.setTotal(total);
+      bar?.update(done, { file: current.split('/').slice(-2).join('/') });
+    },
   });
   bar?.stop();
   if (values.json) console.log(JSON.stringify(report, null, 2));
