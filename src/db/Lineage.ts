@@ -33,14 +33,6 @@ export interface LineageRow {
   lineage: number;
 }
 
-/** A rule as `diffSkeleton` reads it: pairing fields only; text, examples and refs are filled in later. */
-export interface SkeletonRule extends DiffRule {
-  version: number;
-  textId: number;
-  /** The stored JSON array of example text ids. */
-  exampleIds: string;
-}
-
 /** A split or merge touching a lineage. */
 export interface LineageLink {
   kind: 'split' | 'merge';
@@ -77,13 +69,6 @@ interface RuleRowDb {
 
 const EXAMPLES_COL = `CASE WHEN rv.examples = '[]' THEN '[]' ELSE
   (SELECT json_group_array(x.body ORDER BY j.key) FROM json_each(rv.examples) j JOIN texts x ON x.id = j.value) END`;
-
-// Indexes of `ords` in ascending order (they normally already are: rows come in primary-key order).
-function docOrder(ords: number[]): number[] {
-  const idx = ords.map((_, k) => k);
-  for (let k = 1; k < ords.length; k++) if (ords[k]! < ords[k - 1]!) return idx.sort((x, y) => ords[x]! - ords[y]!);
-  return idx;
-}
 
 /** Lineage storage and the reads of diff, history and refs, prepared once with named parameters. */
 export class Lineage {
@@ -137,27 +122,6 @@ export class Lineage {
          FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id JOIN texts t ON t.id = rv.text_id
          WHERE er.edition_id = @editionId ORDER BY er.ord`,
       ).raw(true),
-      // Column-wise JSON (one string per query, parsed natively) instead of one JS row per rule:
-      // a third of the cost for thousands of rows. Rows come in scan order; callers check `ord`.
-      skeleton: () => p(
-        `SELECT json_array(json_group_array(er.ord), json_group_array(rv.id), json_group_array(er.lineage_id),
-                json_group_array(rv.number), json_group_array(rv.text_id), json_group_array(nullif(rv.examples, '[]')))
-         FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
-         WHERE er.edition_id = @editionId`,
-      ).pluck(),
-      glossaryIds: () => p(
-        `SELECT json_array(json_group_array(eg.ord), json_group_array(g.term), json_group_array(g.text_id))
-         FROM edition_glossary eg JOIN glossary_versions g ON g.id = eg.version_id
-         WHERE eg.edition_id = @editionId`,
-      ).pluck(),
-      textsByIds: () => p(
-        `SELECT json_array(json_group_array(t.id), json_group_array(t.body), json_group_array(t.norm_h))
-         FROM json_each(@ids) j CROSS JOIN texts t ON t.id = j.value`,
-      ).pluck(),
-      refsOfTexts: () => p(
-        `SELECT json_group_array(json_array(r.text_id, r.target, r.kind, r.start, r."end") ORDER BY r.text_id, r.ord)
-         FROM json_each(@ids) j CROSS JOIN text_refs r ON r.text_id = j.value`,
-      ).pluck(),
       exampleTexts: () => p(
         `SELECT j.value, x.body FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
            JOIN json_each(rv.examples) j JOIN texts x ON x.id = j.value
@@ -345,64 +309,6 @@ export class Lineage {
     );
     const glossary = this.st('glossary').all({ editionId }) as Array<{ term: string; definition: string }>;
     return { date, rules, glossary };
-  }
-
-  /**
-   * An edition's rules in document order with what pairing needs (version, lineage, number, text id)
-   * and no texts: `text` is '' and `examples` [] until the caller loads the ones the diff reads.
-   */
-  diffSkeleton(editionId: number): SkeletonRule[] {
-    const [ords, versions, lineages, numbers, textIds, exampleIds] = JSON.parse(
-      this.st('skeleton').get({ editionId }) as string,
-    ) as [number[], number[], Array<number | null>, string[], number[], Array<string | null>];
-    const out: SkeletonRule[] = [];
-    for (const k of docOrder(ords)) {
-      const lineage = lineages[k];
-      out.push({
-        number: numbers[k]!,
-        text: '',
-        examples: [],
-        // a rule outside the chain (never aligned) is its own lineage
-        lineage: lineage ?? -(editionId * 100000 + ords[k]!),
-        refs: undefined,
-        version: versions[k]!,
-        normHash: undefined,
-        textId: textIds[k]!,
-        exampleIds: exampleIds[k] ?? '[]',
-      });
-    }
-    return out;
-  }
-
-  /** An edition's glossary terms with their definition text ids, in document order. */
-  glossaryIds(editionId: number): Array<[term: string, textId: number]> {
-    const [ords, terms, textIds] = JSON.parse(this.st('glossaryIds').get({ editionId }) as string) as [number[], string[], number[]];
-    return docOrder(ords).map((k) => [terms[k]!, textIds[k]!]);
-  }
-
-  /** Texts by id, with their normalized-text hashes (one query). */
-  textsByIds(ids: Iterable<number>): Map<number, [body: string, normHash: number]> {
-    const [tids, bodies, normHs] = JSON.parse(this.st('textsByIds').get({ ids: JSON.stringify([...ids]) }) as string) as [
-      number[],
-      string[],
-      number[],
-    ];
-    const out = new Map<number, [string, number]>();
-    for (let k = 0; k < tids.length; k++) out.set(tids[k]!, [bodies[k]!, normHs[k]!]);
-    return out;
-  }
-
-  /** Stored references of the given texts, by text id (one query). */
-  refsOfTexts(ids: Iterable<number>): Map<number, Reference[]> {
-    const out = new Map<number, Reference[]>();
-    type Row = [number, string, Reference['kind'], number, number];
-    const rows = JSON.parse(this.st('refsOfTexts').get({ ids: JSON.stringify([...ids]) }) as string) as Row[];
-    for (const [textId, target, kind, start, end] of rows) {
-      let list = out.get(textId);
-      if (!list) out.set(textId, (list = []));
-      list.push({ target, kind, start, end });
-    }
-    return out;
   }
 
   /** Stored references of every rule text of an edition, by text id. */
