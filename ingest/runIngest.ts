@@ -133,8 +133,12 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
     // Stores what is ready and starts aligning consecutive editions as they become final.
     const progress = (all: boolean): void => {
       if (groups.storeReady(all) === 0 && !all) return;
-      // references of the new texts now, while the workers are still parsing
-      writer.db.transaction(() => storeReferences(writer))();
+      // references and search entries of the new texts now, while the workers are still parsing
+      // (the index takes texts in batches: many small ones cost more)
+      writer.db.transaction(() => {
+        storeReferences(writer);
+        if (writer.unindexed >= 4000) writer.indexNewTexts();
+      })();
       for (const p of groups.alignablePairs(stored.editions)) {
         const prev = alignments.get(p.key);
         if (prev && prev.before === p.before && prev.after === p.after) continue;

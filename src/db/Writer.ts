@@ -64,6 +64,8 @@ export class Writer {
   insertedTexts = 0;
   /** Id of the first text not yet in the full-text index, or null when all are. */
   private ftsFrom: number | null = null;
+  /** Texts stored and not yet in the full-text index. */
+  unindexed = 0;
 
   private readonly s;
 
@@ -180,6 +182,7 @@ export class Writer {
     this.newTexts.push({ id, body });
     this.insertedTexts++;
     this.ftsFrom ??= id;
+    this.unindexed++;
     return id;
   }
 
@@ -231,9 +234,10 @@ export class Writer {
   /** Adds the texts stored since the last call to the full-text index; call before reading search results. */
   indexNewTexts(): void {
     if (this.ftsFrom === null) return;
-    // Text ids only grow (texts are never deleted), so everything from ftsFrom on is new.
+    // A new text's id is above every stored one (SQLite's max(rowid) + 1), so everything from ftsFrom on is new.
     this.s.insertFts.run({ from: this.ftsFrom });
     this.ftsFrom = null;
+    this.unindexed = 0;
   }
 
   /** Finds a stored edition. */
