@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runIngest } from '../../ingest/runIngest.js';
 import { expandInputs } from '../../ingest/sources.js';
-import { openReadOnlyDb } from '../../src/db/openDb.js';
+import { openReadOnlyDb, openWritableDb } from '../../src/db/openDb.js';
 import { Catalog } from '../../src/db/Catalog.js';
 
 const corpus = resolve(process.cwd(), '../shared/corpus');
@@ -205,6 +205,14 @@ test('a file that joins an edition stored already (its date guessed wrong) gives
     assert.deepEqual(primaries(db), primaries(reference));
     assert.deepEqual(lineagePartition(db), lineagePartition(reference));
     assert.equal(unusedTexts(db), 0, 'texts of the file stored first and then replaced are gone');
+    // their search entries went with them: the full-text index still matches its content table
+    const w = openWritableDb(db);
+    try {
+      // (rank 1: also against the external content table)
+      w.prepare(`INSERT INTO texts_fts (texts_fts, rank) VALUES ('integrity-check', 1)`).run();
+    } finally {
+      w.close();
+    }
   }
 });
 
