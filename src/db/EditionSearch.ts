@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './openDb.js';
-import { SearchIndex, tokenSpans, type CharClass, type IndexedText } from './SearchIndex.js';
+import { SearchIndex, tokenSpans, type CharClass } from './SearchIndex.js';
 
 /** One text to index: its id in `texts` and its body. */
 export interface SearchText {
@@ -118,41 +118,31 @@ export class EditionSearch {
         charClasses.set(cp, alone === 1 ? 'token' : inside === 1 ? 'join' : 'separator');
       });
     }
-    // terms of the tokens, those of tokens not seen before asked from FTS5 afterwards
-    const unknown = new Map<string, Array<[doc: IndexedText, k: number]>>();
-    const docs: IndexedText[] = list.map((t) => {
-      const sp = tokenSpans(t.body, this.classOf);
-      const doc: IndexedText = { id: t.id, body: t.body, spans: sp, terms: new Array<string>(sp.length / 2) };
+    // terms of tokens not seen before, from FTS5
+    const unknown = new Set<string>();
+    for (const { body } of list) {
+      const sp = tokenSpans(body, this.classOf);
       for (let k = 0; k < sp.length; k += 2) {
-        const raw = t.body.slice(sp[k], sp[k + 1]);
-        const term = corpusTerms.get(raw);
-        if (term !== undefined) doc.terms[k / 2] = term;
-        else {
-          const at = unknown.get(raw);
-          if (at) at.push([doc, k / 2]);
-          else unknown.set(raw, [[doc, k / 2]]);
-        }
+        const raw = body.slice(sp[k], sp[k + 1]);
+        if (!corpusTerms.has(raw)) unknown.add(raw);
       }
-      return doc;
-    });
+    }
     if (unknown.size > 0) {
-      const raws = [...unknown.keys()];
+      const raws = [...unknown];
       const terms = this.tokenizeEach(raws);
       for (let i = 0; i < raws.length; i++) {
         const ts = terms[i]!;
         // every token found here must be exactly one FTS5 token, or the boundaries differ
         if (ts.length !== 1 || ts[0] === undefined) return null;
         corpusTerms.set(raws[i]!, ts[0]);
-        for (const [doc, k] of unknown.get(raws[i]!)!) doc.terms[k] = ts[0];
       }
     }
-    const ln = this.db.prepare('SELECT ln(?)').pluck();
-    const index = new SearchIndex(docs, this.classOf, (x) => ln.get(x) as number);
-    return this.agrees(index, docs) ? index : null;
+    const index = new SearchIndex(list, this.classOf, (raw) => corpusTerms.get(raw), cLog(this.db));
+    return this.agrees(index, list) ? index : null;
   }
 
   /** Whether the JavaScript index has FTS5's token counts, term statistics and scores. */
-  private agrees(index: SearchIndex, docs: readonly IndexedText[]): boolean {
+  private agrees(index: SearchIndex, texts: readonly SearchText[]): boolean {
     const sizes = this.db.prepare('SELECT id, sz FROM f_docsize').raw().all() as Array<[number, Buffer]>;
     if (sizes.length !== index.size) return false;
     for (const [id, sz] of sizes) if (index.docSize(id) !== readVarint(sz)) return false;
@@ -171,18 +161,20 @@ export class EditionSearch {
     if (n !== rows.size) return false;
     // scored queries both ways: the first words of the longest text (several phrases, frequent words
     // with the IDF floor, ties), and any of its two rarest words
-    const long = docs.reduce((a, b) => (b.terms.length > a.terms.length ? b : a));
-    const wordAt = (k: number) => long.body.slice(long.spans[2 * k], long.spans[2 * k + 1]);
+    const long = texts.reduce((a, b) => (index.docSize(b.id)! > index.docSize(a.id)! ? b : a));
+    const spans = tokenSpans(long.body, this.classOf);
+    const words = Array.from({ length: spans.length / 2 }, (_, k) => long.body.slice(spans[2 * k], spans[2 * k + 1]));
+    const termAt = words.map((w) => corpusTerms.get(w)!);
     const first: number[] = [];
-    for (let k = 0; k < long.terms.length && first.length < 4; k++) {
-      if (!first.some((j) => long.terms[j] === long.terms[k])) first.push(k);
+    for (let k = 0; k < termAt.length && first.length < 4; k++) {
+      if (!first.some((j) => termAt[j] === termAt[k])) first.push(k);
     }
-    const byRarity = long.terms.map((_, k) => k).sort((a, b) => rows.get(long.terms[a]!)![0] - rows.get(long.terms[b]!)![0]);
-    const rare = byRarity.filter((k, i) => i === 0 || long.terms[k] !== long.terms[byRarity[0]!]).slice(0, 2);
+    const byRarity = termAt.map((_, k) => k).sort((a, b) => rows.get(termAt[a]!)![0] - rows.get(termAt[b]!)![0]);
+    const rare = byRarity.filter((k, i) => i === 0 || termAt[k] !== termAt[byRarity[0]!]).slice(0, 2);
     for (const [join, ks] of [['and', first], ['or', rare]] as const) {
-      const fts = ks.map((k) => `"${wordAt(k).replace(/"/g, '""')}"`).join(join === 'and' ? ' ' : ' OR ');
+      const fts = ks.map((k) => `"${words[k]!.replace(/"/g, '""')}"`).join(join === 'and' ? ' ' : ' OR ');
       const a = (this.match.all({ q: fts }) as EditionMatch[]).sort((x, y) => x.textId - y.textId);
-      const b = index.match(ks.map((k) => long.terms[k]!), join).sort((x, y) => x.textId - y.textId);
+      const b = index.match(ks.map((k) => termAt[k]!), join).sort((x, y) => x.textId - y.textId);
       if (a.length === 0 || a.length !== b.length || a.some((m, i) => m.textId !== b[i]!.textId || m.score !== b[i]!.score)) return false;
     }
     return true;
@@ -260,6 +252,15 @@ export class EditionSearch {
   close(): void {
     this.db.close();
   }
+}
+
+/**
+ * The C library's log, through SQLite's ln(). Made here, not in a closure of
+ * buildIndex: it would keep that scope (every token of the edition) alive.
+ */
+function cLog(db: Db): (x: number) => number {
+  const ln = db.prepare('SELECT ln(?)').pluck();
+  return (x) => ln.get(x) as number;
 }
 
 /** An SQLite varint (FTS5 docsize: one per column). */

@@ -56,13 +56,14 @@ function isAsciiAlnum(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
-/** One document of a SearchIndex: its id, body, token spans and the index term of each token. */
+/** One document of a SearchIndex: its id and body. */
 export interface IndexedText {
   id: number;
   body: string;
-  spans: number[];
-  terms: string[];
 }
+
+/** The index term of a token (as it stands in the text), as FTS5 makes it. */
+export type TermOf = (token: string) => string | undefined;
 
 /** A text matching a query, with its bm25 score (lower is better). */
 export interface IndexMatch {
@@ -103,25 +104,26 @@ export class SearchIndex {
   constructor(
     texts: readonly IndexedText[],
     private readonly classOf: ClassOf,
+    termOf: TermOf,
     private readonly log: (x: number) => number,
   ) {
     const nDocs = texts.length;
     this.docIds = new Int32Array(nDocs);
     this.docStart = new Int32Array(nDocs + 1);
     this.bodies = new Array<string>(nDocs);
-    let nTokens = 0;
-    for (const t of texts) nTokens += t.terms.length;
-    this.docTerms = new Int32Array(nTokens);
+    const docTerms: number[] = [];
     // count (term, doc) pairs first, then fill the flat posting arrays
     const pairCount: number[] = [];
     const lastDoc: number[] = [];
-    let p = 0;
     texts.forEach((t, d) => {
       this.docIds[d] = t.id;
       this.docIndex.set(t.id, d);
       this.bodies[d] = t.body;
-      this.docStart[d] = p;
-      for (const term of t.terms) {
+      this.docStart[d] = docTerms.length;
+      const spans = tokenSpans(t.body, classOf);
+      for (let k = 0; k < spans.length; k += 2) {
+        const term = termOf(t.body.slice(spans[k], spans[k + 1]));
+        if (term === undefined) throw new Error(`SearchIndex: no term for a token of text ${t.id}`);
         let id = this.termIds.get(term);
         if (id === undefined) {
           id = this.termIds.size;
@@ -129,14 +131,16 @@ export class SearchIndex {
           pairCount.push(0);
           lastDoc.push(-1);
         }
-        this.docTerms[p++] = id;
+        docTerms.push(id);
         if (lastDoc[id] !== d) {
           lastDoc[id] = d;
           pairCount[id]!++;
         }
       }
     });
-    this.docStart[nDocs] = p;
+    const nTokens = docTerms.length;
+    this.docTerms = Int32Array.from(docTerms);
+    this.docStart[nDocs] = nTokens;
     const nTerms = this.termIds.size;
     this.postStart = new Int32Array(nTerms + 1);
     for (let t = 0; t < nTerms; t++) this.postStart[t + 1] = this.postStart[t]! + pairCount[t]!;
