@@ -1,6 +1,7 @@
 import { Lineage } from '../db/Lineage.js';
 import { compareRuleText } from '../engine/compareRule.js';
 import { ruleHistory } from '../engine/history.js';
+import { inlineWordDiff } from './inlineWordDiff.js';
 import type { HistoryRow } from '../engine/history.js';
 import { familyOption, resolveEditionArg } from './diff.js';
 import { openDbOption } from './openDbOption.js';
@@ -114,7 +115,9 @@ export async function run(argv: string[]): Promise<number> {
       if (s.textChange) what.push(s.textChange === 'references' ? 'reference numbers updated' : s.textChange === 'none' ? 'typography' : 'text changed');
       if (s.examplesChanged) what.push('examples changed');
       lines.push(`${s.date}  ${s.number.padEnd(8)} ${what.join('; ') || 'unchanged'}`);
-      if (s.change === 'added' || s.textChange === 'substantive') lines.push(`             ${s.text.replace(/\s+/g, ' ')}`);
+      // the whole text where the rule (re)appears, a word diff where its text changed
+      if (s.change === 'added') lines.push(`             ${s.text.replace(/\s+/g, ' ')}`);
+      else if (s.textChange === 'substantive' && s.segments) lines.push(`             ${inlineWordDiff(s.segments)}`);
     }
     flush();
     for (const l of links) {
