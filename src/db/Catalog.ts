@@ -1,4 +1,5 @@
 import type { DocumentFamily } from '../../ingest/types.js';
+import { EditionResolver } from './EditionResolver.js';
 import type { Db } from './openDb.js';
 
 /** An edition as listed by `crkb editions`. */
@@ -32,8 +33,10 @@ export class UnknownEditionError extends Error {
 /** Edition listing, edition resolution by date and whole-edition export. */
 export class Catalog {
   private readonly s;
+  private readonly resolver: EditionResolver;
 
   constructor(readonly db: Db) {
+    this.resolver = new EditionResolver(db);
     this.s = {
       list: db.prepare(
         `SELECT e.id, e.family, e.effective_date AS effectiveDate, e.official, e.label, e.set_code AS setCode,
@@ -43,21 +46,6 @@ export class Catalog {
                 (SELECT count(*) FROM source_files f WHERE f.edition_id = e.id) AS files,
                 (SELECT path FROM source_files f WHERE f.id = e.primary_file_id) AS primaryFile
          FROM editions e WHERE e.family = @family ORDER BY e.effective_date, e.label`,
-      ),
-      inForce: db.prepare(
-        `SELECT id, effective_date AS effectiveDate FROM editions
-         WHERE family = @family AND official = 1 AND effective_date <= @date
-         ORDER BY effective_date DESC LIMIT 1`,
-      ),
-      earliest: db.prepare(
-        `SELECT effective_date FROM editions WHERE family = @family AND official = 1 ORDER BY effective_date LIMIT 1`,
-      ),
-      byLabel: db.prepare(
-        `SELECT id, effective_date AS effectiveDate FROM editions WHERE family = @family AND label = @label`,
-      ),
-      latest: db.prepare(
-        `SELECT id, effective_date AS effectiveDate FROM editions
-         WHERE family = @family AND official = 1 ORDER BY effective_date DESC LIMIT 1`,
       ),
       rules: db.prepare(
         `SELECT v.number, v.parent, t.body AS text, v.examples
@@ -100,27 +88,9 @@ export class Catalog {
    * force that day), or the label of an unofficial edition ("unofficial:…").
    */
   resolveEdition(arg: string, family: DocumentFamily = 'cr'): { id: number; effectiveDate: string } {
-    if (arg.startsWith('unofficial:')) {
-      const row = this.s.byLabel.get({ family, label: arg }) as { id: number; effectiveDate: string } | undefined;
-      if (!row) throw new UnknownEditionError(`no unofficial ${family} edition is labelled "${arg}"`);
-      return row;
-    }
-    if (arg === 'latest') {
-      const row = this.s.latest.get({ family }) as { id: number; effectiveDate: string } | undefined;
-      if (!row) throw new UnknownEditionError(`no ${family} editions are stored`);
-      return row;
-    }
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(arg) || Number.isNaN(Date.parse(arg))) {
-      throw new UnknownEditionError(`edition "${arg}" is not a date (YYYY-MM-DD), "latest" or an "unofficial:…" label`);
-    }
-    const row = this.s.inForce.get({ family, date: arg }) as { id: number; effectiveDate: string } | undefined;
-    if (!row) {
-      const first = this.s.earliest.pluck().get({ family }) as string | undefined;
-      throw new UnknownEditionError(
-        first ? `no ${family} edition was in force on ${arg}: the earliest stored is ${first}` : `no ${family} editions are stored`,
-      );
-    }
-    return row;
+    const r = this.resolver.resolve(arg, family);
+    if (r.problem !== undefined) throw new UnknownEditionError(r.problem);
+    return { id: r.row.id, effectiveDate: r.row.effectiveDate };
   }
 
   /** All rules of an edition in document order, with example texts. */

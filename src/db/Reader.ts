@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import { EditionSearch, type SearchQuery } from './EditionSearch.js';
+import { EDITION_COLS, EditionResolver, type EditionRowDb } from './EditionResolver.js';
 import type { Db } from './openDb.js';
 
 /** An edition as the read side sees it. */
@@ -101,17 +102,6 @@ interface RuleRow {
   lineageId: number | null;
 }
 
-interface EditionRowDb {
-  id: number;
-  family: string;
-  effectiveDate: string;
-  official: number;
-  label: string;
-  setCode: string | null;
-  setName: string | null;
-  title: string | null;
-}
-
 function toRule(r: RuleRow): RuleRecord {
   return {
     editionId: r.editionId,
@@ -127,6 +117,8 @@ function toRule(r: RuleRow): RuleRecord {
   };
 }
 
+type Resolution = { edition: EditionInfo; exact: boolean; problem?: undefined } | { problem: string };
+
 function toEdition(r: EditionRowDb): EditionInfo {
   return { ...r, official: r.official === 1 };
 }
@@ -137,8 +129,6 @@ const RULE_FROM = `edition_rules er JOIN rule_versions rv ON rv.id = er.version_
 const GLOSSARY_COLS = `eg.edition_id AS editionId, eg.ord AS ord, gv.id AS versionId, gv.term AS term,
   gv.text_id AS textId, t.body AS definition`;
 const GLOSSARY_FROM = `edition_glossary eg JOIN glossary_versions gv ON gv.id = eg.version_id JOIN texts t ON t.id = gv.text_id`;
-const EDITION_COLS = `id, family, effective_date AS effectiveDate, official, label, set_code AS setCode,
-  set_name AS setName, title`;
 
 /** Unicode letters and digits: what the FTS tokenizer keeps. */
 const TOKEN_RE = /[\p{L}\p{N}]+/gu;
@@ -211,7 +201,8 @@ export class Reader {
   private readonly memo: boolean;
   private readonly maxEditions: number;
   private readonly editionData = new Map<number, EditionData>();
-  private readonly resolved = new Map<string, { edition: EditionInfo; exact: boolean } | null>();
+  private readonly resolved = new Map<string, Resolution>();
+  private readonly resolver: EditionResolver;
 
   constructor(
     readonly db: Db,
@@ -220,6 +211,7 @@ export class Reader {
     this.memo = opts.memo ?? db.readonly;
     this.maxEditions = Math.max(1, opts.editions ?? 4);
     const p = (sql: string) => db.prepare(sql);
+    this.resolver = new EditionResolver(db);
     this.s = {
       editionRules: p(`SELECT ${RULE_COLS} FROM ${RULE_FROM} WHERE er.edition_id = @editionId ORDER BY er.ord`),
       editionExamples: p(
@@ -230,19 +222,6 @@ export class Reader {
       editions: p(`SELECT ${EDITION_COLS} FROM editions ORDER BY family, effective_date, label`),
       editionById: p(`SELECT ${EDITION_COLS} FROM editions WHERE id = @id`),
       editionsByIds: p(`SELECT ${EDITION_COLS} FROM editions WHERE id IN (SELECT value FROM json_each(@ids))`),
-      editionExact: p(
-        `SELECT ${EDITION_COLS} FROM editions
-         WHERE family = @family AND effective_date = @date AND official = 1 AND label = ''`,
-      ),
-      editionInForce: p(
-        `SELECT ${EDITION_COLS} FROM editions
-         WHERE family = @family AND official = 1 AND effective_date <= @date
-         ORDER BY effective_date DESC LIMIT 1`,
-      ),
-      editionLatest: p(
-        `SELECT ${EDITION_COLS} FROM editions WHERE family = @family AND official = 1
-         ORDER BY effective_date DESC LIMIT 1`,
-      ),
       ruleCount: p('SELECT count(*) FROM edition_rules WHERE edition_id = @editionId').pluck(),
       ruleByNumber: p(`SELECT ${RULE_COLS} FROM ${RULE_FROM} WHERE rv.number = @number AND er.edition_id = @editionId`),
       rulesByNumbers: p(
@@ -432,33 +411,32 @@ export class Reader {
   }
 
   /**
-   * Resolves an edition argument: 'latest' (or nothing), an effective date, or
-   * any other date (the official edition in force that day). `exact` says the
-   * argument named the edition's own effective date. Null when none applies.
+   * Resolves an edition argument (see EditionResolver): 'latest' (or nothing), an effective
+   * date, any other date (the official edition in force that day) or an unofficial label.
+   * `exact` says the argument named the edition itself. Null when none applies (editionProblem says why).
    */
-  resolveEdition(
-    arg: string | null | undefined,
-    family = 'cr',
-  ): { edition: EditionInfo; exact: boolean } | null {
-    if (!this.memo) return this.resolveEditionDb(arg, family);
-    const key = `${family}\u0000${arg ?? ''}`;
-    if (this.resolved.has(key)) return this.resolved.get(key)!;
-    const r = this.resolveEditionDb(arg, family);
-    // any date is a key: bounded, oldest out
-    if (this.resolved.size >= 4096) this.resolved.delete(this.resolved.keys().next().value!);
-    this.resolved.set(key, r);
-    return r;
+  resolveEdition(arg: string | null | undefined, family = 'cr'): { edition: EditionInfo; exact: boolean } | null {
+    const r = this.resolution(arg, family);
+    return r.problem === undefined ? r : null;
   }
 
-  private resolveEditionDb(arg: string | null | undefined, family: string): { edition: EditionInfo; exact: boolean } | null {
-    if (arg === null || arg === undefined || arg === '' || arg.toLowerCase() === 'latest') {
-      const r = this.st('editionLatest').get({ family }) as EditionRowDb | undefined;
-      return r ? { edition: toEdition(r), exact: false } : null;
+  /** Why an edition argument resolves to no edition, or null when it does. */
+  editionProblem(arg: string | null | undefined, family = 'cr'): string | null {
+    return this.resolution(arg, family).problem ?? null;
+  }
+
+  private resolution(arg: string | null | undefined, family: string): Resolution {
+    const key = `${family}\u0000${arg ?? ''}`;
+    const known = this.memo ? this.resolved.get(key) : undefined;
+    if (known) return known;
+    const r = this.resolver.resolve(arg, family);
+    const out: Resolution = r.problem === undefined ? { edition: toEdition(r.row), exact: r.exact } : { problem: r.problem };
+    if (this.memo) {
+      // any date is a key: bounded, oldest out
+      if (this.resolved.size >= 4096) this.resolved.delete(this.resolved.keys().next().value!);
+      this.resolved.set(key, out);
     }
-    const exact = this.st('editionExact').get({ family, date: arg }) as EditionRowDb | undefined;
-    if (exact) return { edition: toEdition(exact), exact: true };
-    const r = this.st('editionInForce').get({ family, date: arg }) as EditionRowDb | undefined;
-    return r ? { edition: toEdition(r), exact: false } : null;
+    return out;
   }
 
   /** How many rules (sections included) an edition holds. */

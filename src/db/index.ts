@@ -3,6 +3,8 @@ export type { Db } from './openDb.js';
 export { Writer, hash53, STORE_FORMAT, storeFormatProblem } from './Writer.js';
 export type { EditionMeta, SourceFileRow, EditionRow } from './Writer.js';
 export { Catalog, UnknownEditionError } from './Catalog.js';
+export { EditionResolver, EDITION_COLS } from './EditionResolver.js';
+export type { EditionResolution, EditionRowDb } from './EditionResolver.js';
 export type { EditionSummary, ExportRule } from './Catalog.js';
 export { Provenance } from './Provenance.js';
 export type { ProvenanceEdition } from './Provenance.js';

@@ -1,8 +1,6 @@
 import type { EditionInfo, Reader } from '../db/Reader.js';
 import { apiError } from './errors.js';
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
 /** How an edition argument was resolved, for caching: exact dates give immutable answers. */
 export interface ResolvedEdition {
   edition: EditionInfo;
@@ -11,25 +9,8 @@ export interface ResolvedEdition {
 
 /** Resolves an `edition` argument or throws BAD_USER_INPUT naming the problem. */
 export function resolveEditionArg(reader: Reader, arg: string | null | undefined): ResolvedEdition {
-  const a = arg?.trim() ?? '';
-  if (a !== '' && a.toLowerCase() !== 'latest') {
-    const m = DATE_RE.exec(a);
-    const d = m ? new Date(`${a}T00:00:00Z`) : null;
-    if (!m || !d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== a) {
-      throw apiError('BAD_USER_INPUT', `edition must be a date (YYYY-MM-DD) or "latest", not "${a.slice(0, 40)}"`, {
-        argument: 'edition',
-      });
-    }
-  }
-  const r = reader.resolveEdition(a === '' ? null : a);
-  if (!r) {
-    const first = reader.editions().find((e) => e.family === 'cr' && e.official);
-    throw apiError(
-      'BAD_USER_INPUT',
-      first ? `no edition was in force on ${a}; the first is ${first.effectiveDate}` : 'the database holds no edition',
-      { argument: 'edition' },
-    );
-  }
+  const r = reader.resolveEdition(arg);
+  if (!r) throw apiError('BAD_USER_INPUT', reader.editionProblem(arg) ?? 'no such edition', { argument: 'edition' });
   return r;
 }
 

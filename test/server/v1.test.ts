@@ -74,7 +74,7 @@ test('unknown numbers: 404 with suggestions; malformed input: 400 naming the pro
   const txt = await (await get('/v1/rules/702.91?format=text')).text();
   assert.match(txt, /Did you mean: .*702\.19/);
   for (const [path, re] of [
-    ['/v1/lookup?q=trample&edition=someday', /edition must be a date/],
+    ['/v1/lookup?q=trample&edition=someday', /edition \\"someday\\" is not a date/],
     ['/v1/lookup?q=trample&format=xml', /format must be/],
     ['/v1/lookup', /parameter is required/],
     ['/v1/rules/abc', /not a rule number/],
