@@ -215,16 +215,7 @@ export class EditionSearch {
    */
   ranked(q: SearchQuery, want: number): EditionMatch[] {
     const terms = this.termsOf(q);
-    if (terms) {
-      let all = this.js!.match(terms, q.join);
-      if (all.length > 4 * want + 64) {
-        // many matches: only those scoring as well as the want-th best (numeric sort of the bare scores)
-        const scores = Float64Array.from(all, (m) => m.score).sort();
-        const cut = scores[Math.max(1, want) - 1]!;
-        all = all.filter((m) => m.score <= cut);
-      }
-      return all.sort((a, b) => a.score - b.score);
-    }
+    if (terms) return this.js!.best(terms, q.join, want);
     let matches = this.matches(q.fts, want + 16);
     if (matches.length === want + 16 && matches[matches.length - 1]!.score <= matches[want - 1]!.score) {
       matches = this.matches(q.fts);

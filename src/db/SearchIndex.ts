@@ -93,6 +93,8 @@ export class SearchIndex {
   /** term ids of every token of doc d: docTerms[docStart[d] .. docStart[d+1]) */
   private readonly docStart: Int32Array;
   private readonly docTerms: Int32Array;
+  /** start and end (string index) of every token, in docTerms' order: token k at [2k, 2k+1] */
+  private readonly docSpans: Uint16Array | Uint32Array;
   private readonly bodies: string[];
   readonly avgdl: number;
   private readonly idfByHits = new Map<number, number>();
@@ -103,7 +105,7 @@ export class SearchIndex {
    */
   constructor(
     texts: readonly IndexedText[],
-    private readonly classOf: ClassOf,
+    classOf: ClassOf,
     termOf: TermOf,
     private readonly log: (x: number) => number,
   ) {
@@ -112,6 +114,7 @@ export class SearchIndex {
     this.docStart = new Int32Array(nDocs + 1);
     this.bodies = new Array<string>(nDocs);
     const docTerms: number[] = [];
+    const docSpans: number[] = [];
     // count (term, doc) pairs first, then fill the flat posting arrays
     const pairCount: number[] = [];
     const lastDoc: number[] = [];
@@ -121,6 +124,7 @@ export class SearchIndex {
       this.bodies[d] = t.body;
       this.docStart[d] = docTerms.length;
       const spans = tokenSpans(t.body, classOf);
+      for (const x of spans) docSpans.push(x);
       for (let k = 0; k < spans.length; k += 2) {
         const term = termOf(t.body.slice(spans[k], spans[k + 1]));
         if (term === undefined) throw new Error(`SearchIndex: no term for a token of text ${t.id}`);
@@ -140,6 +144,7 @@ export class SearchIndex {
     });
     const nTokens = docTerms.length;
     this.docTerms = Int32Array.from(docTerms);
+    this.docSpans = texts.every((t) => t.body.length <= 0xffff) ? Uint16Array.from(docSpans) : Uint32Array.from(docSpans);
     this.docStart[nDocs] = nTokens;
     const nTerms = this.termIds.size;
     this.postStart = new Int32Array(nTerms + 1);
@@ -214,11 +219,34 @@ export class SearchIndex {
    * operations in the same order, so the same doubles). Unordered.
    */
   match(phraseTerms: readonly string[], join: 'and' | 'or'): IndexMatch[] {
+    const { docs, scores } = this.scored(phraseTerms, join);
+    return Array.from(docs, (d, i) => ({ textId: this.docIds[d]!, score: scores[i]! }));
+  }
+
+  /**
+   * The best matches, best first: at least the `want` best and every match
+   * scoring as well as the last of them (or all).
+   */
+  best(phraseTerms: readonly string[], join: 'and' | 'or', want: number): IndexMatch[] {
+    const { docs, scores } = this.scored(phraseTerms, join);
+    let cut = Infinity;
+    // many matches: only those scoring as well as the want-th best (numeric sort of the bare scores)
+    if (docs.length > 4 * want + 64) cut = scores.slice().sort()[Math.max(1, want) - 1]!;
+    const out: IndexMatch[] = [];
+    for (let i = 0; i < docs.length; i++) if (scores[i]! <= cut) out.push({ textId: this.docIds[docs[i]!]!, score: scores[i]! });
+    return out.sort((a, b) => a.score - b.score);
+  }
+
+  /** Matching docs (indexes) and their bm25 scores, in doc order. */
+  private scored(phraseTerms: readonly string[], join: 'and' | 'or'): { docs: Int32Array; scores: Float64Array } {
     const ts = phraseTerms.map((p) => this.termIds.get(p) ?? -1);
     const present = ts.filter((t) => t >= 0);
-    if (present.length === 0 || (join === 'and' && present.length < ts.length)) return [];
-    let docs: Iterable<number>;
-    if (join === 'and') {
+    if (present.length === 0 || (join === 'and' && present.length < ts.length)) return { docs: new Int32Array(0), scores: new Float64Array(0) };
+    let docs: Int32Array;
+    if (present.every((t) => t === present[0])) {
+      // one term (maybe repeated): its postings
+      docs = this.postDoc.subarray(this.postStart[present[0]!]!, this.postStart[present[0]! + 1]!);
+    } else if (join === 'and') {
       // the rarest term's texts, kept when every other term is there too
       let rare = present[0]!;
       for (const t of present) if (this.hits(t) < this.hits(rare)) rare = t;
@@ -227,15 +255,16 @@ export class SearchIndex {
         const d = this.postDoc[k]!;
         if (present.every((t) => t === rare || this.tf(t, d) > 0)) out.push(d);
       }
-      docs = out;
+      docs = Int32Array.from(out);
     } else {
       const set = new Set<number>();
       for (const t of present) for (let k = this.postStart[t]!; k < this.postStart[t + 1]!; k++) set.add(this.postDoc[k]!);
-      docs = set;
+      docs = Int32Array.from(set).sort();
     }
     const idf = ts.map((t) => (t >= 0 ? this.idf(this.hits(t)) : 0));
-    const out: IndexMatch[] = [];
-    for (const d of docs) {
+    const scores = new Float64Array(docs.length);
+    for (let j = 0; j < docs.length; j++) {
+      const d = docs[j]!;
       const D = this.docStart[d + 1]! - this.docStart[d]!;
       let score = 0.0;
       for (let i = 0; i < ts.length; i++) {
@@ -244,13 +273,17 @@ export class SearchIndex {
         const f = this.tf(t, d);
         score += idf[i]! * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * D) / this.avgdl)));
       }
-      out.push({ textId: this.docIds[d]!, score: -1.0 * score });
+      scores[j] = -1.0 * score;
     }
-    return out;
+    return { docs, scores };
   }
 
   private hits(t: number): number {
     return this.postStart[t + 1]! - this.postStart[t]!;
+  }
+
+  private spansOf(d: number): Uint16Array | Uint32Array {
+    return this.docSpans.subarray(2 * this.docStart[d]!, 2 * this.docStart[d + 1]!);
   }
 
   /** Phrase instances of a text, ordered as FTS5's xInst gives them (by token, then phrase): [phrase0, offset0, ...]. */
@@ -271,7 +304,7 @@ export class SearchIndex {
     const d = this.docIndex.get(textId);
     if (d === undefined) return null;
     const text = this.bodies[d]!;
-    const spans = tokenSpans(text, this.classOf);
+    const spans = this.spansOf(d);
     const nDocsize = spans.length / 2;
     const inst = this.instances(d, phraseTerms);
     const nPhrase = phraseTerms.length;
@@ -346,8 +379,7 @@ export class SearchIndex {
   highlight(textId: number, phraseTerms: readonly string[], open: string, close: string): string | null {
     const d = this.docIndex.get(textId);
     if (d === undefined) return null;
-    const text = this.bodies[d]!;
-    return highlightRange(text, tokenSpans(text, this.classOf), this.instances(d, phraseTerms), open, close, 0, -1, '');
+    return highlightRange(this.bodies[d]!, this.spansOf(d), this.instances(d, phraseTerms), open, close, 0, -1, '');
   }
 }
 
@@ -358,7 +390,7 @@ export class SearchIndex {
  */
 function highlightRange(
   text: string,
-  spans: number[],
+  spans: ArrayLike<number>,
   inst: readonly number[],
   open: string,
   close: string,
