@@ -8,7 +8,9 @@ import { spawn } from 'node:child_process';
 const SERVER_FLAGS = ['--max-semi-space-size=4', '--max-old-space-size=96'];
 const command = process.argv[2];
 if ((command === 'serve' || command === 'start') && !process.execArgv.some((a) => a.startsWith('--max-semi-space-size'))) {
-  const child = spawn(process.execPath, [...SERVER_FLAGS, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
+  // production mode unless told otherwise (graphql-js skips its development checks)
+  const env = { NODE_ENV: 'production', ...process.env };
+  const child = spawn(process.execPath, [...SERVER_FLAGS, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => {
     if (signal) process.kill(process.pid, signal);

@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import type { Express } from 'express';
-import { buildServer } from './buildServer.js';
 
 /** A listening server. */
 export interface Listening {
@@ -41,6 +40,10 @@ export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<
 // CRKB_RESPONSE_CACHE=0 turns the in-memory answer cache off (to measure uncached work).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [dbFile = process.env.CRKB_DB ?? 'data/crkb.db', port = '4000', host = '127.0.0.1'] = process.argv.slice(2);
+  // a server runs in production mode unless told otherwise: graphql-js skips its development checks
+  // (read when it loads, hence the import after this)
+  process.env.NODE_ENV ??= 'production';
+  const { buildServer } = await import('./buildServer.js');
   const built = await buildServer({ dbFile, responseCache: process.env.CRKB_RESPONSE_CACHE !== '0' });
   const l = await listen(built.app, Number(port), host);
   console.log(l.url);

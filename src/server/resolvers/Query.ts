@@ -1,4 +1,4 @@
-import type { EditionInfo, RuleRecord, SearchHitRecord } from '../../db/Reader.js';
+import type { EditionInfo, RuleRecord } from '../../db/Reader.js';
 import type { ApiContext } from '../ApiContext.js';
 import { decodeCursor, encodeCursor, firstArg, ruleNumberArg } from '../args.js';
 import { apiError } from '../errors.js';
@@ -64,9 +64,7 @@ export const Query = {
     const first = firstArg(a.first, 20);
     const start = (decodeCursor('s', a.after) ?? -1) + 1;
     const hits = first === 0 ? [] : ctx.reader.search(e.id, a.query, { limit: first + 1, offset: start });
-    const page = hits.slice(0, first);
-    const index = new Map<SearchHitRecord, number>(page.map((h, i) => [h, start + i]));
-    return connection(page, hits.length > first, (h) => encodeCursor('s', index.get(h)!), e);
+    return connection(hits.slice(0, first), hits.length > first, (_h, i) => encodeCursor('s', start + i), e);
   },
   glossary(_: unknown, a: Args<{ term: string; edition?: string | null }>, ctx: ApiContext) {
     const e = ctx.edition(a.edition);
@@ -135,7 +133,16 @@ export const Query = {
   },
 };
 
-function connection<T>(page: T[], hasNextPage: boolean, cursorOf: (x: T) => string, edition: EditionInfo) {
-  const edges = page.map((node) => ({ cursor: cursorOf(node), node }));
-  return { edges, nodes: page, pageInfo: { hasNextPage, endCursor: edges.at(-1)?.cursor ?? null }, edition };
+/** A connection of a page; edges and cursors are made only when a query reads them. */
+function connection<T>(page: T[], hasNextPage: boolean, cursorOf: (x: T, i: number) => string, edition: EditionInfo) {
+  return {
+    get edges() {
+      return page.map((node, i) => ({ cursor: cursorOf(node, i), node }));
+    },
+    nodes: page,
+    get pageInfo() {
+      return { hasNextPage, endCursor: page.length > 0 ? cursorOf(page[page.length - 1]!, page.length - 1) : null };
+    },
+    edition,
+  };
 }
