@@ -8,6 +8,7 @@ import { createApiContext } from './ApiContext.js';
 import { createApiSchema, createApiYoga } from './createApiYoga.js';
 import { FastGraphql, acceptsPlainJson, plainParams, type GraphqlParams } from './FastGraphql.js';
 import { loadEngine, type Engine } from './engine.js';
+import { jsonBody } from './jsonBody.js';
 import { limitsRule, type QueryLimits } from './limits.js';
 import { ERROR, IMMUTABLE, ResponseCache, SHORT, etagOf, type CachedResponse } from './ResponseCache.js';
 import { sendCached, v1Routes } from './v1Routes.js';
@@ -146,7 +147,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
     }
     next();
   });
-  app.use('/graphql', express.json({ limit: bodyLimit }));
+  app.use('/graphql', jsonBody(bodyLimit));
   app.use('/graphql', (req: Request, res: Response, next: NextFunction) => {
     const params = req.method === 'POST' && acceptsPlainJson(req.get('accept')) ? plainParams(req.body) : null;
     if (!params) {
