@@ -19,7 +19,8 @@ const SPACES = /\s+/g;
  * normalize to the same string.
  */
 export function normalizeText(text: string): string {
-  let t = text.replace(TRADEMARKS, '');
+  // each pass only where its trigger character occurs: most texts need few of them
+  let t = text.includes('(') || NON_ASCII.test(text) ? text.replace(TRADEMARKS, '') : text;
   if (NON_ASCII.test(t)) {
     t = t
       .normalize('NFKD')
@@ -30,13 +31,9 @@ export function normalizeText(text: string): string {
       .replace(UNICODE_DASHES, '-')
       .replace(/…/g, '...');
   }
-  return t
-    .replace(ASCII_APOSTROPHES, '')
-    .replace(DAMAGE_SPACED, '$1-$2')
-    .replace(DAMAGE_JOINED, '$1-$2')
-    .replace(ITALICS, '$1')
-    .replace(DASHES, ' - ')
-    .replace(SPACES, ' ')
-    .trim()
-    .toLowerCase();
+  if (t.includes("'") || t.includes('`')) t = t.replace(ASCII_APOSTROPHES, '');
+  if (t.includes('?')) t = t.replace(DAMAGE_SPACED, '$1-$2').replace(DAMAGE_JOINED, '$1-$2');
+  if (t.includes('_')) t = t.replace(ITALICS, '$1');
+  if (t.includes('-')) t = t.replace(DASHES, ' - ');
+  return t.replace(SPACES, ' ').trim().toLowerCase();
 }
