@@ -40,7 +40,7 @@ const MAX_QUERY_TERMS = 10_000;
  *
  * Queries are answered from a JavaScript copy of the index (SearchIndex)
  * when it checks out equal to the FTS5 index (token counts of every text,
- * texts and occurrences of every term, one bm25 score) and every word of
+ * texts and occurrences of every term, two scored queries) and every word of
  * the query is one index term; otherwise, and for anything else, by FTS5.
  * Both give the same matches, scores, snippets and highlights.
  */
