@@ -19,7 +19,7 @@ export type { IngestOptions, IngestReport, EditionReport } from './runIngest.js'
 export { EditionGroups } from './EditionGroups.js';
 export { expectedDate } from './expectedDate.js';
 export { hash53 } from './hash53.js';
-export { storedTexts, textHashes } from './textHashes.js';
+export { hashPair, storedTexts, textHashes } from './textHashes.js';
 export { startParsing } from './parsePool.js';
 export type { ParsePool } from './parsePool.js';
 export { storeDerived, storeReferences } from './storeDerived.js';

@@ -1,7 +1,6 @@
 import { IngestError } from './IngestError.js';
-import { normalizeText } from './normalize.js';
 import { parseSource } from './parseSource.js';
-import { textHashes } from './textHashes.js';
+import { hashPair, textHashes } from './textHashes.js';
 import type { DecodedText, ParsedDocument } from './types.js';
 
 /** One input to parse: its name (for messages), bytes and transport content type. */
@@ -25,9 +24,9 @@ export type ParseOutcome =
 
 /**
  * Parses one input; rejections come back as values so they can cross a worker boundary.
- * `normalize` is normalizeText, possibly memoized by the caller.
+ * `pair` gives a text's hashes (hashPair), possibly memoized by the caller.
  */
-export function parseTask(task: ParseTask, normalize: (s: string) => string = normalizeText): ParseOutcome {
+export function parseTask(task: ParseTask, pair: (text: string) => readonly [number, number] = (t) => hashPair(t)): ParseOutcome {
   try {
     const { doc, decoded } = parseSource(task.path, task.bytes, task.contentType);
     const t = decoded.text;
@@ -36,7 +35,7 @@ export function parseTask(task: ParseTask, normalize: (s: string) => string = no
     const fidelity = [decoded.damage ? -1 : 0, -doc.accounting.unaccounted.length, -damage, -doc.warnings.length, typographic];
     const meta: Omit<DecodedText, 'text'> = { encoding: decoded.encoding, lineEndings: decoded.lineEndings };
     if (decoded.damage) meta.damage = decoded.damage;
-    return { ok: true, doc, decoded: meta, fidelity, hashes: textHashes(doc, normalize) };
+    return { ok: true, doc, decoded: meta, fidelity, hashes: textHashes(doc, pair) };
   } catch (e) {
     if (e instanceof IngestError) return { ok: false, source: e.source, reason: e.reason };
     return { ok: false, source: task.path, reason: `parser failure: ${(e as Error).message}` };

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { alignEditions, type AlignRule } from '../src/engine/align.js';
+import { hash53 } from './hash53.js';
 import { normalizeText } from './normalize.js';
 import { parseTask, type ParseTask } from './parseTask.js';
 import type { ParsedDocument, RuleNode } from './types.js';
@@ -14,17 +15,21 @@ export type WorkerRequest =
 // without copying them back and forth; see parsePool.ts.
 const docs = new Map<number, RuleNode[]>();
 const prepared = new Map<number, AlignRule[]>();
-const norms = new Map<string, string>();
+// What is derived from each distinct text, memoized: consecutive editions repeat most texts, and
+// the writer's hashes and the alignment both need them.
+const derived = new Map<string, { norm: string; pair: readonly [number, number] }>();
 
-// Memoized: consecutive editions repeat most texts, and the hashes and the alignment both need them.
-function normalize(text: string): string {
-  let norm = norms.get(text);
-  if (norm === undefined) norms.set(text, (norm = normalizeText(text)));
-  return norm;
+function derive(text: string): { norm: string; pair: readonly [number, number] } {
+  let d = derived.get(text);
+  if (d === undefined) {
+    const norm = normalizeText(text);
+    derived.set(text, (d = { norm, pair: [hash53(text), hash53(norm)] }));
+  }
+  return d;
 }
 
 function alignRules(rules: RuleNode[]): AlignRule[] {
-  return rules.map((r) => ({ number: r.number, text: r.text, norm: normalize(r.text), parent: r.parent, kind: r.kind, examples: r.examples }));
+  return rules.map((r) => ({ number: r.number, text: r.text, norm: derive(r.text).norm, parent: r.parent, kind: r.kind, examples: r.examples }));
 }
 
 function rulesOf(id: number): AlignRule[] | null {
@@ -39,7 +44,7 @@ function rulesOf(id: number): AlignRule[] | null {
 
 parentPort?.on('message', (m: WorkerRequest) => {
   if (m.type === 'parse') {
-    const result = parseTask(m.task, normalize);
+    const result = parseTask(m.task, (t) => derive(t).pair);
     if (result.ok) docs.set(m.id, result.doc.rules);
     parentPort!.postMessage({ id: m.id, result });
   } else if (m.type === 'adopt') {

@@ -14,12 +14,21 @@ export function* storedTexts(doc: ParsedDocument): Generator<string> {
   for (const g of doc.glossary) yield g.definition;
 }
 
+/** hash53 of a text and of its normalized form. */
+export function hashPair(text: string, normalize: (s: string) => string = normalizeText): [h: number, normH: number] {
+  return [hash53(text), hash53(normalize(text))];
+}
+
 /**
  * hash53 of every text of a document and of its normalized form, in storedTexts order
  * ([h, normH] pairs): computed where the document is parsed, so the writer only looks them up.
+ * `pair` may be memoized by the caller (consecutive editions repeat most texts).
  */
-export function textHashes(doc: ParsedDocument, normalize: (s: string) => string = normalizeText): Float64Array {
+export function textHashes(doc: ParsedDocument, pair: (text: string) => readonly [number, number] = (t) => hashPair(t)): Float64Array {
   const out: number[] = [];
-  for (const t of storedTexts(doc)) out.push(hash53(t), hash53(normalize(t)));
+  for (const t of storedTexts(doc)) {
+    const [h, nh] = pair(t);
+    out.push(h, nh);
+  }
   return Float64Array.from(out);
 }
