@@ -697,7 +697,7 @@ export class Reader {
   search(
     editionId: number,
     text: string,
-    opts: { limit: number; offset?: number; marks?: HighlightMarks },
+    opts: { limit: number; offset?: number; marks?: HighlightMarks; escape?: (text: string) => string },
   ): SearchHitRecord[] {
     let q = searchQuery(text, 'and');
     if (q === null) return [];
@@ -734,7 +734,11 @@ export class Reader {
       hits = run(q, offset, opts.limit);
     }
     if (hits.length === 0) return [];
-    const marks = opts.marks ?? { open: '<mark>', close: '</mark>' };
+    const wanted = opts.marks ?? { open: '<mark>', close: '</mark>' };
+    // With `escape`, texts are marked with private-use characters, escaped, then given the real marks.
+    const escape = opts.escape;
+    const marks = escape ? { open: '\ue000', close: '\ue001' } : wanted;
+    const finish = (m: string): string => (escape ? escape(m).replaceAll('\ue000', wanted.open).replaceAll('\ue001', wanted.close) : m);
     const textIds = [...new Set(hits.map((h) => h.textId))];
     const fts = q;
     // Snippets and highlights are made for the whole page on first use: many callers read neither.
@@ -781,10 +785,10 @@ export class Reader {
         exampleIndex: h.exampleIndex >= 0 ? h.exampleIndex : null,
         glossary: h.glossaryVersionId === null ? null : (gloss.get(h.glossaryVersionId) ?? null),
         get snippet() {
-          return markOf(h.textId, 'snippet');
+          return finish(markOf(h.textId, 'snippet'));
         },
         get highlighted() {
-          return markOf(h.textId, 'highlight');
+          return finish(markOf(h.textId, 'highlight'));
         },
       };
     });

@@ -11,7 +11,8 @@ function parentOf(n: string): string | null {
   return m[3] ? `${m[1]}.${m[2]}` : m[1]!;
 }
 
-function doc(date: string, rules: R[], glossary: Array<[string, string]>): ParsedDocument {
+/** A small edition document from rules ([number, text, examples?]) and glossary entries. */
+export function doc(date: string, rules: R[], glossary: Array<[string, string]>): ParsedDocument {
   const nodes: RuleNode[] = rules.map(([number, text, examples], i) => ({
     number,
     parent: parentOf(number),

@@ -1,7 +1,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildServer, type BuiltServer } from '../../src/server/buildServer.js';
-import { fixtureDb } from './fixtures.js';
+import { openWritableDb } from '../../src/db/openDb.js';
+import { Writer } from '../../src/db/Writer.js';
+import { doc, fixtureDb } from './fixtures.js';
 import { gql } from './helpers.js';
 
 let built: BuiltServer;
@@ -199,4 +201,26 @@ test('diff and history answer NOT_IMPLEMENTED without an engine, and use one whe
   assert.deepEqual(d.json.data.diff.counts, { added: 1, renumbered: 1 });
   assert.deepEqual(d.json.data.diff.nodes[0].before, { number: '706.10', text: '2021-06-18' });
   assert.equal(d.json.data.diff.pageInfo.hasNextPage, true);
+});
+
+test('search snippets and highlights are HTML: the text is escaped, matches are in <mark>', async () => {
+  const db = openWritableDb(':memory:');
+  const w = new Writer(db);
+  db.transaction(() => {
+    w.storeEdition(
+      { family: 'cr', effectiveDate: '2021-07-23', official: true, label: '', setCode: null, setName: null, warnings: [] },
+      doc('2021-07-23', [['100', 'General'], ['100.1', 'Trample <b>bold</b> & "quoted" text.']], []),
+    );
+    w.indexNewTexts();
+  })();
+  const s = await buildServer({ db, engine: {} });
+  try {
+    const r = await gql(s.yoga, '{ search(query: "trample") { nodes { snippet highlighted } } }');
+    assert.equal(r.json.errors, undefined);
+    const hit = r.json.data.search.nodes[0];
+    assert.equal(hit.highlighted, '<mark>Trample</mark> &lt;b&gt;bold&lt;/b&gt; &amp; "quoted" text.');
+    assert.equal(hit.snippet, hit.highlighted);
+  } finally {
+    db.close();
+  }
 });

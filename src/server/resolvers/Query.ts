@@ -63,7 +63,7 @@ export const Query = {
     }
     const first = firstArg(a.first, 20);
     const start = (decodeCursor('s', a.after) ?? -1) + 1;
-    const hits = first === 0 ? [] : ctx.reader.search(e.id, a.query, { limit: first + 1, offset: start });
+    const hits = first === 0 ? [] : ctx.reader.search(e.id, a.query, { limit: first + 1, offset: start, escape: escapeHtml });
     return connection(hits.slice(0, first), hits.length > first, (_h, i) => encodeCursor('s', start + i), e);
   },
   glossary(_: unknown, a: Args<{ term: string; edition?: string | null }>, ctx: ApiContext) {
@@ -145,4 +145,11 @@ function connection<T>(page: T[], hasNextPage: boolean, cursorOf: (x: T, i: numb
     },
     edition,
   };
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/** Escapes text for HTML: search snippets wrap matches in <mark> and are otherwise plain text. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>]/g, (c) => HTML_ESCAPES[c]!);
 }
