@@ -1,9 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { runIngest } from '../../ingest/runIngest.js';
-import { expandInputs, planFromManifest, readManifest } from '../../ingest/sources.js';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { projectRoot } from '../db/openDb.js';
-import { formatReport } from './ingest.js';
 import { defaultDbFile, parseOptions } from './options.js';
 import { run as serve } from './serve.js';
 import { UsageError } from './UsageError.js';
@@ -26,13 +24,21 @@ export async function run(argv: string[]): Promise<number> {
     const archive = resolve(values.archive ?? process.env.CRKB_ARCHIVE ?? join(projectRoot(), '..', 'shared', 'corpus'));
     if (!existsSync(archive)) throw new UsageError(`no database at ${dbFile} and no archive at ${archive} to build it from`, usage);
     console.log(`crkb: building ${dbFile} from ${archive} ...`);
-    const manifest = readManifest(join(projectRoot(), 'data', 'sources.json'));
-    const plan = planFromManifest(manifest, archive, { fetch: false, cacheDir: join(projectRoot(), 'data', 'cache') });
-    const planned = new Set(plan.inputs.map((i) => i.location));
-    const inputs = [...plan.inputs, ...expandInputs([archive]).filter((i) => !planned.has(i.location))];
-    mkdirSync(dirname(dbFile), { recursive: true });
-    const report = await runIngest({ inputs, dbFile, manifest, unavailable: plan.unavailable });
-    console.log(formatReport(report).split('\n').slice(-1 - report.rejected.length - report.unavailable.length).join('\n'));
+    // In a process of its own: this one runs with the server's small V8 heap (see bin/crkb.js),
+    // and an ingest holds the parsed archive in memory.
+    const r = spawnSync(process.execPath, [join(projectRoot(), 'bin', 'crkb.js'), 'ingest', '--archive', archive, '--db', dbFile], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    // the summary and what was rejected or unavailable; the per-edition table is `crkb editions`
+    const lines = (r.stdout ?? '').split('\n');
+    const from = lines.findIndex((l) => /^\d+ editions? stored/.test(l));
+    if (from >= 0) console.log(lines.slice(from).join('\n').trimEnd());
+    // exit 2: some inputs were rejected, the rest is stored
+    if ((r.status !== 0 && r.status !== 2) || !existsSync(dbFile)) {
+      throw new Error(`building ${dbFile} failed (ingest ${r.signal ? `killed by ${r.signal}` : `exited with ${r.status}`})`);
+    }
   }
   const serveArgs = ['--db', dbFile];
   if (values.port) serveArgs.push('--port', values.port);
