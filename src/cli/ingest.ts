@@ -118,8 +118,10 @@ export function formatReport(r: IngestReport): string {
     out.push(`fragment ${f.path} (${f.format}, ${f.rules} rules): ${f.attachedTo ? `attached to ${f.official ? '' : 'unofficial '}edition ${f.attachedTo}` : 'not attached'}; ${f.summary}`);
   }
   const total = r.editions.reduce((n, e) => n + e.unaccountedLines, 0);
+  const stored = r.skipped.filter((s) => s.reason.startsWith('already stored')).length;
+  const copies = r.skipped.filter((s) => s.reason.startsWith('identical to')).length;
   out.push(
-    `${r.editions.length} editions stored, ${r.skipped.filter((s) => !s.reason.startsWith('note')).length} files unchanged, ${r.rejected.length} rejected, ${total} unaccounted lines, ${r.seconds.toFixed(2)} s${r.wrote ? '' : ' (database unchanged)'}`,
+    `${r.editions.length} editions stored, ${stored} files already stored, ${copies} identical copies, ${r.rejected.length} rejected, ${total} unaccounted lines, ${r.seconds.toFixed(2)} s${r.wrote ? '' : ' (database unchanged)'}`,
   );
   for (const s of r.skipped) if (s.reason.startsWith('note')) out.push(`${s.source}: ${s.reason}`);
   for (const x of r.rejected) out.push(`rejected: ${x.source}: ${x.reason}`);
