@@ -70,6 +70,7 @@ export class EditionGroups {
   private readonly groups = new Map<string, Group>();
   /** Expected dates of inputs not parsed yet (null: could be any). */
   private readonly pending = new Map<number, string | null>();
+  private readonly spared = new Set<number>();
   /** Whether an edition's earlier content was replaced (its texts may now be unused). */
   replacedContent = false;
 
@@ -125,6 +126,24 @@ export class EditionGroups {
         if (!a?.clean || !b?.clean || a.before || b.before || !a.ourPrimary || !b.ourPrimary) continue;
         if (expected.some((d) => d! >= a.date && d! <= b.date)) continue;
         out.push({ key: `${family}|${a.date}|${b.date}`, before: a.ourPrimary.index, after: b.ourPrimary.index });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Inputs whose documents this run no longer needs on the parse workers: the other copies of
+   * editions stored (each index once). A later file that changes an edition's copy is still
+   * handled: only its alignment is then made by the lineage step instead.
+   */
+  spareCopies(): number[] {
+    const out: number[] = [];
+    for (const g of this.groups.values()) {
+      if (!g.clean) continue;
+      for (const c of g.candidates) {
+        if (c === g.ourPrimary || this.spared.has(c.index)) continue;
+        this.spared.add(c.index);
+        out.push(c.index);
       }
     }
     return out;

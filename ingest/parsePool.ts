@@ -12,6 +12,8 @@ export interface ParsePool {
   parsed: Promise<void>;
   /** Aligns document `after` with document `before` (indices into outcomes, both parsed); null if either failed. */
   align(before: number, after: number): Promise<Alignment | null>;
+  /** Lets the workers drop documents no longer needed (aligning them later gives null). */
+  release(indices: number[]): void;
   close(): Promise<void>;
 }
 
@@ -48,7 +50,7 @@ export function startParsing(
     });
   }
   let nextId = tasks.length;
-  const request = <T>(w: Worker, msg: WorkerRequest): Promise<T> =>
+  const request = <T>(w: Worker, msg: Extract<WorkerRequest, { id: number }>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       pending.set(msg.id, { resolve: resolve as (v: unknown) => void, reject });
       w.postMessage(msg);
@@ -96,6 +98,10 @@ export function startParsing(
       }
       return request<Alignment | null>(w, { type: 'align', id: nextId++, before, after });
     },
+    release(indices) {
+      // a document may have been copied to another worker for an alignment: every worker hears it
+      for (const w of workers) w.postMessage({ type: 'release', indices } satisfies WorkerRequest);
+    },
     async close() {
       await Promise.all(workers.map((w) => w.terminate()));
     },
@@ -127,6 +133,7 @@ function inlinePool(tasks: ParseTask[], outcomes: ParseOutcome[], onParsed?: (in
       const after = await rulesOf(a);
       return before && after ? alignEditions(before, after) : null;
     },
+    release: () => {},
     close: async () => {},
   };
 }

@@ -9,7 +9,8 @@ import type { ParsedDocument, RuleNode } from './types.js';
 export type WorkerRequest =
   | { type: 'parse'; id: number; task: ParseTask }
   | { type: 'align'; id: number; before: number; after: number }
-  | { type: 'adopt'; id: number; docId: number; doc: ParsedDocument };
+  | { type: 'adopt'; id: number; docId: number; doc: ParsedDocument }
+  | { type: 'release'; indices: number[] };
 
 // Documents this worker parsed (or was given), kept so consecutive editions can be aligned here
 // without copying them back and forth; see parsePool.ts.
@@ -47,6 +48,11 @@ parentPort?.on('message', (m: WorkerRequest) => {
     const result = parseTask(m.task, (t) => derive(t).pair);
     if (result.ok) docs.set(m.id, result.doc.rules);
     parentPort!.postMessage({ id: m.id, result });
+  } else if (m.type === 'release') {
+    for (const i of m.indices) {
+      docs.delete(i);
+      prepared.delete(i);
+    }
   } else if (m.type === 'adopt') {
     docs.set(m.docId, m.doc.rules);
     parentPort!.postMessage({ id: m.id, result: null });

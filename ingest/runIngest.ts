@@ -128,6 +128,8 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
     // reported in input order, whichever worker finished first
     const parseRejections: Array<{ index: number; source: string; reason: string }> = [];
     const alignments = new Map<string, { before: number; after: number; result: Promise<Alignment | null> }>();
+    // sides each stored document was aligned on: 1 with its successor, 2 with its predecessor, 4 released
+    const aligned = new Map<number, number>();
     let pool: ParsePool | null = null;
     let failure: unknown = null;
     // Stores what is ready and starts aligning consecutive editions as they become final.
@@ -146,7 +148,18 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
         // a failed alignment is redone by the lineage step; it must not go unhandled meanwhile
         result.catch(() => {});
         alignments.set(p.key, { ...p, result });
+        aligned.set(p.before, (aligned.get(p.before) ?? 0) | 1);
+        aligned.set(p.after, (aligned.get(p.after) ?? 0) | 2);
       }
+      // Documents the workers can let go: copies not stored, and editions aligned on both sides
+      // (a worker handles messages in order, so alignments already asked for still see them).
+      const spare = groups.spareCopies();
+      for (const [i, sides] of aligned) {
+        if (sides !== 3) continue;
+        spare.push(i);
+        aligned.set(i, 4);
+      }
+      if (spare.length > 0) pool!.release(spare);
     };
     const onParsed = (i: number, o: ParseOutcome): void => {
       if (failure !== null) return;
