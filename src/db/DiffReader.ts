@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Reference } from '../engine/references.js';
+import { lazyStatements } from './lazyStatements.js';
 import type { Db } from './openDb.js';
 
 /** A stored rule version as the differ reads it. */
@@ -14,12 +15,11 @@ export interface DiffVersion {
 
 /** The reads of an edition diff (src/engine/loadDiff), prepared on first use with named parameters. */
 export class DiffReader {
-  private readonly defs: Record<string, () => Statement>;
-  private readonly s = new Map<string, Statement>();
+  private readonly st: (name: string) => Statement;
 
   constructor(readonly db: Db) {
     const p = (sql: string): Statement => db.prepare(sql);
-    this.defs = {
+    this.st = lazyStatements({
       // Column-wise JSON (parsed natively) instead of one JS row per rule. A rule outside the
       // chain (never aligned) is its own lineage.
       ruleIds: () => p(
@@ -49,17 +49,7 @@ export class DiffReader {
            CROSS JOIN glossary_versions g ON g.id = eg.version_id`,
       ).pluck(),
       texts: () => p('SELECT t.id, t.body FROM json_each(@ids) j CROSS JOIN texts t ON t.id = j.value').raw(true),
-    };
-  }
-
-  private st(name: string): Statement {
-    let s = this.s.get(name);
-    if (!s) {
-      const def = this.defs[name];
-      if (!def) throw new Error(`no statement ${name}`);
-      this.s.set(name, (s = def()));
-    }
-    return s;
+    });
   }
 
   /** Lineage ids, version ids and numbers of an edition's rules, in document order. */

@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { DocumentFamily } from '../../ingest/types.js';
 import type { DiffEdition, DiffRule } from '../engine/diffEditions.js';
 import type { Reference } from '../engine/references.js';
+import { lazyStatements } from './lazyStatements.js';
 import type { Db } from './openDb.js';
 
 /** An official edition in its family's chain. */
@@ -70,15 +71,13 @@ interface RuleRowDb {
 const EXAMPLES_COL = `CASE WHEN rv.examples = '[]' THEN '[]' ELSE
   (SELECT json_group_array(x.body ORDER BY j.key) FROM json_each(rv.examples) j JOIN texts x ON x.id = j.value) END`;
 
-/** Lineage storage and the reads of diff, history and refs, prepared once with named parameters. */
+/** Lineage storage and the reads of history and refs (statements prepared on first use, named parameters). */
 export class Lineage {
-  // prepared on first use: a diff needs a few of these statements, not all
-  private readonly defs: Record<string, () => Statement>;
-  private readonly s = new Map<string, Statement>();
+  private readonly st: (name: string) => Statement;
 
   constructor(readonly db: Db) {
     const p = (sql: string): Statement => db.prepare(sql);
-    this.defs = {
+    this.st = lazyStatements({
       chain: () => p(
         `SELECT id, effective_date AS effectiveDate FROM editions
          WHERE family = @family AND official = 1 ORDER BY effective_date, id`,
@@ -184,17 +183,7 @@ export class Lineage {
            AND NOT (r.kind = 'part' AND r.target IN (SELECT number FROM edition_parts WHERE edition_id = @editionId))
          ORDER BY src.ord, r.ord`,
       ),
-    };
-  }
-
-  private st(name: string): Statement {
-    let s = this.s.get(name);
-    if (!s) {
-      const def = this.defs[name];
-      if (!def) throw new Error(`no statement ${name}`);
-      this.s.set(name, (s = def()));
-    }
-    return s;
+    });
   }
 
   /** Official editions of a family in date order: the lineage chain. */

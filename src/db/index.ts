@@ -14,3 +14,4 @@ export { Lineage } from './Lineage.js';
 export type { ChainEdition, LineageRule, LineageRow, DanglingRef } from './Lineage.js';
 export { DiffReader } from './DiffReader.js';
 export type { DiffVersion } from './DiffReader.js';
+export { lazyStatements } from './lazyStatements.js';
