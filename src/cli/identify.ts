@@ -5,6 +5,7 @@ import { parseSource } from '../../ingest/parseSource.js';
 import { fetchInput, readLocalInput } from '../../ingest/sources.js';
 import { provenanceOf } from '../../ingest/storeFragment.js';
 import { Provenance } from '../db/Provenance.js';
+import { storeFormatProblem } from '../db/Writer.js';
 import { openDbOption } from './openDbOption.js';
 import { defaultDbFile, parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
@@ -32,6 +33,12 @@ export async function run(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('give exactly one FILE or URL', usage);
   const arg = positionals[0]!;
   const db = openDbOption(values.db ?? defaultDbFile(), usage);
+  // fragments are matched by hashes of their normalized texts: they must be computed as the database's were
+  const problem = storeFormatProblem(db);
+  if (problem) {
+    db.close();
+    throw new UsageError(`${values.db ?? defaultDbFile()}: ${problem}`, usage);
+  }
   try {
     let source = arg;
     let report: ProvenanceReport;

@@ -101,3 +101,20 @@ test('crkb identify refuses a page with no rules and needs exactly one input', (
   assert.equal(u.status, 1);
   assert.match(u.stderr, /exactly one FILE or URL/);
 });
+
+test('a database from an older store format is refused (its text hashes would not compare), and so is more ingest into it', async () => {
+  const old = join(dir, 'old.db');
+  const { copyFileSync } = await import('node:fs');
+  const { openWritableDb } = await import('../../src/db/openDb.js');
+  copyFileSync(dbFile, old);
+  const w = openWritableDb(old);
+  w.prepare(`DELETE FROM meta WHERE key = 'format'`).run();
+  w.close();
+  const r = spawnSync(process.execPath, [bin, 'identify', '--db', old, join(seeds, '001_2032b41ab82f9f7f.txt')], { encoding: 'utf8' });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /written by another version of crkb \(store format 1; this one writes 2\): delete it and ingest again/);
+  await assert.rejects(
+    runIngest({ inputs: [{ kind: 'file', location: join(corpus, 'rulesraker/2021-11-15.txt') }], dbFile: old }),
+    /written by another version of crkb/,
+  );
+});
