@@ -1,6 +1,6 @@
 import type { EditionRow, Writer } from '../src/db/Writer.js';
 import { normalizeText } from './normalize.js';
-import { labelDateOf, type LoadedInput, type Manifest } from './sources.js';
+import { labelDateOf, type Manifest } from './sources.js';
 import type { DecodedText, DocumentFamily, ParsedDocument } from './types.js';
 
 /** Counts of what an edition holds. */
@@ -31,7 +31,8 @@ export interface EditionReport {
 /** A parsed input that holds a whole document (or a fragment), with the date it is filed under. */
 export interface Candidate {
   path: string;
-  input: LoadedInput;
+  /** The input's hash and size (its bytes are not kept once parsed). */
+  input: { sha256: string; size: number };
   parsed: { doc: ParsedDocument; decoded: Omit<DecodedText, 'text'>; hashes: Float64Array };
   date: string;
   warnings: string[];
@@ -194,7 +195,7 @@ export class EditionGroups {
       this.writer.recordFile({
         sha256: c.input.sha256,
         path: c.path,
-        size: c.input.bytes.length,
+        size: c.input.size,
         encoding: c.parsed.decoded.encoding,
         lineEndings: c.parsed.decoded.lineEndings.join(','),
         format: c.parsed.doc.format,

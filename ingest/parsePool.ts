@@ -25,6 +25,8 @@ interface Pending {
 /**
  * Starts parsing tasks on worker threads (one per core, at most `max`); `onParsed` hears of
  * each outcome as it arrives, so the caller can store editions while the rest are parsed.
+ * The pool takes the tasks over: it empties each one's bytes once a worker has them, so an
+ * ingest does not hold every input twice.
  * Each worker takes a contiguous run of the inputs (balanced by size): inputs come in
  * date order, so consecutive editions mostly live on the same worker, which keeps them for
  * `align`. Small batches are parsed inline.
@@ -71,7 +73,14 @@ export function startParsing(
   const parsed = Promise.all(
     workers.map(async (w, k) => {
       const run = runs[k]!;
-      const send = (n: number) => (n < run.length ? request<ParseOutcome>(w, { type: 'parse', id: run[n]!, task: tasks[run[n]!]! }) : null);
+      const send = (n: number): Promise<ParseOutcome> | null => {
+        if (n >= run.length) return null;
+        const i = run[n]!;
+        const sent = request<ParseOutcome>(w, { type: 'parse', id: i, task: tasks[i]! });
+        // the worker has its copy of the bytes now
+        tasks[i] = { ...tasks[i]!, bytes: new Uint8Array(0) };
+        return sent;
+      };
       let next = send(0);
       for (let n = 0; n < run.length; n++) {
         const current = next!;

@@ -121,6 +121,10 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
   phase('read');
   if (loaded.length === 0) return finish(report, started);
   const expected = loaded.map((l) => (opts.expectedDate ?? expectedDate)(l.ref.location, l.bytes));
+  // The bytes go to the parse pool, which lets go of each input once it is sent to a worker.
+  const tasks = loaded.map((l) => ({ path: l.ref.location, bytes: l.bytes as Uint8Array, contentType: l.contentType }));
+  const inputs = loaded.map((l) => ({ location: l.ref.location, sha256: l.sha256, size: l.bytes.length }));
+  loaded.length = 0;
 
   await writeAtomically(opts.dbFile, async (writer) => {
     const groups = new EditionGroups(writer, opts.manifest ?? null, aliases, expected);
@@ -163,13 +167,13 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
     };
     const onParsed = (i: number, o: ParseOutcome): void => {
       if (failure !== null) return;
-      opts.onProgress?.(++done, total, loaded[i]!.ref.location);
+      opts.onProgress?.(++done, total, inputs[i]!.location);
       try {
         let candidate: Candidate | null = null;
         if (!o.ok) parseRejections.push({ index: i, source: o.source, reason: o.reason });
         else {
           try {
-            candidate = toCandidate(loaded[i]!.ref.location, loaded[i]!, o, i);
+            candidate = toCandidate(inputs[i]!, o, i);
           } catch (e) {
             if (!(e instanceof IngestError)) throw e;
             parseRejections.push({ index: i, source: e.source, reason: e.reason });
@@ -182,10 +186,7 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
         failure = e;
       }
     };
-    pool = startParsing(
-      loaded.map((l) => ({ path: l.ref.location, bytes: l.bytes, contentType: l.contentType })),
-      onParsed,
-    );
+    pool = startParsing(tasks, onParsed);
     try {
       await pool.parsed;
       if (failure !== null) throw failure;
@@ -194,7 +195,7 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
       phase('parse+store');
       writer.db.transaction(() => {
         for (const c of fragments.sort((a, b) => a.index - b.index)) {
-          const input = { path: c.path, sha256: c.input.sha256, size: c.input.bytes.length, decoded: c.parsed.decoded, doc: c.parsed.doc };
+          const input = { path: c.path, sha256: c.input.sha256, size: c.input.size, decoded: c.parsed.decoded, doc: c.parsed.doc };
           try {
             // A nested transaction is a savepoint: a refused fragment leaves nothing behind.
             report.fragments.push(writer.db.transaction(() => storeFragment(writer, input, opts.edition ?? null))());
@@ -261,7 +262,12 @@ function finish(report: IngestReport, started: number): IngestReport {
   return report;
 }
 
-function toCandidate(path: string, input: LoadedInput, parsed: Extract<ParseOutcome, { ok: true }>, index: number): Candidate {
+function toCandidate(
+  input: { location: string; sha256: string; size: number },
+  parsed: Extract<ParseOutcome, { ok: true }>,
+  index: number,
+): Candidate {
+  const path = input.location;
   const { doc } = parsed;
   const warnings: string[] = [];
   if (parsed.decoded.damage) warnings.push(`${path}: ${parsed.decoded.damage}`);
