@@ -1,4 +1,5 @@
 import { copyFileSync, existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { openReadOnlyDb, openWritableDb } from '../src/db/openDb.js';
 import { storeFormatProblem, Writer } from '../src/db/Writer.js';
 import { Catalog } from '../src/db/Catalog.js';
@@ -236,6 +237,29 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
   return finish(report, started);
 }
 
+/** Deletes temporary copies of the database left by ingest runs that were killed (their process is gone). */
+function removeStaleCopies(dbFile: string): void {
+  const dir = dirname(resolve(dbFile));
+  const prefix = `${basename(dbFile)}.tmp-`;
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length));
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
+    rmSync(join(dir, name), { force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists, owned by someone else
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** CPU seconds used so far by each thread of this process, the main thread first (Linux /proc; elsewhere []). */
 function threadCpuSeconds(): number[] {
   const dir = '/proc/self/task';
@@ -309,6 +333,7 @@ function storedState(dbFile: string): { hashes: Set<string>; editions: Set<strin
  * when `fn` says something was written.
  */
 async function writeAtomically(dbFile: string, fn: (writer: Writer) => Promise<boolean>): Promise<void> {
+  removeStaleCopies(dbFile);
   const tmp = `${dbFile}.tmp-${process.pid}`;
   rmSync(tmp, { force: true });
   if (existsSync(dbFile)) copyFileSync(dbFile, tmp);

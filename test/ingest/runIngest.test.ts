@@ -231,3 +231,18 @@ test('replacing an edition with a better file in a later run leaves no unused te
   // one of the two files is the better one: it replaces the other in exactly one order
   assert.deepEqual(statuses.sort(), ['merged', 'replaced']);
 });
+
+test('temporary copies left by killed ingest runs are removed; a running one is left alone', async () => {
+  const dir = tmp();
+  const db = join(dir, 'x.db');
+  const { spawnSync } = await import('node:child_process');
+  const { existsSync } = await import('node:fs');
+  // the pid of a process that has exited
+  const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+  writeFileSync(`${db}.tmp-${gone}`, 'half-written');
+  writeFileSync(`${db}.tmp-${process.ppid}`, 'another run, still going');
+  await runIngest({ inputs: expandInputs([file('rulesraker/2020-09-25.txt')]), dbFile: db });
+  assert.equal(existsSync(`${db}.tmp-${gone}`), false);
+  assert.equal(existsSync(`${db}.tmp-${process.ppid}`), true);
+  assert.equal(existsSync(`${db}.tmp-${process.pid}`), false, 'its own copy was renamed into place');
+});
