@@ -23,3 +23,4 @@ export { v1Routes, sendCached } from './v1Routes.js';
 export type { V1Options } from './v1Routes.js';
 export { resolvers } from './resolvers/index.js';
 export * from './lookup/index.js';
+export { escapeHtml } from './escapeHtml.js';

@@ -8,6 +8,7 @@ import { formatLookup, lookupJson, type LookupFormat } from './lookup/formatLook
 import { parseQuery } from './lookup/parseQuery.js';
 import { ERROR, IMMUTABLE, SHORT, etagOf, type CachedResponse, type ResponseCache } from './ResponseCache.js';
 import type { GraphQLError } from 'graphql';
+import { escapeHtml } from './escapeHtml.js';
 
 /** Options of the bot endpoints. */
 export interface V1Options {
@@ -136,7 +137,9 @@ export function v1Routes(opts: V1Options): Router {
       }
       const edition = resolveEditionArg(reader, param(req, 'edition'));
       const marks = format === 'json' ? { open: '<b>', close: '</b>' } : format === 'markdown' ? { open: '**', close: '**' } : { open: '', close: '' };
-      const hits = reader.search(edition.edition.id, q, { limit, marks }).map((h) => ({
+      // JSON snippets are HTML (matches in <b>), so their text is escaped; text and markdown are not
+      const escape = format === 'json' ? escapeHtml : undefined;
+      const hits = reader.search(edition.edition.id, q, { limit, marks, ...(escape ? { escape } : {}) }).map((h) => ({
         kind: h.kind,
         number: h.rule?.number ?? null,
         term: h.glossary?.term ?? null,

@@ -1,5 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { openWritableDb } from '../../src/db/openDb.js';
+import { Writer } from '../../src/db/Writer.js';
+import { doc } from './fixtures.js';
 import { fixtureServer } from './helpers.js';
 
 let srv: Awaited<ReturnType<typeof fixtureServer>>;
@@ -159,4 +162,26 @@ test('search endpoint: ranked hits of one edition, chat-sized text, hostile inpu
   }
   assert.equal((await get('/v1/search?q=trample&limit=0')).status, 400);
   assert.equal((await get('/v1/search')).status, 400);
+});
+
+test('/v1/search JSON snippets are HTML: the text is escaped, matches are in <b>; text format stays plain', async () => {
+  const db = openWritableDb(':memory:');
+  const w = new Writer(db);
+  db.transaction(() => {
+    w.storeEdition(
+      { family: 'cr', effectiveDate: '2021-07-23', official: true, label: '', setCode: null, setName: null, warnings: [] },
+      doc('2021-07-23', [['100', 'General'], ['100.1', 'Collector numbers read <card number/total> & trample.']], []),
+    );
+    w.indexNewTexts();
+  })();
+  const s = await fixtureServer({ db });
+  try {
+    const j = (await (await fetch(`${s.url}/v1/search?q=trample&format=json`)).json()) as { hits: Array<{ snippet: string }> };
+    assert.equal(j.hits[0]!.snippet, 'Collector numbers read &lt;card number/total&gt; &amp; <b>trample</b>.');
+    const t = await (await fetch(`${s.url}/v1/search?q=trample&format=text`)).text();
+    assert.match(t, /read <card number\/total> & trample\./);
+  } finally {
+    await s.close();
+    db.close();
+  }
 });

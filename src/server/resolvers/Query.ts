@@ -5,6 +5,7 @@ import { apiError } from '../errors.js';
 import { MAX_SEARCH_LENGTH } from '../limits.js';
 import { answerLookup } from '../lookup/answerLookup.js';
 import { closestTerms, nearestNumbers } from '../lookup/suggest.js';
+import { escapeHtml } from '../escapeHtml.js';
 
 type Args<T> = T;
 const SECTION_RE = /^\d{1,3}(?:\.\d{1,3}[a-z]{0,2})?$/;
@@ -145,11 +146,4 @@ function connection<T>(page: T[], hasNextPage: boolean, cursorOf: (x: T, i: numb
     },
     edition,
   };
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
-
-/** Escapes text for HTML: search snippets wrap matches in <mark> and are otherwise plain text. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>]/g, (c) => HTML_ESCAPES[c]!);
 }
