@@ -4,7 +4,7 @@ import { resolveEditionArg } from './args.js';
 import { apiError, codeOf, statusOf } from './errors.js';
 import { MAX_SEARCH_LENGTH } from './limits.js';
 import { answerLookup } from './lookup/answerLookup.js';
-import { formatLookup, lookupJson, type LookupFormat } from './lookup/formatLookup.js';
+import { escapeMd, formatLookup, lookupJson, type LookupFormat } from './lookup/formatLookup.js';
 import { parseQuery } from './lookup/parseQuery.js';
 import { ERROR, IMMUTABLE, SHORT, etagOf, type CachedResponse, type ResponseCache } from './ResponseCache.js';
 import type { GraphQLError } from 'graphql';
@@ -137,8 +137,8 @@ export function v1Routes(opts: V1Options): Router {
       }
       const edition = resolveEditionArg(reader, param(req, 'edition'));
       const marks = format === 'json' ? { open: '<b>', close: '</b>' } : format === 'markdown' ? { open: '**', close: '**' } : { open: '', close: '' };
-      // JSON snippets are HTML (matches in <b>), so their text is escaped; text and markdown are not
-      const escape = format === 'json' ? escapeHtml : undefined;
+      // JSON snippets are HTML (matches in <b>) and markdown ones Markdown (matches in **): their text is escaped
+      const escape = format === 'json' ? escapeHtml : format === 'markdown' ? escapeMd : undefined;
       const hits = reader.search(edition.edition.id, q, { limit, marks, ...(escape ? { escape } : {}) }).map((h) => ({
         kind: h.kind,
         number: h.rule?.number ?? null,
@@ -166,7 +166,7 @@ function searchText(
   let size = 0;
   for (const h of hits) {
     const where = h.kind === 'glossary' ? `Glossary: ${h.term}` : h.kind === 'example' ? `${h.number} (example)` : (h.number ?? '');
-    const line = format === 'markdown' ? `- **${where}** ${h.snippet}` : `${where} ${h.snippet}`;
+    const line = format === 'markdown' ? `- **${escapeMd(where)}** ${h.snippet}` : `${where} ${h.snippet}`;
     if (size + line.length + 1 > 1900) break;
     lines.push(line);
     size += line.length + 1;

@@ -164,7 +164,7 @@ test('search endpoint: ranked hits of one edition, chat-sized text, hostile inpu
   assert.equal((await get('/v1/search')).status, 400);
 });
 
-test('/v1/search JSON snippets are HTML: the text is escaped, matches are in <b>; text format stays plain', async () => {
+test('/v1/search snippets: JSON is HTML (text escaped, matches in <b>), markdown escapes Markdown, text stays plain', async () => {
   const db = openWritableDb(':memory:');
   const w = new Writer(db);
   db.transaction(() => {
@@ -180,6 +180,8 @@ test('/v1/search JSON snippets are HTML: the text is escaped, matches are in <b>
     assert.equal(j.hits[0]!.snippet, 'Collector numbers read &lt;card number/total&gt; &amp; <b>trample</b>.');
     const t = await (await fetch(`${s.url}/v1/search?q=trample&format=text`)).text();
     assert.match(t, /read <card number\/total> & trample\./);
+    const md = await (await fetch(`${s.url}/v1/search?q=trample&format=markdown`)).text();
+    assert.match(md, /^- \*\*100\.1\*\* Collector numbers read <card number\/total\\> & \*\*trample\*\*\.$/m);
   } finally {
     await s.close();
     db.close();

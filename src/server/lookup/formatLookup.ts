@@ -21,7 +21,8 @@ export function ruleLabel(r: Pick<RuleRecord, 'number' | 'kind'>): string {
   return /[a-z]$/.test(r.number) ? r.number : `${r.number}.`;
 }
 
-function escapeMd(s: string): string {
+/** Escapes Markdown's inline syntax characters in plain text. */
+export function escapeMd(s: string): string {
   return s.replace(/([\\*_~`|>#[\]])/g, '\\$1');
 }
 
