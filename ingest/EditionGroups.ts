@@ -71,6 +71,7 @@ export class EditionGroups {
   private readonly groups = new Map<string, Group>();
   /** Expected dates of inputs not parsed yet (null: could be any). */
   private readonly pending = new Map<number, string | null>();
+  /** Inputs already reported by spareCopies. */
   private readonly spared = new Set<number>();
   /** Whether an edition's earlier content was replaced (its texts may now be unused). */
   replacedContent = false;
