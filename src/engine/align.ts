@@ -366,34 +366,26 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
       }
       return total >= 4 ? inside / total : 0;
     };
-    for (let i = 0; i < na; i++) {
-      if (a2b[i] !== -1) continue;
-      for (const k of [i - 1, i + 1, i - 2]) {
-        if (k < 0 || k >= na) continue;
-        const j = a2b[k]!;
-        if (j === -1) continue;
-        if (contained(tokensOf(A, i), tokensOf(B, j)) >= 0.8) {
-          const list = splits.get(j) ?? [k];
-          list.push(i);
-          splits.set(j, list);
-          break;
+    // An unpaired rule on one side joins the counterpart of its nearest paired neighbour when
+    // nearly all its words are in it: a new rule split off an old one, or an old one merged in.
+    const attach = (n: number, toOther: Int32Array, own: Side, other: Side, into: Map<number, number[]>): void => {
+      for (let x = 0; x < n; x++) {
+        if (toOther[x] !== -1) continue;
+        for (const k of [x - 1, x + 1, x - 2]) {
+          if (k < 0 || k >= n) continue;
+          const y = toOther[k]!;
+          if (y === -1) continue;
+          if (contained(tokensOf(own, x), tokensOf(other, y)) >= 0.8) {
+            const list = into.get(y) ?? [k];
+            list.push(x);
+            into.set(y, list);
+            break;
+          }
         }
       }
-    }
-    for (let j = 0; j < nb; j++) {
-      if (b2a[j] !== -1) continue;
-      for (const k of [j - 1, j + 1, j - 2]) {
-        if (k < 0 || k >= nb) continue;
-        const i = b2a[k]!;
-        if (i === -1) continue;
-        if (contained(tokensOf(B, j), tokensOf(A, i)) >= 0.8) {
-          const list = merges.get(i) ?? [k];
-          list.push(j);
-          merges.set(i, list);
-          break;
-        }
-      }
-    }
+    };
+    attach(na, a2b, A, B, splits);
+    attach(nb, b2a, B, A, merges);
     return {
       splits: [...splits].map(([before, afterList]) => ({ before, after: afterList })),
       merges: [...merges].map(([afterIdx, beforeList]) => ({ before: beforeList, after: afterIdx })),
