@@ -1,17 +1,20 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './openDb.js';
 
-/** An edition row as the readers return it. */
-export interface EditionRowDb {
+/** An edition as the read side sees it. */
+export interface EditionInfo {
   id: number;
   family: string;
   effectiveDate: string;
-  official: number;
+  official: boolean;
   label: string;
   setCode: string | null;
   setName: string | null;
   title: string | null;
 }
+
+/** An edition row as EDITION_COLS select it (SQLite has no booleans). */
+export type EditionRowDb = Omit<EditionInfo, 'official'> & { official: number };
 
 /** Columns of an EditionRowDb, selected from `editions`. */
 export const EDITION_COLS = `id, family, effective_date AS effectiveDate, official, label, set_code AS setCode,

@@ -1,19 +1,10 @@
 import type { Statement } from 'better-sqlite3';
 import { EditionSearch, type SearchQuery } from './EditionSearch.js';
-import { EDITION_COLS, EditionResolver, type EditionRowDb } from './EditionResolver.js';
+import { EDITION_COLS, EditionResolver, type EditionInfo, type EditionRowDb } from './EditionResolver.js';
 import type { Db } from './openDb.js';
 
-/** An edition as the read side sees it. */
-export interface EditionInfo {
-  id: number;
-  family: string;
-  effectiveDate: string;
-  official: boolean;
-  label: string;
-  setCode: string | null;
-  setName: string | null;
-  title: string | null;
-}
+export type { EditionInfo } from './EditionResolver.js';
+
 
 /** One rule as it reads in one edition. */
 export interface RuleRecord {
@@ -89,18 +80,8 @@ export interface HighlightMarks {
   close: string;
 }
 
-interface RuleRow {
-  editionId: number;
-  ord: number;
-  versionId: number;
-  number: string;
-  kind: string;
-  parent: string | null;
-  textId: number;
-  text: string;
-  examples: string;
-  lineageId: number | null;
-}
+/** A rule as RULE_COLS select it: example ids still as stored, a JSON array. */
+type RuleRow = Omit<RuleRecord, 'exampleIds'> & { examples: string };
 
 function toRule(r: RuleRow): RuleRecord {
   return {
