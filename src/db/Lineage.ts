@@ -11,18 +11,6 @@ export interface ChainEdition {
   effectiveDate: string;
 }
 
-/** One rule of an edition as lineage and diff read it, in document order. */
-export interface LineageRule {
-  ord: number;
-  number: string;
-  parent: string | null;
-  kind: string;
-  textId: number;
-  text: string;
-  examples: string[];
-  lineage: number | null;
-}
-
 /** One appearance of a lineage in an official edition. */
 export interface LineageRow {
   editionId: number;
@@ -57,17 +45,6 @@ export interface DanglingRef {
   mention: string;
 }
 
-interface RuleRowDb {
-  ord: number;
-  number: string;
-  parent: string | null;
-  kind: string;
-  textId: number;
-  text: string;
-  examples: string;
-  lineage: number | null;
-}
-
 const EXAMPLES_COL = `CASE WHEN rv.examples = '[]' THEN '[]' ELSE
   (SELECT json_group_array(x.body ORDER BY j.key) FROM json_each(rv.examples) j JOIN texts x ON x.id = j.value) END`;
 
@@ -87,17 +64,10 @@ export class Lineage {
       ids: () => p('SELECT lineage_id FROM edition_rules WHERE edition_id = @editionId ORDER BY ord').pluck(),
       versionIds: () => p('SELECT version_id FROM edition_rules WHERE edition_id = @editionId ORDER BY ord').pluck(),
       allVersions: () => p('SELECT id, number, parent, kind, text_id AS textId, examples FROM rule_versions'),
-      rules: () => p(
-        `SELECT er.ord, rv.number, rv.parent, rv.kind, rv.text_id AS textId, t.body AS text,
-                ${EXAMPLES_COL} AS examples, er.lineage_id AS lineage
-         FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id JOIN texts t ON t.id = rv.text_id
-         WHERE er.edition_id = @editionId ORDER BY er.ord`,
-      ),
-      setLineage: () => p('UPDATE edition_rules SET lineage_id = @lineage WHERE edition_id = @editionId AND ord = @ord'),
       // Rows are updated through the conflict path of an upsert: one primary-key seek per row,
       // in one statement (a set-based UPDATE ... FROM json_each was planned as a scan). Every row
       // exists, so nothing is inserted; a missing one would fail on version_id's foreign key.
-      setLineagesBulk: () => p(
+      setLineages: () => p(
         `INSERT INTO edition_rules (edition_id, ord, version_id, lineage_id)
          SELECT @editionId, value ->> 0, 0, value ->> 1 FROM json_each(@rows) WHERE true
          ON CONFLICT (edition_id, ord) DO UPDATE SET lineage_id = excluded.lineage_id`,
@@ -207,14 +177,6 @@ export class Lineage {
     return this.st('ids').all({ editionId }) as Array<number | null>;
   }
 
-  /** An edition's rules in document order, with texts, example texts and lineage ids. */
-  rules(editionId: number): LineageRule[] {
-    return (this.st('rules').all({ editionId }) as RuleRowDb[]).map((r) => ({
-      ...r,
-      examples: JSON.parse(r.examples) as string[],
-    }));
-  }
-
   /** Rule version ids of an edition, in document order. */
   versionIds(editionId: number): number[] {
     return this.st('versionIds').all({ editionId }) as number[];
@@ -248,13 +210,8 @@ export class Lineage {
   setLineages(editionId: number, ids: ArrayLike<number>, old: ArrayLike<number | null>): number {
     const rows: Array<[number, number]> = [];
     for (let ord = 0; ord < ids.length; ord++) if (ids[ord] !== old[ord]) rows.push([ord, ids[ord]!]);
-    if (rows.length > 0) this.st('setLineagesBulk').run({ editionId, rows: JSON.stringify(rows) });
+    if (rows.length > 0) this.st('setLineages').run({ editionId, rows: JSON.stringify(rows) });
     return rows.length;
-  }
-
-  /** Writes one rule's lineage id. */
-  setLineage(editionId: number, ord: number, lineage: number): void {
-    this.st('setLineage').run({ editionId, ord, lineage });
   }
 
   /** The next unused lineage id (ids are never reused, even after an edition is replaced). */

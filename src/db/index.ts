@@ -11,7 +11,7 @@ export type { ProvenanceEdition } from './Provenance.js';
 export { Reader, ftsQuery } from './Reader.js';
 export type { EditionInfo, RuleRecord, GlossaryRecord, KeywordRecord, TextRefRecord, SearchHitRecord } from './Reader.js';
 export { Lineage } from './Lineage.js';
-export type { ChainEdition, LineageRule, LineageRow, DanglingRef } from './Lineage.js';
+export type { ChainEdition, LineageRow, DanglingRef } from './Lineage.js';
 export { DiffReader } from './DiffReader.js';
 export type { DiffVersion } from './DiffReader.js';
 export { lazyStatements } from './lazyStatements.js';
