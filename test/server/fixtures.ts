@@ -161,12 +161,12 @@ export function fillRefs(db: Db): void {
   }
 }
 
-/** A fresh in-memory (or file) database holding the fixture editions with references. */
-export function fixtureDb(file = ':memory:'): Db {
+/** A fresh in-memory (or file) database holding the fixture editions (or the given ones) with references. */
+export function fixtureDb(file = ':memory:', docs: ParsedDocument[] = fixtureDocs()): Db {
   const db = openWritableDb(file);
   const w = new Writer(db);
   db.transaction(() => {
-    for (const d of fixtureDocs()) {
+    for (const d of docs) {
       w.storeEdition(
         {
           family: 'cr',

@@ -1,8 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildServer, type BuiltServer } from '../../src/server/buildServer.js';
-import { openWritableDb } from '../../src/db/openDb.js';
-import { Writer } from '../../src/db/Writer.js';
 import { doc, fixtureDb } from './fixtures.js';
 import { gql } from './helpers.js';
 
@@ -204,15 +202,7 @@ test('diff and history answer NOT_IMPLEMENTED without an engine, and use one whe
 });
 
 test('search snippets and highlights are HTML: the text is escaped, matches are in <mark>', async () => {
-  const db = openWritableDb(':memory:');
-  const w = new Writer(db);
-  db.transaction(() => {
-    w.storeEdition(
-      { family: 'cr', effectiveDate: '2021-07-23', official: true, label: '', setCode: null, setName: null, warnings: [] },
-      doc('2021-07-23', [['100', 'General'], ['100.1', 'Trample <b>bold</b> & "quoted" text.']], []),
-    );
-    w.indexNewTexts();
-  })();
+  const db = fixtureDb(':memory:', [doc('2021-07-23', [['100', 'General'], ['100.1', 'Trample <b>bold</b> & "quoted" text.']], [])]);
   const s = await buildServer({ db, engine: {} });
   try {
     const r = await gql(s.yoga, '{ search(query: "trample") { nodes { snippet highlighted } } }');

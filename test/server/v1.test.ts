@@ -1,8 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openWritableDb } from '../../src/db/openDb.js';
-import { Writer } from '../../src/db/Writer.js';
-import { doc } from './fixtures.js';
+import { doc, fixtureDb } from './fixtures.js';
 import { fixtureServer } from './helpers.js';
 
 let srv: Awaited<ReturnType<typeof fixtureServer>>;
@@ -165,15 +163,7 @@ test('search endpoint: ranked hits of one edition, chat-sized text, hostile inpu
 });
 
 test('/v1/search snippets: JSON is HTML (text escaped, matches in <b>), markdown escapes Markdown, text stays plain', async () => {
-  const db = openWritableDb(':memory:');
-  const w = new Writer(db);
-  db.transaction(() => {
-    w.storeEdition(
-      { family: 'cr', effectiveDate: '2021-07-23', official: true, label: '', setCode: null, setName: null, warnings: [] },
-      doc('2021-07-23', [['100', 'General'], ['100.1', 'Collector numbers read <card number/total> & trample.']], []),
-    );
-    w.indexNewTexts();
-  })();
+  const db = fixtureDb(':memory:', [doc('2021-07-23', [['100', 'General'], ['100.1', 'Collector numbers read <card number/total> & trample.']], [])]);
   const s = await fixtureServer({ db });
   try {
     const j = (await (await fetch(`${s.url}/v1/search?q=trample&format=json`)).json()) as { hits: Array<{ snippet: string }> };
