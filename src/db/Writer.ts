@@ -126,10 +126,10 @@ export class Writer {
       ),
       fileBySha: db.prepare('SELECT id FROM source_files WHERE sha256 = ?'),
       primaryReport: db.prepare(`SELECT report FROM source_files WHERE edition_id = @id AND role = 'primary'`).pluck(),
-      pruneRuleVersions: db.prepare('DELETE FROM rule_versions WHERE id NOT IN (SELECT version_id FROM edition_rules)'),
-      pruneGlossaryVersions: db.prepare('DELETE FROM glossary_versions WHERE id NOT IN (SELECT version_id FROM edition_glossary)'),
-      versionExists: db.prepare('SELECT 1 FROM rule_versions WHERE id = @id').pluck(),
-      glossaryVersionExists: db.prepare('SELECT 1 FROM glossary_versions WHERE id = @id').pluck(),
+      pruneRuleVersions: db.prepare('DELETE FROM rule_versions WHERE id NOT IN (SELECT version_id FROM edition_rules) RETURNING id').pluck(),
+      pruneGlossaryVersions: db
+        .prepare('DELETE FROM glossary_versions WHERE id NOT IN (SELECT version_id FROM edition_glossary) RETURNING id')
+        .pluck(),
       insertRef: db.prepare(
         'INSERT OR REPLACE INTO text_refs (text_id, ord, target, kind, start, "end") VALUES (@textId, @ord, @target, @kind, @start, @end)',
       ),
@@ -207,14 +207,14 @@ export class Writer {
    * Returns how many texts went.
    */
   pruneOrphans(): number {
-    this.s.pruneRuleVersions.run();
-    this.s.pruneGlossaryVersions.run();
+    const goneVersions = new Set(this.s.pruneRuleVersions.all() as number[]);
+    const goneTerms = new Set(this.s.pruneGlossaryVersions.all() as number[]);
     for (const [textId, list] of this.ruleVersions) {
-      const kept = list.filter((v) => this.s.versionExists.get({ id: v.id }));
+      const kept = list.filter((v) => !goneVersions.has(v.id));
       if (kept.length === 0) this.ruleVersions.delete(textId);
-      else this.ruleVersions.set(textId, kept);
+      else if (kept.length < list.length) this.ruleVersions.set(textId, kept);
     }
-    for (const [k, id] of this.glossaryVersionIds) if (!this.s.glossaryVersionExists.get({ id })) this.glossaryVersionIds.delete(k);
+    for (const [k, id] of this.glossaryVersionIds) if (goneTerms.has(id)) this.glossaryVersionIds.delete(k);
     this.s.clearUsed.run();
     this.s.collectUsed.run();
     const gone = this.s.unusedTexts.all() as Array<{ id: number; h: number; body: string }>;
