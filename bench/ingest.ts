@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { IngestReport } from '../ingest/runIngest.js';
+import type { IngestReport } from '../ingest/store/runIngest.js';
 import { projectRoot } from '../src/db/openDb.js';
 
 const { values } = parseArgs({

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodeBuffer } from '../ingest/decode.js';
-import { isCrText, parseCrText } from '../ingest/parseCrText.js';
+import { decodeBuffer } from '../ingest/parse/decode.js';
+import { isCrText, parseCrText } from '../ingest/parse/parseCrText.js';
 
 // Parses every CR text file of the corpus and prints per-file counts, unaccounted lines and timing.
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));

@@ -1,4 +1,4 @@
-import type { KeywordEntry, ParsedDocument } from './types.js';
+import type { KeywordEntry, ParsedDocument } from '../src/core/types.js';
 
 // A keyword rule's text is just its name: "Flying", "First Strike", "Bands with Other", "Level Up".
 const RE_NAME = /^[A-Z][\w’'-]*(?:[ -][\w’'-]+){0,3}$/;

@@ -1,6 +1,6 @@
 import { Catalog, UnknownEditionError } from '../db/Catalog.js';
 import type { Db } from '../db/openDb.js';
-import type { DocumentFamily } from '../../ingest/types.js';
+import type { DocumentFamily } from '../core/types.js';
 import { diffToJson } from '../engine/diffEditions.js';
 import { loadDiff } from '../engine/loadDiff.js';
 import type { ChangeKind, EditionDiff, RuleChange } from '../engine/diffEditions.js';

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
-import { rangeText, type ProvenanceReport } from '../../ingest/identify.js';
-import { IngestError } from '../../ingest/IngestError.js';
-import { parseSource } from '../../ingest/parseSource.js';
-import { fetchInput, readLocalInput } from '../../ingest/sources.js';
-import { provenanceOf } from '../../ingest/storeFragment.js';
+import { rangeText, type ProvenanceReport } from '../../ingest/store/identify.js';
+import { IngestError } from '../../ingest/parse/IngestError.js';
+import { parseSource } from '../../ingest/parse/parseSource.js';
+import { fetchInput, readLocalInput } from '../../ingest/store/sources.js';
+import { provenanceOf } from '../../ingest/store/storeFragment.js';
 import { Provenance } from '../db/Provenance.js';
-import { storeFormatProblem } from '../db/Writer.js';
+import { storeFormatProblem } from '../../ingest/store/Writer.js';
 import { openDbOption } from './openDbOption.js';
 import { defaultDbFile, parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';

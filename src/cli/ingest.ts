@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { runIngest, type IngestReport } from '../../ingest/runIngest.js';
-import { expandInputs, planFromManifest, readManifest, type InputRef, type Manifest } from '../../ingest/sources.js';
-import { IngestError } from '../../ingest/IngestError.js';
+import { runIngest, type IngestReport } from '../../ingest/store/runIngest.js';
+import { expandInputs, planFromManifest, readManifest, type InputRef, type Manifest } from '../../ingest/store/sources.js';
+import { IngestError } from '../../ingest/parse/IngestError.js';
 import { projectRoot } from '../db/openDb.js';
 import { defaultDbFile, parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildManifest, type ManifestInputs, type ScannedFile } from '../../ingest/buildManifest.js';
-import { IngestError } from '../../ingest/IngestError.js';
-import { parseSource } from '../../ingest/parseSource.js';
-import { archiveRelative, expandInputs, labelDateOf, readLocalInput } from '../../ingest/sources.js';
+import { buildManifest, type ManifestInputs, type ScannedFile } from '../../ingest/store/buildManifest.js';
+import { IngestError } from '../../ingest/parse/IngestError.js';
+import { parseSource } from '../../ingest/parse/parseSource.js';
+import { archiveRelative, expandInputs, labelDateOf, readLocalInput } from '../../ingest/store/sources.js';
 import { projectRoot } from '../db/openDb.js';
 import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';

@@ -1,4 +1,4 @@
-import type { DocumentFamily } from '../../ingest/types.js';
+import type { DocumentFamily } from '../core/types.js';
 import { EditionResolver } from './EditionResolver.js';
 import type { Db } from './openDb.js';
 

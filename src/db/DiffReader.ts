@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { Reference } from '../engine/references.js';
+import type { Reference } from '../core/references.js';
 import { lazyStatements } from './lazyStatements.js';
 import type { Db } from './openDb.js';
 

@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3';
-import type { DocumentFamily } from '../../ingest/types.js';
+import type { DocumentFamily } from '../core/types.js';
 import type { DiffEdition, DiffRule } from '../engine/diffEditions.js';
-import type { Reference } from '../engine/references.js';
+import type { Reference } from '../core/references.js';
 import { lazyStatements } from './lazyStatements.js';
 import type { Db } from './openDb.js';
 

@@ -1,4 +1,4 @@
-import type { DocumentFamily } from '../../ingest/types.js';
+import type { DocumentFamily } from '../core/types.js';
 import type { Db } from './openDb.js';
 
 /** A stored edition as provenance matching sees it. */

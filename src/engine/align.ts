@@ -1,4 +1,4 @@
-import { normalizeText } from '../../ingest/normalize.js';
+import { normalizeText } from '../core/normalize.js';
 
 /** A rule as the aligner sees it, in document order. */
 export interface AlignRule {

@@ -1,6 +1,6 @@
-import { normalizeText } from '../../ingest/normalize.js';
-import { extractReferences } from './references.js';
-import type { Reference } from './references.js';
+import { normalizeText } from '../core/normalize.js';
+import { extractReferences } from '../core/references.js';
+import type { Reference } from '../core/references.js';
 
 /** How a rule's text changed between two editions. */
 export type TextChange = 'none' | 'references' | 'substantive';

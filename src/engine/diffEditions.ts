@@ -1,7 +1,7 @@
 import { compareReworded, compareRuleText } from './compareRule.js';
 import type { ResolveLineage, RuleTextComparison, TextChange } from './compareRule.js';
-import { extractReferences } from './references.js';
-import type { Reference } from './references.js';
+import { extractReferences } from '../core/references.js';
+import type { Reference } from '../core/references.js';
 import { wordDiff } from './wordDiff.js';
 import type { DiffSegment } from './wordDiff.js';
 

@@ -2,8 +2,8 @@ import { after, before } from 'node:test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runIngest } from '../../ingest/runIngest.js';
-import { expandInputs } from '../../ingest/sources.js';
+import { runIngest } from '../../ingest/store/runIngest.js';
+import { expandInputs } from '../../ingest/store/sources.js';
 
 /** The real corpus beside the project. */
 export const CORPUS = path.resolve(process.cwd(), '../shared/corpus');

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runIngest } from '../../ingest/runIngest.js';
+import { runIngest } from '../../ingest/store/runIngest.js';
 import { openReadOnlyDb } from '../../src/db/openDb.js';
 
 const corpus = resolve(process.cwd(), '../shared/corpus');

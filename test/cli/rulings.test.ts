@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runIngest } from '../../ingest/runIngest.js';
-import { expandInputs } from '../../ingest/sources.js';
+import { runIngest } from '../../ingest/store/runIngest.js';
+import { expandInputs } from '../../ingest/store/sources.js';
 
 const shared = resolve(process.cwd(), '../shared');
 const db = join(mkdtempSync(join(tmpdir(), 'crkb-rulings-')), 'x.db');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { alignEditions, assignLineages } from '../../src/engine/align.js';
 import { diffEditions } from '../../src/engine/diffEditions.js';
 import type { DiffEdition } from '../../src/engine/diffEditions.js';
-import type { ParsedDocument } from '../../ingest/types.js';
+import type { ParsedDocument } from '../../src/core/types.js';
 import { hasCorpus, loadEdition } from './corpus.js';
 
 const skip = !hasCorpus() && 'corpus not found';

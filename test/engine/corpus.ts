@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodeBuffer } from '../../ingest/decode.js';
-import { parseCrText } from '../../ingest/parseCrText.js';
-import type { ParsedDocument } from '../../ingest/types.js';
+import { decodeBuffer } from '../../ingest/parse/decode.js';
+import { parseCrText } from '../../ingest/parse/parseCrText.js';
+import type { ParsedDocument } from '../../src/core/types.js';
 
 /** The shared corpus folder, relative to the repository root tests run from. */
 export const CORPUS = path.resolve(process.cwd(), '../shared/corpus');

@@ -6,9 +6,9 @@ import type { DiffRule } from '../../src/engine/diffEditions.js';
 import { wordDiff } from '../../src/engine/wordDiff.js';
 import { ruleHistory } from '../../src/engine/history.js';
 import { alignEditions, assignLineages } from '../../src/engine/align.js';
-import { extractReferences } from '../../src/engine/references.js';
+import { extractReferences } from '../../src/core/references.js';
 import type { DiffEdition } from '../../src/engine/diffEditions.js';
-import { normHash } from '../../ingest/identify.js';
+import { normHash } from '../../ingest/store/identify.js';
 import { hasCorpus, loadEdition } from './corpus.js';
 
 const resolver = (m: Record<string, number>) => (t: string): number | null => m[t] ?? null;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractReferences, expandRange } from '../../src/engine/references.js';
+import { extractReferences, expandRange } from '../../src/core/references.js';
 
 const targets = (text: string): string[] => extractReferences(text).map((r) => r.target);
 

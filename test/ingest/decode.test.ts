@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeBuffer, DecodeError } from '../../ingest/decode.js';
+import { decodeBuffer, DecodeError } from '../../ingest/parse/decode.js';
 
 const sample = '100.1. These Magic rules apply to any Magic game.\n100.1a A two-player game’s “rules” — here.\n';
 

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodeBuffer } from '../../ingest/decode.js';
-import { findEffectiveDate } from '../../ingest/effectiveDate.js';
+import { decodeBuffer } from '../../ingest/parse/decode.js';
+import { findEffectiveDate } from '../../ingest/parse/effectiveDate.js';
 
 const CORPUS = path.resolve(process.cwd(), '../shared/corpus');
 const dateOf = (rel: string): string | null => findEffectiveDate(decodeBuffer(fs.readFileSync(path.join(CORPUS, rel))).text);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { identify, looseText, normHash, wordSimilarity, type EditionTexts } from '../../ingest/identify.js';
+import { identify, looseText, normHash, wordSimilarity, type EditionTexts } from '../../ingest/store/identify.js';
 
 let nextTextId = 1;
 const ids = new Map<string, number>();

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodeBuffer } from '../../ingest/decode.js';
+import { decodeBuffer } from '../../ingest/parse/decode.js';
 import { keywordsOf } from '../../ingest/keywords.js';
-import { parseCrText } from '../../ingest/parseCrText.js';
+import { parseCrText } from '../../ingest/parse/parseCrText.js';
 
 const CORPUS = path.resolve(process.cwd(), '../shared/corpus');
 const kw = (rel: string) => keywordsOf(parseCrText(decodeBuffer(fs.readFileSync(path.join(CORPUS, rel))).text));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { normalizeText } from '../../ingest/normalize.js';
+import { normalizeText } from '../../src/core/normalize.js';
 
 test('folds quotes, dashes, trademarks, underscores, case and whitespace', () => {
   const a = normalizeText('Modal cards printed prior to the Khans of Tarkir™ set didn’t use “bulleted” lists — see _Magic_.');

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodeBuffer } from '../../ingest/decode.js';
-import { isCrText, parseCrText } from '../../ingest/parseCrText.js';
-import type { ParsedDocument, RuleNode } from '../../ingest/types.js';
+import { decodeBuffer } from '../../ingest/parse/decode.js';
+import { isCrText, parseCrText } from '../../ingest/parse/parseCrText.js';
+import type { ParsedDocument, RuleNode } from '../../src/core/types.js';
 
 const CORPUS = path.resolve(process.cwd(), '../shared/corpus');
 

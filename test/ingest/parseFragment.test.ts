@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodeBuffer } from '../../ingest/decode.js';
-import { parseFragment } from '../../ingest/parseFragment.js';
+import { decodeBuffer } from '../../ingest/parse/decode.js';
+import { parseFragment } from '../../ingest/parse/parseFragment.js';
 
 const seeds = path.resolve(process.cwd(), '../shared/seeds');
 const seed = (name: string): string => decodeBuffer(fs.readFileSync(path.join(seeds, name))).text;

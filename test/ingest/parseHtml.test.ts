@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodeBuffer } from '../../ingest/decode.js';
-import { loadHtml } from '../../ingest/loadHtml.js';
-import { parseHtml } from '../../ingest/parseHtml.js';
-import { detectFormat } from '../../ingest/detectFormat.js';
+import { decodeBuffer } from '../../ingest/parse/decode.js';
+import { loadHtml } from '../../ingest/parse/loadHtml.js';
+import { parseHtml } from '../../ingest/parse/parseHtml.js';
+import { detectFormat } from '../../ingest/parse/detectFormat.js';
 
 const corpus = path.resolve(process.cwd(), '../shared/corpus');
 const fixtures = path.resolve(process.cwd(), 'test/fixtures/html');

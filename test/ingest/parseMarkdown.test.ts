@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodeBuffer } from '../../ingest/decode.js';
-import { parseMarkdown } from '../../ingest/parseMarkdown.js';
+import { decodeBuffer } from '../../ingest/parse/decode.js';
+import { parseMarkdown } from '../../ingest/parse/parseMarkdown.js';
 
 const seeds = path.resolve(process.cwd(), '../shared/seeds');
 

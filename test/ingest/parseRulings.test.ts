@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodeBuffer } from '../../ingest/decode.js';
-import { citationDate, parseRulings, splitCitations } from '../../ingest/parseRulings.js';
+import { decodeBuffer } from '../../ingest/parse/decode.js';
+import { citationDate, parseRulings, splitCitations } from '../../ingest/parse/parseRulings.js';
 
 const root = path.resolve(process.cwd(), '..', 'shared');
 const read = (p: string): string => decodeBuffer(fs.readFileSync(path.join(root, p))).text;

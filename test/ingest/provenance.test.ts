@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runIngest, type IngestReport } from '../../ingest/runIngest.js';
+import { runIngest, type IngestReport } from '../../ingest/store/runIngest.js';
 import { openReadOnlyDb } from '../../src/db/openDb.js';
 
 const corpus = resolve(process.cwd(), '../shared/corpus');

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rulingsReferences } from '../../ingest/rulingsReferences.js';
+import { rulingsReferences } from '../../ingest/parse/rulingsReferences.js';
 
 test('references into the document, into CR rules and to CR editions, with spans', () => {
   const text =

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runIngest } from '../../ingest/runIngest.js';
-import { expandInputs } from '../../ingest/sources.js';
+import { runIngest } from '../../ingest/store/runIngest.js';
+import { expandInputs } from '../../ingest/store/sources.js';
 import { openReadOnlyDb, openWritableDb } from '../../src/db/openDb.js';
 import { Catalog } from '../../src/db/Catalog.js';
 

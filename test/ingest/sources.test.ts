@@ -5,9 +5,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { buildManifest, datesOfUrl } from '../../ingest/buildManifest.js';
-import { runIngest } from '../../ingest/runIngest.js';
-import { planFromManifest, sha256Hex, type Manifest } from '../../ingest/sources.js';
+import { buildManifest, datesOfUrl } from '../../ingest/store/buildManifest.js';
+import { runIngest } from '../../ingest/store/runIngest.js';
+import { planFromManifest, sha256Hex, type Manifest } from '../../ingest/store/sources.js';
 
 const corpus = resolve(process.cwd(), '../shared/corpus');
 

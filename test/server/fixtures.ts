@@ -1,6 +1,6 @@
-import type { GlossaryEntry, ParsedDocument, RuleNode } from '../../ingest/types.js';
+import type { GlossaryEntry, ParsedDocument, RuleNode } from '../../src/core/types.js';
 import { openWritableDb, type Db } from '../../src/db/openDb.js';
-import { Writer } from '../../src/db/Writer.js';
+import { Writer } from '../../ingest/store/Writer.js';
 
 /** [number, text, examples?] */
 type R = [string, string, string[]?];

@@ -1,12 +1,12 @@
 import { copyFileSync, existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { openReadOnlyDb, openWritableDb } from '../src/db/openDb.js';
-import { storeFormatProblem, Writer } from '../src/db/Writer.js';
-import { Catalog } from '../src/db/Catalog.js';
-import type { Alignment } from '../src/engine/align.js';
+import { openReadOnlyDb, openWritableDb } from '../../src/db/openDb.js';
+import { storeFormatProblem, Writer } from './Writer.js';
+import { Catalog } from '../../src/db/Catalog.js';
+import type { Alignment } from '../../src/engine/align.js';
 import { EditionGroups, type Candidate, type EditionReport } from './EditionGroups.js';
-import { expectedDate } from './expectedDate.js';
-import { IngestError } from './IngestError.js';
+import { expectedDate } from '../parse/expectedDate.js';
+import { IngestError } from '../parse/IngestError.js';
 import { startParsing, type ParsePool } from './parsePool.js';
 import type { ParseOutcome } from './parseTask.js';
 import { storeDerived, storeReferences } from './storeDerived.js';

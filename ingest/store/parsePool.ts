@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Alignment } from '../src/engine/align.js';
+import type { Alignment } from '../../src/engine/align.js';
 import { parseTask, type ParseOutcome, type ParseTask } from './parseTask.js';
 import type { WorkerRequest } from './parseWorker.js';
 
@@ -130,14 +130,14 @@ function inlinePool(tasks: ParseTask[], outcomes: ParseOutcome[], onParsed?: (in
   const rulesOf = async (i: number) => {
     const o = outcomes[i];
     if (!o?.ok) return null;
-    const { normalizeText } = await import('./normalize.js');
+    const { normalizeText } = await import('../../src/core/normalize.js');
     return o.doc.rules.map((r) => ({ ...r, norm: normalizeText(r.text) }));
   };
   return {
     outcomes,
     parsed,
     async align(b, a) {
-      const { alignEditions } = await import('../src/engine/align.js');
+      const { alignEditions } = await import('../../src/engine/align.js');
       const before = await rulesOf(b);
       const after = await rulesOf(a);
       return before && after ? alignEditions(before, after) : null;

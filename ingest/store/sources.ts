@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { IngestError } from './IngestError.js';
+import { IngestError } from '../parse/IngestError.js';
 
 /** One file of a known edition, as an archive holds it. */
 export interface ManifestFile {

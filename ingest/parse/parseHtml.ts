@@ -2,7 +2,7 @@ import type { CheerioAPI } from 'cheerio';
 import { buildCrDocument, ruleIdentity, type SourceLine } from './crLines.js';
 import { findEffectiveDate } from './effectiveDate.js';
 import { isWholeEdition } from './parseMarkdown.js';
-import type { ParsedDocument } from './types.js';
+import type { ParsedDocument } from '../../src/core/types.js';
 
 /** The parts of a DOM node this parser reads (domhandler's shape, kept structural). */
 interface DomNode {

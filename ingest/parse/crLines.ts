@@ -7,7 +7,7 @@ import type {
   PartHeading,
   RuleNode,
   SourceFormat,
-} from './types.js';
+} from '../../src/core/types.js';
 
 /** One logical line of a source after format-specific cleanup (bullets, Markdown, HTML blocks). */
 export interface SourceLine {

@@ -1,10 +1,10 @@
-import type { Writer } from '../src/db/Writer.js';
-import { Lineage } from '../src/db/Lineage.js';
-import { alignEditions } from '../src/engine/align.js';
-import type { AlignRule, Alignment } from '../src/engine/align.js';
-import { extractReferences } from '../src/engine/references.js';
-import { normalizeText } from './normalize.js';
-import type { DocumentFamily } from './types.js';
+import type { Writer } from './Writer.js';
+import { Lineage } from '../../src/db/Lineage.js';
+import { alignEditions } from '../../src/engine/align.js';
+import type { AlignRule, Alignment } from '../../src/engine/align.js';
+import { extractReferences } from '../../src/core/references.js';
+import { normalizeText } from '../../src/core/normalize.js';
+import type { DocumentFamily } from '../../src/core/types.js';
 
 /** What storeDerived did, for reports and benchmarks. */
 export interface DerivedReport {

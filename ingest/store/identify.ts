@@ -3,8 +3,8 @@
  * matches, and rule by rule where it disagrees with the best of them.
  */
 import { hash53 } from './hash53.js';
-import { tokenizeWords, wordDiff, type DiffSegment } from '../src/engine/wordDiff.js';
-import { normalizeText } from './normalize.js';
+import { tokenizeWords, wordDiff, type DiffSegment } from '../../src/engine/wordDiff.js';
+import { normalizeText } from '../../src/core/normalize.js';
 
 /** How a fragment rule compares with one edition's rule of the same number. */
 export type MatchStatus = 'match' | 'near' | 'differs' | 'absent';

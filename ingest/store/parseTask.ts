@@ -1,7 +1,7 @@
-import { IngestError } from './IngestError.js';
-import { parseSource } from './parseSource.js';
+import { IngestError } from '../parse/IngestError.js';
+import { parseSource } from '../parse/parseSource.js';
 import { hashPair, textHashes } from './textHashes.js';
-import type { DecodedText, ParsedDocument } from './types.js';
+import type { DecodedText, ParsedDocument } from '../../src/core/types.js';
 
 /** One input to parse: its name (for messages), bytes and transport content type. */
 export interface ParseTask {

@@ -1,10 +1,10 @@
-import { Catalog, UnknownEditionError } from '../src/db/Catalog.js';
-import { Provenance } from '../src/db/Provenance.js';
-import type { Writer } from '../src/db/Writer.js';
+import { Catalog, UnknownEditionError } from '../../src/db/Catalog.js';
+import { Provenance } from '../../src/db/Provenance.js';
+import type { Writer } from './Writer.js';
 import { identify, normHash, type ProvenanceReport } from './identify.js';
-import { IngestError } from './IngestError.js';
+import { IngestError } from '../parse/IngestError.js';
 import { labelDateOf } from './sources.js';
-import type { DecodedText, DocumentFamily, ParsedDocument } from './types.js';
+import type { DecodedText, DocumentFamily, ParsedDocument } from '../../src/core/types.js';
 
 /** A parsed fragment (excerpt, scraped page) on its way into the store. */
 export interface FragmentInput {

@@ -1,10 +1,10 @@
-import type { DocumentFamily, ParsedDocument } from '../../ingest/types.js';
-import { hash53 } from '../../ingest/hash53.js';
-import { normalizeText } from '../../ingest/normalize.js';
-import { storedTexts } from '../../ingest/textHashes.js';
-import type { Db } from './openDb.js';
+import type { DocumentFamily, ParsedDocument } from '../../src/core/types.js';
+import { hash53 } from './hash53.js';
+import { normalizeText } from '../../src/core/normalize.js';
+import { storedTexts } from './textHashes.js';
+import type { Db } from '../../src/db/openDb.js';
 
-export { hash53 } from '../../ingest/hash53.js';
+export { hash53 } from './hash53.js';
 
 /**
  * Version of what the database stores derived from texts (hash53, normalizeText): a database

@@ -1,6 +1,6 @@
 import { isCrText } from './parseCrText.js';
 import { isRulingsText, isRulingsTextRelease } from './parseRulings.js';
-import type { SourceFormat } from './types.js';
+import type { SourceFormat } from '../../src/core/types.js';
 
 const RULE_LINE_RE = /^\s*(?:[•·◦▪‣*+-]\s+|>\s*|#{1,6}\s+)?(?:\*\*|__)?\d{3}\.(?:\d{1,3}[a-z]?\.?)?(?:\*\*|__)?\s+\S/m;
 const RULE_LINES_RE = new RegExp(RULE_LINE_RE.source, 'gm');

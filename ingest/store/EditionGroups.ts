@@ -1,7 +1,7 @@
-import type { EditionRow, Writer } from '../src/db/Writer.js';
-import { normalizeText } from './normalize.js';
+import type { EditionRow, Writer } from './Writer.js';
+import { normalizeText } from '../../src/core/normalize.js';
 import { labelDateOf, type Manifest } from './sources.js';
-import type { DecodedText, DocumentFamily, ParsedDocument } from './types.js';
+import type { DecodedText, DocumentFamily, ParsedDocument } from '../../src/core/types.js';
 
 /** Counts of what an edition holds. */
 export interface EditionCounts {

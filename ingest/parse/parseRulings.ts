@@ -1,5 +1,5 @@
 import { emptyDocument } from './crLines.js';
-import type { Citation, IndexEntry, ParsedDocument, ParseWarning, RuleNode } from './types.js';
+import type { Citation, IndexEntry, ParsedDocument, ParseWarning, RuleNode } from '../../src/core/types.js';
 
 const CHAPTER_RE = /^([A-Z])\s+-\s+(.+?)\s*$/;
 const SECTION_RE = /^([A-Z]\.\d+)\s*-\s+(.+?):?\s*$/;

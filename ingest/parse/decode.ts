@@ -1,5 +1,5 @@
 import { isAscii, isUtf8 } from 'node:buffer';
-import type { DecodedText } from './types.js';
+import type { DecodedText } from '../../src/core/types.js';
 
 /** Why a byte buffer could not be decoded; the caller adds the file name. */
 export class DecodeError extends Error {

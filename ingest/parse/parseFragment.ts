@@ -1,5 +1,5 @@
 import { buildCrDocument, type SourceLine } from './crLines.js';
-import type { ParsedDocument } from './types.js';
+import type { ParsedDocument } from '../../src/core/types.js';
 
 const BULLET_RE = /^\s*[•·◦▪‣*-]\s+/;
 

@@ -1,6 +1,6 @@
 import { hash53 } from './hash53.js';
-import { normalizeText } from './normalize.js';
-import type { ParsedDocument } from './types.js';
+import { normalizeText } from '../../src/core/normalize.js';
+import type { ParsedDocument } from '../../src/core/types.js';
 
 /**
  * The texts of a document in the order the writer stores them: each rule's text and then its

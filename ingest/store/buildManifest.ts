@@ -1,5 +1,5 @@
 import type { Manifest, ManifestEdition, ManifestFile } from './sources.js';
-import type { DocumentFamily } from './types.js';
+import type { DocumentFamily } from '../../src/core/types.js';
 
 /** A local archive file whose edition is known (from parsing it). */
 export interface ScannedFile extends ManifestFile {

@@ -1,4 +1,4 @@
-import type { GlossaryEntry, IndexEntry, ParsedDocument, ParseWarning, PartHeading, RuleNode } from './types.js';
+import type { GlossaryEntry, IndexEntry, ParsedDocument, ParseWarning, PartHeading, RuleNode } from '../../src/core/types.js';
 import { emptyDocument } from './crLines.js';
 import { findEffectiveDate } from './effectiveDate.js';
 

@@ -1,9 +1,9 @@
 import { parentPort } from 'node:worker_threads';
-import { alignEditions, type AlignRule } from '../src/engine/align.js';
+import { alignEditions, type AlignRule } from '../../src/engine/align.js';
 import { hash53 } from './hash53.js';
-import { normalizeText } from './normalize.js';
+import { normalizeText } from '../../src/core/normalize.js';
 import { parseTask, type ParseTask } from './parseTask.js';
-import type { ParsedDocument, RuleNode } from './types.js';
+import type { ParsedDocument, RuleNode } from '../../src/core/types.js';
 
 /** A message to a parse worker: parse a file, align two parsed documents, or receive a document parsed elsewhere. */
 export type WorkerRequest =

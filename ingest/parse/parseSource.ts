@@ -7,7 +7,7 @@ import { parseFragment } from './parseFragment.js';
 import { parseHtml } from './parseHtml.js';
 import { parseMarkdown } from './parseMarkdown.js';
 import { parseRulings } from './parseRulings.js';
-import type { DecodedText, ParsedDocument } from './types.js';
+import type { DecodedText, ParsedDocument } from '../../src/core/types.js';
 
 /** A decoded and parsed source. */
 export interface ParsedSource {
