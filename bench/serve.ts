@@ -16,8 +16,7 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import express from 'express';
-import { openReadOnlyDb } from '../src/db/openDb.js';
-import { Reader } from '../src/db/Reader.js';
+import { KnowledgeBase } from '../src/query/KnowledgeBase.js';
 
 interface Histogram {
   average: number;
@@ -136,14 +135,13 @@ async function main(): Promise<void> {
   const connections = Number(values.connections);
 
   // Request material from the database itself: every rule number and keyword of the latest edition.
-  const db = openReadOnlyDb(dbFile);
-  const reader = new Reader(db);
-  const latest = reader.resolveEdition('latest')!.edition;
+  const reader = KnowledgeBase.open(dbFile);
+  const latest = reader.resolveEdition('latest').edition;
   const numbers = reader.numbers(latest.id);
   const keywords = reader.keywords(latest.id).map((k) => k.name);
   const glossaryTerms = reader.glossary(latest.id).map((g) => g.term);
   const editions = reader.editions().filter((e) => e.family === 'cr' && e.official).length;
-  db.close();
+  reader.close();
   const words = ['trample', 'combat damage', 'deathtouch', 'mana ability', 'state-based actions', 'copy', 'token', 'planeswalker', 'cast', 'counter'];
   // What people search for: keyword names, glossary terms and common phrases (deduplicated).
   const searches = [...new Set([...words, ...keywords, ...glossaryTerms].map((w) => w.toLowerCase()))];

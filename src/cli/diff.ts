@@ -1,13 +1,11 @@
-import { Catalog, UnknownEditionError } from '../db/Catalog.js';
-import type { Db } from '../db/openDb.js';
-import type { DocumentFamily } from '../core/types.js';
+import type { Family } from '../core/records.js';
+import { LETTERS } from '../core/ruleNumber.js';
 import { diffToJson } from '../engine/diffEditions.js';
-import { loadDiff } from '../engine/loadDiff.js';
 import type { ChangeKind, EditionDiff, RuleChange } from '../engine/diffEditions.js';
 import type { DiffSegment } from '../engine/wordDiff.js';
-import { openDbOption } from './openDbOption.js';
-import { defaultDbFile, parseOptions } from './options.js';
+import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
+import { withKb } from './withKb.js';
 
 export const usage = `Usage: crkb diff FROM TO [--section N] [--kind K[,K]] [--json|--markdown] [--renumbering] [--family cr|rulings] [--db FILE]
 
@@ -25,25 +23,9 @@ later than TO (a reverse diff).
 const KINDS: ChangeKind[] = ['added', 'removed', 'renumbered', 'substantive', 'references', 'typography'];
 
 /** Reads a --family option: "cr" (the Comprehensive Rules) or "rulings" (the Rulings Summaries). */
-export function familyOption(value: string | undefined, help: string): DocumentFamily {
+export function familyOption(value: string | undefined, help: string): Family {
   if (value === undefined || value === 'cr' || value === 'rulings') return value ?? 'cr';
   throw new UsageError(`--family must be cr or rulings, not "${value}"`, help);
-}
-
-/** Resolves an edition argument (a date or "latest") or throws a UsageError naming the option. */
-export function resolveEditionArg(
-  db: Db,
-  arg: string,
-  what: string,
-  help: string,
-  family: DocumentFamily = 'cr',
-): { id: number; effectiveDate: string } {
-  try {
-    return new Catalog(db).resolveEdition(arg, family);
-  } catch (e) {
-    if (e instanceof UnknownEditionError) throw new UsageError(`${what} ${arg}: ${e.message}`, help);
-    throw e;
-  }
 }
 
 /** `crkb diff`: compare two editions. */
@@ -74,11 +56,10 @@ export async function run(argv: string[]): Promise<number> {
     const bad = kinds.filter((k) => !KINDS.includes(k));
     if (bad.length > 0) throw new UsageError(`--kind ${bad.join(',')}: expected one of ${KINDS.join(', ')}`, usage);
   }
-  const db = openDbOption(values.db ?? defaultDbFile(), usage);
-  try {
-    const from = resolveEditionArg(db, positionals[0]!, 'FROM', usage, family);
-    const to = resolveEditionArg(db, positionals[1]!, 'TO', usage, family);
-    const d = loadDiff(db, from, to, {
+  return withKb('diff', values.db, usage, (kb) => {
+    const from = kb.resolveEdition(positionals[0]!, family, 'FROM').edition;
+    const to = kb.resolveEdition(positionals[1]!, family, 'TO').edition;
+    const d = kb.diff(from, to, {
       ...(section !== undefined ? { section } : {}),
       ...(kinds ? { kinds } : {}),
       segments: !values.json,
@@ -95,9 +76,7 @@ export async function run(argv: string[]): Promise<number> {
     else out = summary(d);
     if (out !== '') process.stdout.write(out + '\n');
     return 0;
-  } finally {
-    db.close();
-  }
+  });
 }
 
 function countsLine(d: EditionDiff): string {
@@ -156,8 +135,6 @@ function mdEscape(s: string): string {
   return s.replace(/\s+/g, ' ').replace(/([*_~`[\]])/g, '\\$1');
 }
 
-// Rule letters skip l and o.
-const LETTERS = 'abcdefghijkmnpqrstuvwxyz';
 
 /** How a number moved: its whole section, its rule number within the section, or its letter within the rule. */
 function shiftOf(from: string, to: string): { kind: 'section' | 'rule' | 'letter'; key: string } | null {

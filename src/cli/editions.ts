@@ -1,7 +1,6 @@
-import { Catalog } from '../db/Catalog.js';
-import { openDbOption } from './openDbOption.js';
-import { defaultDbFile, parseOptions } from './options.js';
+import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
+import { withKb } from './withKb.js';
 
 export const usage = `Usage: crkb editions [--family cr|rulings] [--db FILE] [--json]
 
@@ -16,9 +15,9 @@ export async function run(argv: string[]): Promise<number> {
     false,
   );
   if (values.family !== 'cr' && values.family !== 'rulings') throw new UsageError(`--family must be cr or rulings`, usage);
-  const db = openDbOption(values.db ?? defaultDbFile(), usage);
-  try {
-    const editions = new Catalog(db).listEditions(values.family);
+  const family = values.family;
+  return withKb('editions', values.db, usage, (kb) => {
+    const editions = kb.editionSummaries(family);
     if (values.json) {
       console.log(JSON.stringify(editions, null, 2));
     } else {
@@ -31,7 +30,5 @@ export async function run(argv: string[]): Promise<number> {
       console.log(`${editions.length} editions`);
     }
     return 0;
-  } finally {
-    db.close();
-  }
+  });
 }

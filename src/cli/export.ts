@@ -1,7 +1,6 @@
-import { Catalog, UnknownEditionError } from '../db/Catalog.js';
-import { openDbOption } from './openDbOption.js';
-import { defaultDbFile, parseOptions } from './options.js';
+import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
+import { withKb } from './withKb.js';
 
 export const usage = `Usage: crkb export --edition DATE|latest [--family cr|rulings] [--db FILE]
 
@@ -19,24 +18,10 @@ export async function run(argv: string[]): Promise<number> {
   );
   if (!values.edition) throw new UsageError('--edition is required', usage);
   if (values.family !== 'cr' && values.family !== 'rulings') throw new UsageError(`--family must be cr or rulings`, usage);
-  const db = openDbOption(values.db ?? defaultDbFile(), usage);
-  try {
-    const catalog = new Catalog(db);
-    let edition;
-    try {
-      edition = catalog.resolveEdition(values.edition, values.family);
-    } catch (e) {
-      if (e instanceof UnknownEditionError) throw new UsageError(`--edition ${values.edition}: ${e.message}`, usage);
-      throw e;
-    }
-    const out = {
-      effectiveDate: edition.effectiveDate,
-      rules: catalog.exportRules(edition.id),
-      glossary: catalog.exportGlossary(edition.id),
-    };
-    process.stdout.write(JSON.stringify(out) + '\n');
+  const family = values.family;
+  return withKb('export', values.db, usage, (kb) => {
+    const { edition } = kb.resolveEdition(values.edition, family, '--edition');
+    process.stdout.write(JSON.stringify(kb.exportEdition(edition)) + '\n');
     return 0;
-  } finally {
-    db.close();
-  }
+  });
 }

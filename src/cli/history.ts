@@ -1,12 +1,9 @@
-import { Lineage } from '../db/Lineage.js';
-import { compareRuleText } from '../engine/compareRule.js';
-import { ruleHistory } from '../engine/history.js';
+import { nearestNumbers } from '../core/suggest.js';
+import { familyOption } from './diff.js';
 import { inlineWordDiff } from './inlineWordDiff.js';
-import type { HistoryRow } from '../engine/history.js';
-import { familyOption, resolveEditionArg } from './diff.js';
-import { openDbOption } from './openDbOption.js';
-import { defaultDbFile, parseOptions } from './options.js';
+import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
+import { withKb } from './withKb.js';
 
 export const usage = `Usage: crkb history NUMBER [--edition DATE|latest] [--family cr|rulings] [--json] [--db FILE]
 
@@ -17,26 +14,6 @@ in --edition (default latest).`;
 const NUMBER_RE = /^\d{1,3}(\.\d+[a-z]?)?$/;
 // Rulings Summaries: "E.13", "E.13.2", "E.13.Ruling.3".
 const RULINGS_NUMBER_RE = /^[A-Z]\.\d+(\.(Ruling\.)?\d+)?$/;
-
-function sortKey(n: string): [number, number, number] {
-  const m = /^(\d+)(?:\.(\d+)([a-z]?))?$/.exec(n);
-  if (!m) return [Infinity, 0, 0];
-  return [Number(m[1]), m[2] === undefined ? -1 : Number(m[2]), m[3] ? m[3].charCodeAt(0) : 0];
-}
-
-function compareNumbers(a: string, b: string): number {
-  const ka = sortKey(a);
-  const kb = sortKey(b);
-  return ka[0] - kb[0] || ka[1] - kb[1] || ka[2] - kb[2];
-}
-
-/** The stored numbers closest to `number` in rule order: up to `k` on each side. */
-export function nearestNumbers(all: string[], number: string, k = 3): string[] {
-  const sorted = all.filter((n) => NUMBER_RE.test(n)).sort(compareNumbers);
-  let lo = 0;
-  while (lo < sorted.length && compareNumbers(sorted[lo]!, number) < 0) lo++;
-  return sorted.slice(Math.max(0, lo - k), lo + k);
-}
 
 /** `crkb history`: a rule's history across editions. */
 export async function run(argv: string[]): Promise<number> {
@@ -56,40 +33,22 @@ export async function run(argv: string[]): Promise<number> {
   if (!(family === 'cr' ? NUMBER_RE : RULINGS_NUMBER_RE).test(number)) {
     throw new UsageError(`"${number}" is not a ${family === 'cr' ? 'rule number (like 702.19c)' : 'Rulings Summaries number (like E.13.Ruling.3)'}`, usage);
   }
-  const db = openDbOption(values.db ?? defaultDbFile(), usage);
-  try {
-    const lineage = new Lineage(db);
-    let edition = resolveEditionArg(db, values.edition!, '--edition', usage, family);
-    let id = lineage.lineageOf(edition.id, number);
-    if (id === null) {
-      const seen = lineage.editionsWithNumber(number, family);
+  return withKb('history', values.db, usage, (kb) => {
+    let edition = kb.resolveEdition(values.edition, family, '--edition').edition;
+    if (kb.rule(edition.id, number) === null) {
+      const seen = kb.editionsWithNumber(number, family);
       if (seen.length === 0) {
-        const near = nearestNumbers(lineage.allNumbers(), number);
+        const near = nearestNumbers(number, kb.allNumbers());
         console.error(`crkb history: no rule ${number} exists in any stored edition; nearest numbers: ${near.join(', ')}`);
         return 1;
       }
       const last = seen[seen.length - 1]!;
       console.error(`crkb history: ${number} is not in the ${edition.effectiveDate} edition; following the ${number} of ${last.effectiveDate}`);
       edition = last;
-      id = lineage.lineageOf(edition.id, number);
     }
-    if (id === null) {
-      console.error(`crkb history: ${number} has no lineage yet (re-run ingest)`);
-      return 1;
-    }
-    const rows = lineage.lineageRows(id, family);
-    const editionOf = new Map(rows.map((r) => [r.date, r.editionId]));
-    const dates = lineage.chain(family).map((e) => e.effectiveDate);
-    const resolver = (date: string) => {
-      const eid = editionOf.get(date)!;
-      return (target: string): number | null => lineage.lineageOf(eid, target);
-    };
-    const history = ruleHistory(
-      rows.map((r): HistoryRow => ({ date: r.date, number: r.number, text: r.text, lineage: r.lineage, examples: r.examples })),
-      dates,
-      (prev, cur) => compareRuleText(prev.text, cur.text, resolver(prev.date), resolver(cur.date)).textChange,
-    )!;
-    const links = lineage.linksOf(id);
+    const found = kb.history(edition, number)!;
+    const { links, ...history } = found;
+    const rows = history.steps;
     if (values.json) {
       process.stdout.write(JSON.stringify({ query: { number, edition: edition.effectiveDate }, ...history, links }) + '\n');
       return 0;
@@ -129,7 +88,5 @@ export async function run(argv: string[]): Promise<number> {
     }
     process.stdout.write(lines.join('\n') + '\n');
     return 0;
-  } finally {
-    db.close();
-  }
+  });
 }

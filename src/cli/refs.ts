@@ -1,10 +1,6 @@
-import { Lineage } from '../db/Lineage.js';
-import { Reader } from '../db/Reader.js';
-import { resolveEditionArg } from './diff.js';
-import { nearestNumbers } from './history.js';
-import { openDbOption } from './openDbOption.js';
-import { defaultDbFile, parseOptions } from './options.js';
+import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
+import { withKb } from './withKb.js';
 
 export const usage = `Usage: crkb refs NUMBER [--edition DATE|latest] [--incoming] [--json] [--db FILE]
        crkb refs --dangling [--edition DATE|latest] [--json] [--db FILE]
@@ -39,12 +35,11 @@ export async function run(argv: string[]): Promise<number> {
   if (values.dangling ? positionals.length !== 0 : positionals.length !== 1) {
     throw new UsageError(values.dangling ? '--dangling takes no NUMBER' : 'expected one rule NUMBER', usage);
   }
-  const db = openDbOption(values.db ?? defaultDbFile(), usage);
-  try {
-    const edition = resolveEditionArg(db, values.edition!, '--edition', usage);
+  return withKb('refs', values.db, usage, (kb) => {
+    const { edition } = kb.resolveEdition(values.edition, 'cr', '--edition');
     const write = (s: string): void => void process.stdout.write(s + '\n');
     if (values.dangling) {
-      const list = new Lineage(db).dangling(edition.id);
+      const list = kb.dangling(edition.id);
       if (values.json) write(JSON.stringify({ edition: edition.effectiveDate, count: list.length, dangling: list }));
       else {
         write(`${edition.effectiveDate}: ${list.length} dangling references`);
@@ -53,13 +48,8 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     const number = positionals[0]!;
-    const reader = new Reader(db);
-    const rule = reader.rule(edition.id, number);
-    if (!rule) {
-      const near = nearestNumbers(reader.numbers(edition.id), number);
-      console.error(`crkb refs: no rule ${number} in the ${edition.effectiveDate} edition; nearest numbers: ${near.join(', ')}`);
-      return 1;
-    }
+    const reader = kb;
+    const rule = kb.ruleOrThrow(edition, number);
     if (values.incoming) {
       const rules = reader.citing(edition.id, [number]).get(number) ?? [];
       const glossary = reader.glossaryCiting(edition.id, [number]).get(number) ?? [];
@@ -104,9 +94,7 @@ export async function run(argv: string[]): Promise<number> {
       }
     }
     return 0;
-  } finally {
-    db.close();
-  }
+  });
 }
 
 function oneLine(s: string, max = 100): string {

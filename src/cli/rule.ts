@@ -1,17 +1,14 @@
-import { Reader } from '../db/Reader.js';
-import { resolveEditionArg } from '../server/args.js';
-import { codeOf } from '../server/errors.js';
-import { answerLookup } from '../server/lookup/answerLookup.js';
-import { formatLookup } from '../server/lookup/formatLookup.js';
-import { parseQuery } from '../server/lookup/parseQuery.js';
-import { openDbOption } from './openDbOption.js';
-import { defaultDbFile, parseOptions } from './options.js';
+import { formatLookup } from '../query/formatLookup.js';
+import { parseQuery } from '../query/parseQuery.js';
+import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
+import { withKb } from './withKb.js';
 
-export const usage = `Usage: crkb rule NUMBER [--edition DATE|latest] [--examples] [--db FILE]
+export const usage = `Usage: crkb rule NUMBER [--edition DATE|latest|SET] [--examples] [--db FILE]
 
 Prints a rule with its subrules ("702.19", "702.19b", "601.2a-h") as it reads
-in an edition (default: latest; any date means the edition in force that day).`;
+in an edition (default: latest; any date means the edition in force that day;
+a set code such as AFR the edition published with that set).`;
 
 /** `crkb rule`: print one rule (or range) of an edition. */
 export async function run(argv: string[]): Promise<number> {
@@ -24,25 +21,10 @@ export async function run(argv: string[]): Promise<number> {
   const q = positionals[0]!;
   const kind = parseQuery(q).kind;
   if (kind !== 'number' && kind !== 'range') throw new UsageError(`"${q}" is not a rule number (like 702.19b)`, usage);
-  const db = openDbOption(values.db ?? defaultDbFile(), usage);
-  try {
-    const reader = new Reader(db);
-    try {
-      const { edition } = resolveEditionArg(reader, values.edition);
-      const a = answerLookup(reader, edition, q);
-      console.log(formatLookup(a, 'text', (r) => reader.examples(r), { examples: values.examples, fullUrl: '', full: true }));
-      return 0;
-    } catch (e) {
-      const code = codeOf(e);
-      if (code === 'BAD_USER_INPUT') throw new UsageError((e as Error).message, usage);
-      if (code === 'NOT_FOUND') {
-        const s = ((e as { extensions?: { suggestions?: string[] } }).extensions?.suggestions ?? []).join(', ');
-        console.error(`crkb rule: ${(e as Error).message}${s ? `; nearest: ${s}` : ''}`);
-        return 1;
-      }
-      throw e;
-    }
-  } finally {
-    db.close();
-  }
+  return withKb('rule', values.db, usage, (kb) => {
+    const { edition } = kb.resolveEdition(values.edition, 'cr', '--edition');
+    const a = kb.lookup(edition, q);
+    console.log(formatLookup(a, 'text', (r) => kb.examples(r), { examples: values.examples, fullUrl: '', full: true }));
+    return 0;
+  });
 }

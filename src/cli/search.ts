@@ -1,15 +1,14 @@
-import { Reader } from '../db/Reader.js';
-import { resolveEditionArg } from '../server/args.js';
-import { codeOf } from '../server/errors.js';
-import { ruleLabel } from '../server/lookup/formatLookup.js';
-import { openDbOption } from './openDbOption.js';
-import { defaultDbFile, parseOptions } from './options.js';
+import { ruleLabel } from '../core/ruleNumber.js';
+import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
+import { withKb } from './withKb.js';
 
-export const usage = `Usage: crkb search TEXT [--edition DATE|latest] [--limit 20] [--json] [--db FILE]
+export const usage = `Usage: crkb search TEXT [--edition DATE|latest|SET] [--limit 20] [--prefix] [--json] [--db FILE]
 
 Full-text search (bm25 ranking) over the rules, examples and glossary of one
-edition. TEXT is plain words: quotes, *, NEAR, - and parentheses are just text.`;
+edition. TEXT is plain words: quotes, *, NEAR, - and parentheses are just text.
+A misspelt word is read as the nearest indexed word; --prefix reads the last
+word as a prefix.`;
 
 /** `crkb search`: ranked full-text search in one edition. */
 export async function run(argv: string[]): Promise<number> {
@@ -20,25 +19,18 @@ export async function run(argv: string[]): Promise<number> {
       edition: { type: 'string' },
       limit: { type: 'string', default: '20' },
       json: { type: 'boolean', default: false },
+      prefix: { type: 'boolean', default: false },
     },
     usage,
   );
   if (positionals.length === 0) throw new UsageError('give the TEXT to search for', usage);
   const limit = Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError('--limit must be 1-500', usage);
-  const db = openDbOption(values.db ?? defaultDbFile(), usage);
-  try {
-    const reader = new Reader(db);
-    let edition;
-    try {
-      edition = resolveEditionArg(reader, values.edition).edition;
-    } catch (e) {
-      if (codeOf(e) === 'BAD_USER_INPUT') throw new UsageError((e as Error).message, usage);
-      throw e;
-    }
+  return withKb('search', values.db, usage, (kb) => {
+    const { edition } = kb.resolveEdition(values.edition, 'cr', '--edition');
     const tty = process.stdout.isTTY === true;
     const marks = tty ? { open: '\x1b[1m', close: '\x1b[22m' } : { open: '«', close: '»' };
-    const hits = reader.search(edition.id, positionals.join(' '), { limit, marks });
+    const hits = kb.search(edition.id, positionals.join(' '), { limit, marks, prefix: values.prefix });
     if (values.json) {
       const out = hits.map((h) => ({
         kind: h.kind,
@@ -60,7 +52,5 @@ export async function run(argv: string[]): Promise<number> {
     }
     console.log(`${hits.length} hit(s) in the ${edition.effectiveDate} edition`);
     return 0;
-  } finally {
-    db.close();
-  }
+  });
 }

@@ -1,3 +1,4 @@
+import { inScope, sectionOf } from '../core/ruleNumber.js';
 import { compareReworded, compareRuleText } from './compareRule.js';
 import type { ResolveLineage, RuleTextComparison, TextChange } from './compareRule.js';
 import { extractReferences } from '../core/references.js';
@@ -81,28 +82,6 @@ export interface DiffOptions {
   kinds?: ChangeKind[];
   /** Compute word segments (default true). */
   segments?: boolean;
-}
-
-/** The section ("702") a rule number belongs to. */
-export function sectionOf(number: string): string {
-  // (no regex: called once per change, in code that runs once per process)
-  if (isDigit(number, 0) && isDigit(number, 1) && isDigit(number, 2)) return number.slice(0, 3);
-  const dot = number.indexOf('.');
-  return dot < 0 ? number : number.slice(0, dot);
-}
-
-const isDigit = (s: string, k: number): boolean => {
-  const c = s.charCodeAt(k);
-  return c >= 48 && c <= 57;
-};
-
-/** True when `number` lies in `scope`: a part ("7"), a section ("702") or a rule and its subrules ("702.19"). */
-export function inScope(number: string, scope: string): boolean {
-  if (/^\d$/.test(scope)) return number.startsWith(scope) && /^\d{3}/.test(number);
-  if (number === scope) return true;
-  if (!number.startsWith(scope)) return false;
-  const next = number.charAt(scope.length);
-  return next === '.' || (/^\d+\.\d+$/.test(scope) && /[a-z]/.test(next));
 }
 
 /** Resolves a rule number to the lineage of the last rule with that number (parallel arrays, document order). */

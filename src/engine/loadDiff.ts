@@ -1,9 +1,16 @@
-import { DiffReader } from '../db/DiffReader.js';
-import type { Db } from '../db/openDb.js';
+import type { Reference } from '../core/references.js';
+import type { DiffVersion } from '../db/Snapshot.js';
 import { diffPaired, lineageResolver, pairLineages } from './diffEditions.js';
 import type { ChangeKind, DiffRule, EditionDiff } from './diffEditions.js';
 
-const readers = new WeakMap<Db, DiffReader>();
+/** What a diff reads of the stored editions (the Snapshot). */
+export interface DiffSource {
+  ruleIds(editionId: number): { lineages: ArrayLike<number>; versions: ArrayLike<number>; numbers: string[] };
+  versions(ids: Iterable<number>): Map<number, DiffVersion>;
+  refsOfTexts(ids: Iterable<number>): Map<number, Reference[]>;
+  glossaryIds(editionId: number): Array<[term: string, textId: number]>;
+  texts(ids: Iterable<number>): Map<number, string>;
+}
 
 /**
  * Loads both editions and diffs them (the timed part of bench/diff). Rules are paired on their
@@ -12,14 +19,12 @@ const readers = new WeakMap<Db, DiffReader>();
  * `rulesOnly` (what --json and --renumbering print) skips examples and the glossary: both come back empty.
  */
 export function loadDiff(
-  db: Db,
+  reader: DiffSource,
   from: { id: number; effectiveDate: string },
   to: { id: number; effectiveDate: string },
   opts: { section?: string; kinds?: ChangeKind[]; segments?: boolean; rulesOnly?: boolean } = {},
 ): EditionDiff {
   const { rulesOnly = false, ...diffOpts } = opts;
-  let reader = readers.get(db);
-  if (!reader) readers.set(db, (reader = new DiffReader(db)));
   const a = reader.ruleIds(from.id);
   const b = reader.ruleIds(to.id);
   const pairing = pairLineages(a.lineages, b.lineages);

@@ -2,87 +2,61 @@ import compression from 'compression';
 import cors from 'cors';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { openReadOnlyDb, type Db } from '../db/openDb.js';
-import { Reader } from '../db/Reader.js';
+import { KnowledgeBase } from '../query/KnowledgeBase.js';
 import type { CacheScope } from './ApiContext.js';
-import { createApiContext } from './ApiContext.js';
-import { createApiSchema, createApiYoga } from './createApiYoga.js';
-import { FastGraphql, acceptsPlainJson, plainParams, type GraphqlParams } from './FastGraphql.js';
-import { loadEngine, type Engine } from './engine.js';
-import { jsonBody } from './jsonBody.js';
-import { limitsRule, type QueryLimits } from './limits.js';
-import { ERROR, IMMUTABLE, ResponseCache, SHORT, etagOf, type CachedResponse } from './ResponseCache.js';
+import { GraphqlEndpoint, createApiSchema, readGraphqlRequest, type GraphqlResponse } from './graphqlEndpoint.js';
+import type { QueryLimits } from './limits.js';
+import { ERROR, IMMUTABLE, SHORT, createResponseCache, etagOf, type CachedResponse } from './ResponseCache.js';
 import { sendCached, v1Routes } from './v1Routes.js';
-
-/** GraphQL parameters of a GET query string, or null when they are not plain. */
-function getParams(q: Request['query']): GraphqlParams | null {
-  if (typeof q.query !== 'string') return null;
-  let variables: unknown = undefined;
-  if (q.variables !== undefined) {
-    if (typeof q.variables !== 'string') return null;
-    try {
-      variables = JSON.parse(q.variables);
-    } catch {
-      return null;
-    }
-  }
-  const extra = Object.keys(q).some((k) => k !== 'query' && k !== 'variables' && k !== 'operationName');
-  return extra ? null : plainParams({ query: q.query, variables, operationName: q.operationName });
-}
 
 /** Options of buildServer: a database file (opened read-only) or an open database. */
 export interface BuildServerOptions {
   dbFile?: string;
   db?: Db;
-  /** The diff/history engine; loaded from src/engine when omitted. */
-  engine?: Engine;
-  /** Base URL printed in bot answers; default: from each request's Host. */
-  publicUrl?: string;
+  /** Base URL printed in bot answers and pages (default http://127.0.0.1:4000); request headers never set it. */
+  publicUrl?: string | (() => string);
   limits?: Partial<QueryLimits>;
   /** Per-request time limit of GraphQL execution, ms. */
   timeLimitMs?: number;
   /** Request body limit, bytes. */
   bodyLimit?: number;
-  /** Keep finished GET answers in memory (default true). */
+  /** Keep finished GET answers in memory (default true), at most this many bytes (default 8 MB). */
   responseCache?: boolean;
+  responseCacheBytes?: number;
 }
 
 /** What buildServer returns: the app to listen with, and its parts. */
 export interface BuiltServer {
   app: Express;
-  yoga: ReturnType<typeof createApiYoga>;
-  reader: Reader;
-  db: Db;
+  /** The query layer currently served. */
+  kb(): KnowledgeBase;
+  /** Loads the database file again (after it was replaced) and serves it from then on; false when it cannot be read. */
+  reload(): boolean;
+  /** Runs a GraphQL request in-process (tests, tools). */
+  graphql(query: string, variables?: Record<string, unknown>): Promise<GraphqlResponse>;
   /** Closes the database if buildServer opened it. */
   close(): void;
 }
 
 /** Default limits of a GraphQL operation. */
-export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 10, maxCost: 100_000 };
+export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 10, maxCost: 1000, maxAliases: 30 };
 
 /**
- * Builds the express app: GraphQL at /graphql (GraphiQL in a browser, GET for
- * cacheable queries), bot endpoints under /v1, CORS, compression, ETags. Does
- * not listen.
+ * Builds the express app: GraphQL at /graphql (GET for cacheable queries), bot endpoints under
+ * /v1, CORS, compression, ETags. Does not listen.
  */
 export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer> {
   if (!opts.db && !opts.dbFile) throw new Error('buildServer needs dbFile or db');
-  const db = opts.db ?? openReadOnlyDb(opts.dbFile!);
-  // the server never writes: editions are kept in memory
-  const reader = new Reader(db, { memo: true });
-  const engine = opts.engine ?? (await loadEngine());
+  let kb = new KnowledgeBase(opts.db ?? openReadOnlyDb(opts.dbFile!));
+  const publicUrl = typeof opts.publicUrl === 'function' ? opts.publicUrl : () => (opts.publicUrl as string | undefined) ?? 'http://127.0.0.1:4000';
   const bodyLimit = opts.bodyLimit ?? 64 * 1024;
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
-  const timeLimitMs = opts.timeLimitMs ?? 5000;
-  const schema = createApiSchema();
-  const yoga = createApiYoga({ reader, engine, limits, timeLimitMs, schema });
-  const fast = new FastGraphql(schema, [limitsRule(limits)], (scope) => createApiContext(reader, engine, timeLimitMs, scope));
-  const JSON_TYPE = 'application/json; charset=utf-8';
-  const cache = opts.responseCache === false ? null : new ResponseCache();
+  const endpoint = new GraphqlEndpoint(createApiSchema(), () => kb, limits, opts.timeLimitMs ?? 5000);
+  const cache = opts.responseCache === false ? null : createResponseCache(opts.responseCacheBytes);
 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', 'loopback');
   const corsAll = cors({ exposedHeaders: ['ETag'], maxAge: 86400 });
   const compress = compression();
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -99,77 +73,52 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   });
 
   app.get('/', (_req, res) => {
-    res.json({
-      graphql: '/graphql',
-      lookup: '/v1/lookup?q=trample&format=text',
-      rule: '/v1/rules/702.19b?edition=latest&format=json',
-    });
+    res.json({ graphql: '/graphql', lookup: '/v1/lookup?q=trample&format=text', rule: '/v1/rules/702.19b?edition=latest&format=json' });
   });
-  app.use('/v1', v1Routes({ reader, cache, publicUrl: opts.publicUrl }));
+  app.use('/v1', v1Routes({ kb: () => kb, cache, publicUrl }));
 
-  // GraphQL over GET: answered through yoga, then cached with an ETag like the bot endpoints.
+  const send = (res: Response, r: GraphqlResponse): void => {
+    res.status(r.status).set('Content-Type', 'application/json; charset=utf-8').send(r.body);
+  };
+  // GraphQL over GET: cacheable, with an ETag like the bot endpoints.
   app.get('/graphql', async (req: Request, res: Response, next: NextFunction) => {
-    if (typeof req.query.query !== 'string') return next();
-    const accept = req.get('accept') ?? 'application/json';
-    const key = `${accept}\u0000${req.originalUrl}`;
+    if (req.query.query === undefined) return next();
+    res.vary('Accept');
+    const key = req.originalUrl;
     const hit = cache?.get(key);
     if (hit) return sendCached(req, res, hit);
+    const params = readGraphqlRequest(req.query);
+    if (typeof params === 'string') return send(res, { status: 400, body: JSON.stringify({ errors: [{ message: params, extensions: { code: 'BAD_USER_INPUT' } }] }) });
     const scope: CacheScope = { exact: 0, loose: 0 };
-    const params = acceptsPlainJson(req.get('accept')) ? getParams(req.query) : null;
-    const quick = params ? await fast.run(params, scope) : null;
-    let status = 200;
-    let contentType = JSON_TYPE;
-    let body: string;
-    if (quick !== null) body = quick;
-    else {
-      const response = await yoga.fetch(`http://localhost${req.originalUrl}`, { method: 'GET', headers: { accept } }, { cacheScope: scope });
-      body = await response.text();
-      status = response.status;
-      contentType = response.headers.get('content-type') ?? JSON_TYPE;
-    }
-    // an "errors" key can only appear unescaped at the top level of the JSON
-    const failed = status !== 200 || body.includes('"errors":[');
+    const r = await endpoint.run(params, 'GET', scope);
+    const failed = r.status !== 200 || r.body.startsWith('{"errors"');
     const entry: CachedResponse = {
-      status,
-      contentType,
-      body,
-      etag: etagOf(body),
+      status: r.status,
+      contentType: 'application/json; charset=utf-8',
+      body: r.body,
+      etag: etagOf(r.body),
       cacheControl: failed ? ERROR : scope.exact > 0 && scope.loose === 0 ? IMMUTABLE : SHORT,
     };
-    if (status < 500) cache?.set(key, entry);
+    if (r.status < 500) cache?.set(key, entry);
     sendCached(req, res, entry);
   });
-  app.use('/graphql', (req: Request, res: Response, next: NextFunction) => {
-    const len = Number(req.get('content-length') ?? 0);
-    if (len > bodyLimit) {
-      res.status(413).json({ errors: [{ message: `request body larger than ${bodyLimit} bytes`, extensions: { code: 'BAD_USER_INPUT' } }] });
-      return;
-    }
-    next();
-  });
-  app.use('/graphql', jsonBody(bodyLimit));
-  app.use('/graphql', (req: Request, res: Response, next: NextFunction) => {
-    const params = req.method === 'POST' && acceptsPlainJson(req.get('accept')) ? plainParams(req.body) : null;
-    if (!params) {
-      void yoga(req, res);
-      return;
-    }
-    fast.run(params, { exact: 0, loose: 0 }).then((body) => {
-      if (body === null) void yoga(req, res);
-      else res.status(200).set('Content-Type', JSON_TYPE).send(body);
-    }, next);
+  app.post('/graphql', express.json({ limit: bodyLimit, type: () => true }), async (req: Request, res: Response) => {
+    const params = readGraphqlRequest(req.body);
+    if (typeof params === 'string') return send(res, { status: 400, body: JSON.stringify({ errors: [{ message: params, extensions: { code: 'BAD_USER_INPUT' } }] }) });
+    send(res, await endpoint.run(params, 'POST'));
   });
 
   app.use((_req, res) => {
     res.status(404).json({ error: { code: 'NOT_FOUND', message: 'no such endpoint; see / for the list' } });
   });
-  // Last resort: never a stack trace to the client.
+  // Last resort: never a stack trace to the client; a malformed request is a 4xx, not a 500.
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const e = err as { status?: number; statusCode?: number; type?: string; expose?: boolean; message?: string };
-    const status = e.status ?? e.statusCode ?? 500;
+    const e = err as { status?: number; statusCode?: number; type?: string; message?: string };
+    const status = err instanceof URIError ? 400 : (e.status ?? e.statusCode ?? 500);
     if (res.headersSent) return;
-    if (status >= 400 && status < 500 && e.expose) {
-      const message = e.type === 'entity.too.large' ? 'request body too large' : e.type === 'entity.parse.failed' ? 'malformed JSON body' : 'bad request';
+    if (status >= 400 && status < 500) {
+      const message =
+        e.type === 'entity.too.large' ? `request body larger than ${bodyLimit} bytes` : e.type === 'entity.parse.failed' ? 'malformed JSON body' : err instanceof URIError ? 'malformed URL encoding' : 'bad request';
       res.status(status).json({ errors: [{ message, extensions: { code: 'BAD_USER_INPUT' } }] });
       return;
     }
@@ -179,11 +128,25 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
 
   return {
     app,
-    yoga,
-    reader,
-    db,
+    kb: () => kb,
+    reload() {
+      if (!opts.dbFile) return false;
+      let next: KnowledgeBase;
+      try {
+        next = new KnowledgeBase(openReadOnlyDb(opts.dbFile));
+      } catch (e) {
+        console.error(`crkb: cannot load ${opts.dbFile}: ${(e as Error).message}; still serving the previous database`);
+        return false;
+      }
+      const old = kb;
+      kb = next;
+      cache?.clear();
+      old.close();
+      return true;
+    },
+    graphql: (query, variables) => endpoint.run({ query, variables: variables ?? null }, 'POST'),
     close() {
-      if (!opts.db) db.close();
+      if (!opts.db) kb.close();
     },
   };
 }

@@ -9,68 +9,174 @@ import {
   type ValueNode,
 } from 'graphql';
 
-/** Depth and cost limits of one GraphQL operation. */
+/** Limits of one GraphQL operation. */
 export interface QueryLimits {
   maxDepth: number;
+  /** Work units (see FIELD_COST); the default budget is about 100 ms of work on this archive. */
   maxCost: number;
-}
-
-/** How many items a list field may return when nothing says otherwise; connections use `first`. */
-const LIST_SIZE: Record<string, number> = {
-  editions: 300,
-  glossaryTerms: 1000,
-  keywords: 300,
-  children: 30,
-  references: 10,
-  referencedBy: 20,
-  referencedByGlossary: 5,
-  ancestors: 4,
-  steps: 300,
-  parts: 10,
-  abilityWords: 50,
-  suggestions: 1,
-  glossary: 1,
-};
-const CONNECTION_DEFAULT: Record<string, number> = { rules: 100, search: 20, diff: 100 };
-const MAX_FIRST = 500;
-
-function intArg(field: FieldNode, name: string): number | null {
-  const arg = field.arguments?.find((a) => a.name.value === name);
-  if (!arg) return null;
-  const v: ValueNode = arg.value;
-  // a variable may be anything: count the cap
-  if (v.kind === Kind.VARIABLE) return MAX_FIRST;
-  if (v.kind === Kind.INT) return Math.min(Number(v.value), MAX_FIRST);
-  return null;
-}
-
-function multiplier(field: FieldNode): number {
-  const name = field.name.value;
-  if (name in CONNECTION_DEFAULT) return intArg(field, 'first') ?? CONNECTION_DEFAULT[name]!;
-  return LIST_SIZE[name] ?? 1;
+  maxAliases: number;
 }
 
 /**
- * Depth (introspection fields excepted) and cost of an operation's selection:
- * each field costs the product of the list sizes above it. Pure.
+ * What each field costs, per item, in work units of about 0.1 ms (measured on the full archive with
+ * bench/fieldCost), and how many items a list returns when no `first` says otherwise. Every field of
+ * the schema is listed (a test compares the two), so a new field cannot be left out.
+ */
+export const FIELD_COST: Record<string, { cost: number; list?: number }> = {
+  'Query.editions': { cost: 1, list: 200 },
+  'Query.edition': { cost: 1 },
+  'Query.rule': { cost: 1 },
+  'Query.rules': { cost: 1 },
+  'Query.search': { cost: 8 },
+  'Query.glossary': { cost: 1 },
+  'Query.glossaryTerms': { cost: 2, list: 700 },
+  'Query.keywords': { cost: 2, list: 250 },
+  'Query.diff': { cost: 400 },
+  'Query.history': { cost: 60 },
+  'Query.lookup': { cost: 10 },
+  'Edition.effectiveDate': { cost: 0 },
+  'Edition.family': { cost: 0 },
+  'Edition.official': { cost: 0 },
+  'Edition.label': { cost: 0 },
+  'Edition.setCode': { cost: 0 },
+  'Edition.setName': { cost: 0 },
+  'Edition.title': { cost: 0 },
+  'Edition.ruleCount': { cost: 0 },
+  'Edition.parts': { cost: 0, list: 10 },
+  'Edition.abilityWords': { cost: 0, list: 60 },
+  'Part.number': { cost: 0 },
+  'Part.title': { cost: 0 },
+  'Rule.number': { cost: 0 },
+  'Rule.kind': { cost: 0 },
+  'Rule.text': { cost: 0 },
+  'Rule.examples': { cost: 0 },
+  'Rule.parent': { cost: 0 },
+  'Rule.children': { cost: 1, list: 30 },
+  'Rule.ancestors': { cost: 0, list: 4 },
+  'Rule.edition': { cost: 0 },
+  'Rule.position': { cost: 0 },
+  'Rule.references': { cost: 0, list: 10 },
+  'Rule.referencedBy': { cost: 1, list: 20 },
+  'Rule.referencedByGlossary': { cost: 1, list: 5 },
+  'Rule.lineageId': { cost: 0 },
+  'Rule.history': { cost: 60 },
+  'CrossReference.targetNumber': { cost: 0 },
+  'CrossReference.kind': { cost: 0 },
+  'CrossReference.target': { cost: 0 },
+  'CrossReference.dangling': { cost: 0 },
+  'CrossReference.source': { cost: 0 },
+  'CrossReference.exampleIndex': { cost: 0 },
+  'CrossReference.start': { cost: 0 },
+  'CrossReference.end': { cost: 0 },
+  'GlossaryEntry.term': { cost: 0 },
+  'GlossaryEntry.definition': { cost: 0 },
+  'GlossaryEntry.references': { cost: 0, list: 5 },
+  'GlossaryEntry.edition': { cost: 0 },
+  'Keyword.kind': { cost: 0 },
+  'Keyword.name': { cost: 0 },
+  'Keyword.number': { cost: 0 },
+  'Keyword.rule': { cost: 0 },
+  'PageInfo.hasNextPage': { cost: 0 },
+  'PageInfo.endCursor': { cost: 0 },
+  'RuleConnection.edges': { cost: 0, list: -1 },
+  'RuleConnection.nodes': { cost: 0, list: -1 },
+  'RuleConnection.pageInfo': { cost: 0 },
+  'RuleConnection.edition': { cost: 0 },
+  'RuleEdge.cursor': { cost: 0 },
+  'RuleEdge.node': { cost: 0 },
+  'SearchHit.kind': { cost: 0 },
+  'SearchHit.score': { cost: 0 },
+  'SearchHit.rule': { cost: 0 },
+  'SearchHit.exampleIndex': { cost: 0 },
+  'SearchHit.glossary': { cost: 0 },
+  'SearchHit.highlighted': { cost: 1 },
+  'SearchHit.snippet': { cost: 1 },
+  'SearchEdge.cursor': { cost: 0 },
+  'SearchEdge.node': { cost: 0 },
+  'SearchConnection.edges': { cost: 0, list: -1 },
+  'SearchConnection.nodes': { cost: 0, list: -1 },
+  'SearchConnection.pageInfo': { cost: 0 },
+  'SearchConnection.edition': { cost: 0 },
+  'DiffSegment.op': { cost: 0 },
+  'DiffSegment.text': { cost: 0 },
+  'RuleSide.number': { cost: 0 },
+  'RuleSide.text': { cost: 0 },
+  'DiffChange.before': { cost: 0 },
+  'DiffChange.after': { cost: 0 },
+  'DiffChange.renumbered': { cost: 0 },
+  'DiffChange.textChange': { cost: 0 },
+  'DiffChange.segments': { cost: 0, list: 20 },
+  'DiffCounts.added': { cost: 0 },
+  'DiffCounts.removed': { cost: 0 },
+  'DiffCounts.renumbered': { cost: 0 },
+  'DiffCounts.references': { cost: 0 },
+  'DiffCounts.substantive': { cost: 0 },
+  'DiffEdge.cursor': { cost: 0 },
+  'DiffEdge.node': { cost: 0 },
+  'DiffConnection.from': { cost: 0 },
+  'DiffConnection.to': { cost: 0 },
+  'DiffConnection.counts': { cost: 0 },
+  'DiffConnection.edges': { cost: 0, list: -1 },
+  'DiffConnection.nodes': { cost: 0, list: -1 },
+  'DiffConnection.pageInfo': { cost: 0 },
+  'HistoryStep.edition': { cost: 0 },
+  'HistoryStep.number': { cost: 0 },
+  'HistoryStep.text': { cost: 0 },
+  'HistoryStep.renumbered': { cost: 0 },
+  'HistoryStep.textChange': { cost: 0 },
+  'HistoryStep.segments': { cost: 0, list: 20 },
+  'History.lineageId': { cost: 0 },
+  'History.steps': { cost: 0, list: 120 },
+  'LookupResult.query': { cost: 0 },
+  'LookupResult.kind': { cost: 0 },
+  'LookupResult.matched': { cost: 0 },
+  'LookupResult.edition': { cost: 0 },
+  'LookupResult.rules': { cost: 0, list: 30 },
+  'LookupResult.glossary': { cost: 0, list: 2 },
+  'LookupResult.suggestions': { cost: 0, list: 5 },
+};
+
+/** Default `first` of each connection field (list -1 above: the page size multiplies what is below). */
+const CONNECTION_DEFAULT: Record<string, number> = { 'Query.rules': 100, 'Query.search': 20, 'Query.diff': 100 };
+const MAX_FIRST = 500;
+
+function firstOf(field: FieldNode, dflt: number): number {
+  const arg = field.arguments?.find((a) => a.name.value === 'first');
+  if (!arg) return dflt;
+  const v: ValueNode = arg.value;
+  // a variable may be anything: count the cap
+  if (v.kind === Kind.INT) return Math.min(Math.max(0, Number(v.value)), MAX_FIRST);
+  return MAX_FIRST;
+}
+
+/**
+ * Depth (introspection fields excepted), cost and aliases of an operation's selection: a field
+ * costs its FIELD_COST times the items of the lists above it. `typeOf` names the type a field of a
+ * type returns (from the schema). Pure.
  */
 export function measureSelection(
   set: SelectionSetNode,
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
-): { depth: number; cost: number } {
-  const walk = (s: SelectionSetNode, mult: number, seen: ReadonlySet<string>): { depth: number; cost: number } => {
+  rootType: string,
+  typeOf: (type: string, field: string) => string | null,
+): { depth: number; cost: number; aliases: number } {
+  let aliases = 0;
+  const walk = (s: SelectionSetNode, type: string, mult: number, pageSize: number, seen: ReadonlySet<string>): { depth: number; cost: number } => {
     let depth = 0;
     let cost = 0;
     for (const sel of s.selections) {
       if (sel.kind === Kind.FIELD) {
-        if (sel.name.value.startsWith('__')) continue;
-        const m = mult * multiplier(sel);
-        cost += m;
-        if (sel.selectionSet) {
-          const inner = walk(sel.selectionSet, m, seen);
-          depth = Math.max(depth, inner.depth + 1);
-          cost += inner.cost;
-        } else depth = Math.max(depth, 1);
+        const name = sel.name.value;
+        if (name.startsWith('__')) continue;
+        if (sel.alias) aliases++;
+        const key = `${type}.${name}`;
+        const fc = FIELD_COST[key] ?? { cost: 1 };
+        const page = key in CONNECTION_DEFAULT ? firstOf(sel, CONNECTION_DEFAULT[key]!) : pageSize;
+        cost += mult * Math.max(fc.cost, 0.01);
+        const items = fc.list === -1 ? pageSize : (fc.list ?? 1);
+        const inner = sel.selectionSet ? walk(sel.selectionSet, typeOf(type, name) ?? '', mult * items, page, seen) : { depth: 0, cost: 0 };
+        depth = Math.max(depth, inner.depth + 1);
+        cost += inner.cost;
       } else {
         let inner: SelectionSetNode | undefined;
         let nextSeen = seen;
@@ -80,7 +186,7 @@ export function measureSelection(
           nextSeen = new Set([...seen, sel.name.value]);
         }
         if (inner) {
-          const r = walk(inner, mult, nextSeen);
+          const r = walk(inner, type, mult, pageSize, nextSeen);
           depth = Math.max(depth, r.depth);
           cost += r.cost;
         }
@@ -88,27 +194,35 @@ export function measureSelection(
     }
     return { depth, cost };
   };
-  return walk(set, 1, new Set());
+  const r = walk(set, rootType, 1, 1, new Set());
+  return { depth: r.depth, cost: Math.ceil(r.cost), aliases };
 }
 
-/** A validation rule rejecting operations deeper or costlier than the limits, with extensions.code TOO_COMPLEX. */
+/** A validation rule rejecting operations deeper, costlier or with more aliases than the limits (TOO_COMPLEX). */
 export function limitsRule(limits: QueryLimits) {
   return (context: ValidationContext): ASTVisitor => {
     const doc = context.getDocument();
+    const schema = context.getSchema();
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+    const typeOf = (type: string, field: string): string | null => {
+      const t = schema.getType(type);
+      if (!t || !('getFields' in t)) return null;
+      const f = (t.getFields() as Record<string, { type: { toString(): string } }>)[field];
+      return f ? f.type.toString().replace(/[[\]!]/g, '') : null;
+    };
     return {
       OperationDefinition(op) {
-        const { depth, cost } = measureSelection(op.selectionSet, fragments);
-        // spec: false keeps the 400 for application/json clients too (yoga downgrades spec validation errors to 200)
-        const ext = { code: 'TOO_COMPLEX', http: { status: 400, spec: false } };
+        const root = op.operation === 'query' ? 'Query' : op.operation;
+        const { depth, cost, aliases } = measureSelection(op.selectionSet, fragments, root, typeOf);
+        const ext = { code: 'TOO_COMPLEX' };
         if (depth > limits.maxDepth) {
-          context.reportError(
-            new GraphQLError(`query depth ${depth} exceeds the limit of ${limits.maxDepth}`, { nodes: [op], extensions: { ...ext, depth } }),
-          );
+          context.reportError(new GraphQLError(`query depth ${depth} exceeds the limit of ${limits.maxDepth}`, { nodes: [op], extensions: { ...ext, depth } }));
+        } else if (aliases > limits.maxAliases) {
+          context.reportError(new GraphQLError(`${aliases} aliases exceed the limit of ${limits.maxAliases}`, { nodes: [op], extensions: { ...ext, aliases } }));
         } else if (cost > limits.maxCost) {
           context.reportError(
-            new GraphQLError(`query cost ${cost} exceeds the limit of ${limits.maxCost}; ask for fewer items`, {
+            new GraphQLError(`query cost ${cost} exceeds the limit of ${limits.maxCost}; ask for fewer items or cheaper fields`, {
               nodes: [op],
               extensions: { ...ext, cost },
             }),
@@ -118,6 +232,3 @@ export function limitsRule(limits: QueryLimits) {
     };
   };
 }
-
-/** Longest search text accepted, in characters. */
-export const MAX_SEARCH_LENGTH = 500;

@@ -1,21 +1,19 @@
 import { Router, type Request, type Response } from 'express';
-import type { Reader, RuleRecord } from '../db/Reader.js';
-import { resolveEditionArg } from './args.js';
-import { apiError, codeOf, statusOf } from './errors.js';
-import { MAX_SEARCH_LENGTH } from './limits.js';
-import { answerLookup } from './lookup/answerLookup.js';
-import { escapeMd, formatLookup, lookupJson, type LookupFormat } from './lookup/formatLookup.js';
-import { parseQuery } from './lookup/parseQuery.js';
+import type { RuleRecord } from '../core/records.js';
+import type { KnowledgeBase } from '../query/KnowledgeBase.js';
+import { escapeMd, formatLookup, lookupJson, type LookupFormat } from '../query/formatLookup.js';
+import { parseQuery } from '../query/parseQuery.js';
+import { apiError, codeOf, statusOf, toApiError } from './errors.js';
 import { ERROR, IMMUTABLE, SHORT, etagOf, type CachedResponse, type ResponseCache } from './ResponseCache.js';
-import type { GraphQLError } from 'graphql';
 import { escapeHtml } from './escapeHtml.js';
 
 /** Options of the bot endpoints. */
 export interface V1Options {
-  reader: Reader;
+  /** The query layer (a function: the server may swap in a new database). */
+  kb: () => KnowledgeBase;
   cache: ResponseCache | null;
-  /** Base of the URLs printed in answers ("https://crkb.example"); default: from the request. */
-  publicUrl?: string;
+  /** Base of the URLs printed in answers ("https://crkb.example"); never taken from request headers. */
+  publicUrl: () => string;
 }
 
 const CONTENT_TYPE: Record<LookupFormat, string> = {
@@ -61,7 +59,7 @@ function formatParam(req: Request): LookupFormat {
  * GET /v1/rules/:number and GET /v1/search?q=…&edition=…&limit=10&format=….
  */
 export function v1Routes(opts: V1Options): Router {
-  const { reader, cache } = opts;
+  const { cache } = opts;
   const router = Router();
 
   /** Serves one cacheable answer: format, ETag and Cache-Control, errors as 4xx in the asked format. */
@@ -78,7 +76,7 @@ export function v1Routes(opts: V1Options): Router {
     } catch (e) {
       const code = codeOf(e);
       if (code === undefined) throw e;
-      const err = e as GraphQLError;
+      const err = toApiError(e);
       const suggestions = (err.extensions.suggestions as string[] | undefined) ?? [];
       const body =
         format === 'json'
@@ -95,13 +93,14 @@ export function v1Routes(opts: V1Options): Router {
       const examples = flag(req, 'examples');
       const full = flag(req, 'full');
       const query = q(req);
-      const edition = resolveEditionArg(reader, param(req, 'edition'));
-      const a = answerLookup(reader, edition.edition, query);
-      const base = opts.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+      const kb = opts.kb();
+      const edition = kb.resolveEdition(param(req, 'edition'));
+      const a = kb.lookup(edition.edition, query);
+      const base = opts.publicUrl();
       const params = new URLSearchParams({ q: query, edition: edition.edition.effectiveDate, format: format === 'json' ? 'text' : format, full: '1' });
       if (examples) params.set('examples', '1');
       const fullUrl = `${base}/v1/lookup?${params}`;
-      const examplesOf = (r: RuleRecord) => reader.examples(r);
+      const examplesOf = (r: RuleRecord) => kb.examples(r);
       const fo = { examples, fullUrl, full };
       const body =
         format === 'json' ? JSON.stringify(lookupJson(a, examplesOf, fo)) : formatLookup(a, format, examplesOf, fo);
@@ -127,19 +126,17 @@ export function v1Routes(opts: V1Options): Router {
     respond(req, res, (format) => {
       const q = param(req, 'q');
       if (q === undefined || q.trim() === '') throw apiError('BAD_USER_INPUT', 'the "q" parameter is required', { argument: 'q' });
-      if (q.length > MAX_SEARCH_LENGTH) {
-        throw apiError('BAD_USER_INPUT', `the search text is longer than ${MAX_SEARCH_LENGTH} characters`, { argument: 'q' });
-      }
       const limitArg = param(req, 'limit') ?? '10';
       const limit = Number(limitArg);
       if (!Number.isInteger(limit) || limit < 1 || limit > 50) {
         throw apiError('BAD_USER_INPUT', `limit must be a whole number from 1 to 50, not "${limitArg.slice(0, 20)}"`, { argument: 'limit' });
       }
-      const edition = resolveEditionArg(reader, param(req, 'edition'));
+      const kb = opts.kb();
+      const edition = kb.resolveEdition(param(req, 'edition'));
       const marks = format === 'json' ? { open: '<b>', close: '</b>' } : format === 'markdown' ? { open: '**', close: '**' } : { open: '', close: '' };
       // JSON snippets are HTML (matches in <b>) and markdown ones Markdown (matches in **): their text is escaped
       const escape = format === 'json' ? escapeHtml : format === 'markdown' ? escapeMd : undefined;
-      const hits = reader.search(edition.edition.id, q, { limit, marks, ...(escape ? { escape } : {}) }).map((h) => ({
+      const hits = kb.search(edition.edition.id, q, { limit, marks, ...(escape ? { escape } : {}) }).map((h) => ({
         kind: h.kind,
         number: h.rule?.number ?? null,
         term: h.glossary?.term ?? null,

@@ -10,11 +10,10 @@ export const CrossReference = {
   start: (x: CrossRefParent) => x.ref.start,
   end: (x: CrossRefParent) => x.ref.end,
   target(x: CrossRefParent, _: unknown, ctx: ApiContext) {
-    if (x.ref.kind === 'part') return null;
-    return ctx.loaders.rule.load({ editionId: x.editionId, key: x.ref.target });
+    return x.ref.kind === 'part' ? null : ctx.kb.rule(x.editionId, x.ref.target);
   },
-  async dangling(x: CrossRefParent, _: unknown, ctx: ApiContext) {
-    if (x.ref.kind === 'part') return !(await ctx.loaders.partNumbers.load(x.editionId)).has(x.ref.target);
-    return (await ctx.loaders.rule.load({ editionId: x.editionId, key: x.ref.target })) === null;
+  dangling(x: CrossRefParent, _: unknown, ctx: ApiContext) {
+    if (x.ref.kind === 'part') return !ctx.kb.parts(x.editionId).some((p) => p.number === x.ref.target);
+    return ctx.kb.rule(x.editionId, x.ref.target) === null;
   },
 };

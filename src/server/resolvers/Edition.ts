@@ -1,15 +1,9 @@
-import type { EditionInfo } from '../../db/Reader.js';
+import type { EditionInfo } from '../../core/records.js';
 import type { ApiContext } from '../ApiContext.js';
 
 /** Resolvers of Edition. */
 export const Edition = {
-  ruleCount(e: EditionInfo, _: unknown, ctx: ApiContext) {
-    return ctx.reader.ruleCount(e.id);
-  },
-  parts(e: EditionInfo, _: unknown, ctx: ApiContext) {
-    return ctx.reader.parts(e.id);
-  },
-  abilityWords(e: EditionInfo, _: unknown, ctx: ApiContext) {
-    return ctx.reader.abilityWords(e.id);
-  },
+  ruleCount: (e: EditionInfo, _: unknown, ctx: ApiContext) => ctx.kb.ruleCount(e.id),
+  parts: (e: EditionInfo, _: unknown, ctx: ApiContext) => ctx.kb.parts(e.id),
+  abilityWords: (e: EditionInfo, _: unknown, ctx: ApiContext) => ctx.kb.abilityWords(e.id),
 };

@@ -1,14 +1,11 @@
-import type { GlossaryRecord } from '../../db/Reader.js';
+import type { GlossaryRecord } from '../../core/records.js';
 import type { ApiContext } from '../ApiContext.js';
 import type { CrossRefParent } from './Rule.js';
 
 /** Resolvers of GlossaryEntry. */
 export const GlossaryEntry = {
-  async references(g: GlossaryRecord, _: unknown, ctx: ApiContext): Promise<CrossRefParent[]> {
-    const refs = await ctx.loaders.refs.load(g.textId);
-    return refs.map((ref) => ({ ref, editionId: g.editionId, source: 'text', exampleIndex: null }));
+  references(g: GlossaryRecord, _: unknown, ctx: ApiContext): CrossRefParent[] {
+    return ctx.kb.refsOfTexts([g.textId]).get(g.textId)!.map((ref) => ({ ref, editionId: g.editionId, source: 'text', exampleIndex: null }));
   },
-  edition(g: GlossaryRecord, _: unknown, ctx: ApiContext) {
-    return ctx.loaders.edition.load(g.editionId);
-  },
+  edition: (g: GlossaryRecord, _: unknown, ctx: ApiContext) => ctx.kb.editionById(g.editionId),
 };

@@ -1,15 +1,15 @@
+import type { HistoryStep as Step } from '../../engine/history.js';
+import type { RuleChange } from '../../engine/diffEditions.js';
 import type { ApiContext } from '../ApiContext.js';
-import type { DiffChangeData, HistoryStepData } from '../engine.js';
 
 /** Resolvers of HistoryStep: the step's edition by effective date. */
 export const HistoryStep = {
-  edition(s: HistoryStepData, _: unknown, ctx: ApiContext) {
-    return ctx.reader.resolveEdition(s.effectiveDate)?.edition ?? null;
-  },
-  segments: (s: HistoryStepData) => s.segments ?? [],
+  edition: (s: Step, _: unknown, ctx: ApiContext) => ctx.kb.resolveEdition(s.date).edition,
+  textChange: (s: Step) => (s.change === 'added' ? null : (s.textChange ?? 'none')),
+  segments: (s: Step) => s.segments ?? [],
 };
 
 /** Resolvers of DiffChange. */
 export const DiffChange = {
-  segments: (c: DiffChangeData) => c.segments ?? [],
+  segments: (c: RuleChange) => c.segments ?? [],
 };

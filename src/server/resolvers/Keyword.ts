@@ -1,9 +1,7 @@
-import type { KeywordRecord } from '../../db/Reader.js';
+import type { KeywordRecord } from '../../core/records.js';
 import type { ApiContext } from '../ApiContext.js';
 
 /** Resolvers of Keyword. */
 export const Keyword = {
-  rule(k: KeywordRecord, _: unknown, ctx: ApiContext) {
-    return ctx.loaders.rule.load({ editionId: k.editionId, key: k.number });
-  },
+  rule: (k: KeywordRecord, _: unknown, ctx: ApiContext) => ctx.kb.rule(k.editionId, k.number),
 };

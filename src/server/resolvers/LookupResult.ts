@@ -1,4 +1,4 @@
-import type { LookupAnswer } from '../lookup/answerLookup.js';
+import type { LookupAnswer } from '../../query/answerLookup.js';
 
 /** Resolvers of LookupResult: every field reads the answer as is. */
 export const LookupResult = {

@@ -9,5 +9,4 @@ import { Rule } from './Rule.js';
 
 /** Every resolver, by type name. */
 export const resolvers = { Query, Rule, CrossReference, GlossaryEntry, Edition, Keyword, HistoryStep, DiffChange, LookupResult };
-export { ruleOrNotFound } from './Query.js';
 export type { CrossRefParent } from './Rule.js';

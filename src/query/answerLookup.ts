@@ -1,7 +1,9 @@
-import type { EditionInfo, GlossaryRecord, Reader, RuleRecord } from '../../db/Reader.js';
-import { apiError } from '../errors.js';
-import { compareNumbers, parseQuery } from './parseQuery.js';
-import { closestTerms, nearestNumbers, typoBudget } from './suggest.js';
+import type { EditionInfo, GlossaryRecord, RuleRecord } from '../core/records.js';
+import { compareNumbers } from '../core/ruleNumber.js';
+import { closestTerms, nearestNumbers, typoBudget } from '../core/suggest.js';
+import type { KnowledgeBase } from './KnowledgeBase.js';
+import { parseQuery } from './parseQuery.js';
+import { QueryError } from './QueryError.js';
 
 /** How a lookup was answered. */
 export type LookupKind = 'rule' | 'range' | 'keyword' | 'glossary' | 'fuzzy' | 'search' | 'none';
@@ -20,14 +22,14 @@ export interface LookupAnswer {
 }
 
 /** Section rules answer with their direct children only: a whole section would not fit anywhere. */
-function withBelow(reader: Reader, rule: RuleRecord): RuleRecord[] {
+function withBelow(reader: KnowledgeBase, rule: RuleRecord): RuleRecord[] {
   if (rule.kind === 'section') return [rule, ...(reader.childrenOf(rule.editionId, [rule.number]).get(rule.number) ?? [])];
   return [rule, ...reader.descendants(rule)];
 }
 
-function notFoundNumber(reader: Reader, edition: EditionInfo, number: string): never {
+function notFoundNumber(reader: KnowledgeBase, edition: EditionInfo, number: string): never {
   const suggestions = nearestNumbers(number, reader.numbers(edition.id));
-  throw apiError('NOT_FOUND', `no rule ${number} in the ${edition.effectiveDate} edition`, {
+  throw new QueryError('NOT_FOUND', `no rule ${number} in the ${edition.effectiveDate} edition`, {
     suggestions,
     edition: edition.effectiveDate,
   });
@@ -39,12 +41,12 @@ function notFoundNumber(reader: Reader, edition: EditionInfo, number: string): n
  * the rules it points to) or a misspelling (best match plus suggestions).
  * Throws BAD_USER_INPUT for unreadable queries and NOT_FOUND for unknown numbers.
  */
-export function answerLookup(reader: Reader, edition: EditionInfo, q: string): LookupAnswer {
+export function answerLookup(reader: KnowledgeBase, edition: EditionInfo, q: string): LookupAnswer {
   const parsed = parseQuery(q);
   const base = { query: q, edition, glossary: [] as GlossaryRecord[], suggestions: [] as string[] };
   switch (parsed.kind) {
     case 'invalid':
-      throw apiError('BAD_USER_INPUT', parsed.reason, { argument: 'q' });
+      throw new QueryError('BAD_INPUT', parsed.reason, { argument: 'q' });
     case 'number': {
       const rule = reader.rule(edition.id, parsed.number);
       if (!rule) notFoundNumber(reader, edition, parsed.number);
@@ -69,7 +71,7 @@ export function answerLookup(reader: Reader, edition: EditionInfo, q: string): L
 }
 
 function answerTerm(
-  reader: Reader,
+  reader: KnowledgeBase,
   edition: EditionInfo,
   term: string,
   base: Pick<LookupAnswer, 'query' | 'edition' | 'glossary' | 'suggestions'>,
@@ -107,7 +109,7 @@ function answerTerm(
 }
 
 /** Rules a glossary definition points to ("See rule 700.4"), in the same edition. */
-function rulesCitedBy(reader: Reader, g: GlossaryRecord): RuleRecord[] {
+function rulesCitedBy(reader: KnowledgeBase, g: GlossaryRecord): RuleRecord[] {
   const refs = reader.refsOfTexts([g.textId]).get(g.textId) ?? [];
   const numbers = [...new Set(refs.map((r) => r.target))];
   return reader.rulesByNumbers(g.editionId, numbers).filter((r): r is RuleRecord => r !== null);

@@ -1,4 +1,5 @@
-import type { RuleRecord } from '../../db/Reader.js';
+import type { RuleRecord } from '../core/records.js';
+import { ruleLabel } from '../core/ruleNumber.js';
 import type { LookupAnswer } from './answerLookup.js';
 
 /** Output formats of /v1/lookup and /v1/rules. */
@@ -16,14 +17,9 @@ export interface FormatOptions {
   full?: boolean;
 }
 
-/** A rule's published label: "702.19." for rules and sections, "702.19b" for subrules. */
-export function ruleLabel(r: Pick<RuleRecord, 'number' | 'kind'>): string {
-  return /[a-z]$/.test(r.number) ? r.number : `${r.number}.`;
-}
-
-/** Escapes Markdown's inline syntax characters in plain text. */
+/** Escapes Markdown's inline syntax characters in plain text (and breaks bare URLs, which chat apps link). */
 export function escapeMd(s: string): string {
-  return s.replace(/([\\*_~`|>#[\]])/g, '\\$1');
+  return s.replace(/([\\*_~`|>#[\]<])/g, '\\$1').replace(/:\/\//g, ':\\/\\/');
 }
 
 /** The answer as JSON-ready data (examples included on request). */
@@ -45,13 +41,18 @@ export function lookupJson(a: LookupAnswer, examplesOf: (r: RuleRecord) => strin
   };
 }
 
+/** The user's own words in a Markdown answer: a code span, so nothing in them renders as a link or markup. */
+function echoMd(s: string): string {
+  return `\`${s.replace(/`/g, "'").replace(/\s+/g, ' ')}\``;
+}
+
 /** Lines of a text or markdown answer, before the cap. */
 function lines(a: LookupAnswer, md: boolean, examplesOf: (r: RuleRecord) => string[], opts: FormatOptions): string[] {
   const out: string[] = [];
   const esc = md ? escapeMd : (s: string) => s;
   if (a.kind === 'fuzzy' && a.matched) out.push(md ? `*Showing “${esc(a.matched)}”*` : `Showing "${a.matched}"`);
-  if (a.kind === 'search') out.push(md ? `*No rule or term “${esc(a.query)}”; rules mentioning it:*` : `No rule or term "${a.query}"; rules mentioning it:`);
-  if (a.kind === 'none') out.push(`Nothing found for "${a.query}" in the ${a.edition.effectiveDate} edition.`);
+  if (a.kind === 'search') out.push(md ? `*No rule or term ${echoMd(a.query)}; rules mentioning it:*` : `No rule or term "${a.query}"; rules mentioning it:`);
+  if (a.kind === 'none') out.push(md ? `Nothing found for ${echoMd(a.query)} in the ${a.edition.effectiveDate} edition.` : `Nothing found for "${a.query}" in the ${a.edition.effectiveDate} edition.`);
   for (const g of a.glossary) out.push(md ? `**${esc(g.term)}**: ${esc(g.definition.replace(/\n/g, ' '))}` : `${g.term}: ${g.definition.replace(/\n/g, ' ')}`);
   for (const r of a.rules) {
     out.push(md ? `**${ruleLabel(r)}** ${esc(r.text)}` : `${ruleLabel(r)} ${r.text}`);

@@ -1,4 +1,4 @@
-import { compareNumbers, numberKey } from './parseQuery.js';
+import { compareNumbers, numberKey } from './ruleNumber.js';
 
 /** Optimal-string-alignment (restricted Damerau-Levenshtein) distance, capped: returns max+1 once exceeded. */
 export function editDistance(a: string, b: string, max = 8): number {
@@ -54,7 +54,7 @@ export function typoBudget(term: string): number {
   return term.length <= 4 ? 1 : term.length <= 8 ? 2 : 3;
 }
 
-/** Rule numbers of an edition nearest to an unknown number: close spellings first, then numeric neighbours. */
+/** Rule numbers nearest to an unknown number: close spellings first, then numeric neighbours in its section. */
 export function nearestNumbers(target: string, numbers: readonly string[], limit = 5): string[] {
   const scored = numbers.map((n) => ({ n, d: editDistance(target, n, 3) }));
   const close = scored

@@ -53,20 +53,3 @@ export function parseQuery(q: string): ParsedQuery {
   }
   return { kind: 'term', term };
 }
-
-/** Sort key of a rule number: section, rule, letters (so ranges and neighbours compare correctly). */
-export function numberKey(n: string): [number, number, string] {
-  const m = /^(\d+)(?:\.(\d+)([a-z]*))?$/.exec(n);
-  if (!m) return [Number.MAX_SAFE_INTEGER, 0, n];
-  return [Number(m[1]), m[2] === undefined ? -1 : Number(m[2]), m[3] ?? ''];
-}
-
-/** Compares two rule numbers in document order (102.9 < 102.10, 704.5k < 704.5m, 702.1z < 702.1aa). */
-export function compareNumbers(a: string, b: string): number {
-  const ka = numberKey(a);
-  const kb = numberKey(b);
-  if (ka[0] !== kb[0]) return ka[0] - kb[0];
-  if (ka[1] !== kb[1]) return ka[1] - kb[1];
-  if (ka[2].length !== kb[2].length) return ka[2].length - kb[2].length;
-  return ka[2] < kb[2] ? -1 : ka[2] > kb[2] ? 1 : 0;
-}

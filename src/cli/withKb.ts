@@ -1,0 +1,28 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { KnowledgeBase } from '../query/KnowledgeBase.js';
+import { QueryError } from '../query/QueryError.js';
+import { defaultDbFile } from './options.js';
+import { UsageError } from './UsageError.js';
+
+/**
+ * Runs a query command against the database (--db, $CRKB_DB or data/crkb.db), translating the
+ * query layer's errors once: a bad argument is a UsageError (usage, exit 1), a missing rule or
+ * term one line on stderr with the nearest candidates (exit 1).
+ */
+export async function withKb(command: string, file: string | undefined, usage: string, f: (kb: KnowledgeBase) => number | Promise<number>): Promise<number> {
+  const abs = resolve(file ?? defaultDbFile());
+  if (!existsSync(abs)) throw new UsageError(`database ${file ?? defaultDbFile()} does not exist: build it with "npx crkb ingest --archive ../shared/corpus"`, usage);
+  const kb = KnowledgeBase.open(abs);
+  try {
+    return await f(kb);
+  } catch (e) {
+    if (!(e instanceof QueryError)) throw e;
+    if (e.code === 'BAD_INPUT') throw new UsageError(e.details.argument ? `${e.details.argument}: ${e.message}` : e.message, usage);
+    const s = e.details.suggestions ?? [];
+    console.error(`crkb ${command}: ${e.message}${s.length > 0 ? `; nearest: ${s.join(', ')}` : ''}`);
+    return 1;
+  } finally {
+    kb.close();
+  }
+}

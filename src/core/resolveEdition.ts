@@ -1,0 +1,55 @@
+import type { EditionInfo } from './records.js';
+
+/**
+ * What an edition argument names: the edition, and whether the argument pins it (an effective
+ * date, a label or a set code: an answer about it never changes), or what is wrong with it.
+ */
+export type EditionResolution = { edition: EditionInfo; exact: boolean; problem?: undefined } | { edition: null; exact: false; problem: string };
+
+/** Longest edition argument worth reading: longer ones are mistakes, refused before any lookup. */
+export const MAX_EDITION_ARG = 64;
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const SET_CODE_RE = /^[A-Za-z0-9]{2,6}$/;
+
+/** True for a real calendar date written YYYY-MM-DD. */
+export function isDate(s: string): boolean {
+  if (!DATE_RE.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+/**
+ * Resolves an edition argument against the stored editions (sorted by date), the same way for
+ * every edge: "latest" (or nothing), an effective date, any other date (the official edition in
+ * force that day), a set code ("AFR", case-insensitive: the first edition published with that
+ * set) or the label of an unofficial edition ("unofficial:…"). Pure.
+ */
+export function resolveEdition(editions: readonly EditionInfo[], arg: string | null | undefined, family = 'cr'): EditionResolution {
+  const a = (arg ?? '').trim();
+  const fail = (problem: string): EditionResolution => ({ edition: null, exact: false, problem });
+  if (a.length > MAX_EDITION_ARG) return fail(`edition "${a.slice(0, 40)}…" is longer than ${MAX_EDITION_ARG} characters`);
+  const official = editions.filter((e) => e.family === family && e.official);
+  if (a === '' || a.toLowerCase() === 'latest') {
+    const last = official.at(-1);
+    return last ? { edition: last, exact: false } : fail(`no ${family} editions are stored`);
+  }
+  if (a.startsWith('unofficial:')) {
+    const e = editions.find((x) => x.family === family && x.label === a);
+    return e ? { edition: e, exact: true } : fail(`no unofficial ${family} edition is labelled "${a.slice(0, 60)}"`);
+  }
+  if (isDate(a)) {
+    const exact = official.find((e) => e.effectiveDate === a && e.label === '');
+    if (exact) return { edition: exact, exact: true };
+    const inForce = official.filter((e) => e.effectiveDate <= a).at(-1);
+    if (inForce) return { edition: inForce, exact: false };
+    const first = official[0];
+    return fail(first ? `no ${family} edition was in force on ${a}: the earliest stored is ${first.effectiveDate}` : `no ${family} editions are stored`);
+  }
+  if (SET_CODE_RE.test(a)) {
+    const code = a.toUpperCase();
+    const e = official.find((x) => x.setCode?.toUpperCase() === code);
+    if (e) return { edition: e, exact: true };
+  }
+  return fail(`edition "${a.slice(0, 40)}" is not a date (YYYY-MM-DD), "latest", the code of a set an edition was published with (like AFR) or an "unofficial:…" label`);
+}

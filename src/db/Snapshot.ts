@@ -1,0 +1,436 @@
+import type { Statement } from 'better-sqlite3';
+import type { Reference } from '../core/references.js';
+import type { EditionInfo, Family, GlossaryRecord, PartRecord, RuleRecord, TextRefRecord } from '../core/records.js';
+import type { Db } from './openDb.js';
+
+/** A stored rule version: number, text and examples, shared by every edition that holds it. */
+export interface VersionRecord {
+  id: number;
+  number: string;
+  kind: string;
+  parent: string | null;
+  textId: number;
+  exampleIds: number[];
+  /** The stored JSON array of example ids: equal strings, equal examples. */
+  examplesKey: string;
+}
+
+/** A rule version as the differ reads it. */
+export interface DiffVersion {
+  textId: number;
+  text: string;
+  /** Hash of the normalized text (texts.norm_h). */
+  normHash: number;
+  /** The stored JSON array of example text ids. */
+  exampleIds: string;
+}
+
+/** One edition's rows: version and lineage ids by position, glossary, parts. */
+interface EditionRows {
+  info: EditionInfo;
+  versions: Int32Array;
+  /** Lineage id per position; a rule outside the chain (never aligned) is its own lineage, negative. */
+  lineages: Int32Array;
+  /** `versions` sorted, with the position of each: membership and position by binary search. */
+  sortedVersions: Int32Array;
+  sortedPositions: Int32Array;
+  glossary: Int32Array;
+  parts: PartRecord[];
+  abilityWords: string[];
+  /** Bit per text id: the edition shows this text (rule, example or definition). */
+  textBits: Uint8Array;
+  numbers: string[] | null;
+}
+
+/** A split or merge between an edition and its predecessor, by position. */
+interface LinkRow {
+  kind: 'split' | 'merge';
+  editionId: number;
+  pos: number;
+  prevEditionId: number;
+  prevPos: number;
+}
+
+const EDITION_COLS = `id, family, effective_date AS effectiveDate, official, label, set_code AS setCode,
+  set_name AS setName, title`;
+
+/**
+ * The whole database in memory, read once: every distinct text and rule version once, every
+ * edition as arrays of ids into them (memory grows with distinct texts, not with editions). The
+ * one read path of the query layer; full-text search stays in SQLite's FTS5 index.
+ */
+export class Snapshot {
+  readonly editions: EditionInfo[];
+  private readonly rows = new Map<number, EditionRows>();
+  private readonly bodies = new Map<number, string>();
+  private readonly normHashes = new Map<number, number>();
+  private readonly versionById = new Map<number, VersionRecord>();
+  private readonly versionsByNumber = new Map<string, number[]>();
+  private readonly glossaryVersions = new Map<number, { term: string; textId: number }>();
+  private readonly refs = new Map<number, TextRefRecord[]>();
+  private readonly links: LinkRow[];
+  /** Text id -> rule versions whose text it is / whose examples hold it / glossary versions defining with it. */
+  private readonly ruleVersionsOfText = new Map<number, number[]>();
+  private readonly exampleVersionsOfText = new Map<number, number[]>();
+  private readonly glossaryVersionsOfText = new Map<number, number[]>();
+  private readonly textsCiting = new Map<string, number[]>();
+  private readonly files = new Map<number, { files: number; primary: { path: string; sha256: string } | null }>();
+  private lineageIndex: Map<number, Array<[editionId: number, pos: number]>> | null = null;
+  private readonly search: { match: Statement; any: Statement; marks: Statement; vocabulary: Statement | null };
+
+  constructor(readonly db: Db) {
+    const all = <T>(sql: string): T[] => db.prepare(sql).raw(true).all() as T[];
+    this.editions = (db.prepare(`SELECT ${EDITION_COLS} FROM editions ORDER BY family, effective_date, label`).all() as Array<
+      Omit<EditionInfo, 'official'> & { official: number }
+    >).map((e) => ({ ...e, family: e.family as Family, official: e.official === 1 }));
+    for (const [id, body, normH] of all<[number, string, number]>('SELECT id, body, norm_h FROM texts')) {
+      this.bodies.set(id, body);
+      this.normHashes.set(id, normH);
+    }
+    const maxText = Math.max(0, ...this.bodies.keys());
+    const add = (m: Map<number, number[]>, k: number, v: number): void => {
+      const l = m.get(k);
+      if (l) l.push(v);
+      else m.set(k, [v]);
+    };
+    for (const [id, number, kind, parent, textId, examples] of all<[number, string, string, string | null, number, string]>(
+      'SELECT id, number, kind, parent, text_id, examples FROM rule_versions',
+    )) {
+      const exampleIds = examples === '[]' ? [] : (JSON.parse(examples) as number[]);
+      this.versionById.set(id, { id, number, kind, parent, textId, exampleIds, examplesKey: examples });
+      const byNumber = this.versionsByNumber.get(number);
+      if (byNumber) byNumber.push(id);
+      else this.versionsByNumber.set(number, [id]);
+      add(this.ruleVersionsOfText, textId, id);
+      for (const x of exampleIds) add(this.exampleVersionsOfText, x, id);
+    }
+    for (const [id, term, textId] of all<[number, string, number]>('SELECT id, term, text_id FROM glossary_versions')) {
+      this.glossaryVersions.set(id, { term, textId });
+      add(this.glossaryVersionsOfText, textId, id);
+    }
+    for (const [textId, ord, target, kind, start, end] of all<[number, number, string, TextRefRecord['kind'], number, number]>(
+      'SELECT text_id, ord, target, kind, start, "end" FROM text_refs ORDER BY text_id, ord',
+    )) {
+      const r: TextRefRecord = { textId, ord, target, kind, start, end };
+      const l = this.refs.get(textId);
+      if (l) l.push(r);
+      else this.refs.set(textId, [r]);
+      const c = this.textsCiting.get(target);
+      if (!c) this.textsCiting.set(target, [textId]);
+      else if (c[c.length - 1] !== textId) c.push(textId);
+    }
+    // One row per edition, ids as JSON arrays (parsed natively) rather than a JS row per rule.
+    const ruleRows = new Map(
+      all<[number, string, string]>(
+        `SELECT edition_id, json_group_array(version_id), json_group_array(coalesce(lineage_id, 0))
+         FROM (SELECT edition_id, version_id, lineage_id FROM edition_rules ORDER BY edition_id, ord) GROUP BY edition_id`,
+      ).map(([e, v, l]) => [e, [v, l]] as const),
+    );
+    const glossaryRows = new Map(
+      all<[number, string]>(
+        `SELECT edition_id, json_group_array(version_id)
+         FROM (SELECT edition_id, version_id FROM edition_glossary ORDER BY edition_id, ord) GROUP BY edition_id`,
+      ),
+    );
+    const parts = new Map<number, PartRecord[]>();
+    for (const [e, number, title] of all<[number, string, string]>('SELECT edition_id, number, title FROM edition_parts ORDER BY edition_id, ord')) {
+      const l = parts.get(e);
+      if (l) l.push({ number, title });
+      else parts.set(e, [{ number, title }]);
+    }
+    const words = new Map<number, string[]>();
+    for (const [e, w] of all<[number, string]>('SELECT edition_id, word FROM ability_words ORDER BY edition_id, ord')) {
+      const l = words.get(e);
+      if (l) l.push(w);
+      else words.set(e, [w]);
+    }
+    for (const info of this.editions) {
+      const [v, l] = ruleRows.get(info.id) ?? ['[]', '[]'];
+      const versions = Int32Array.from(JSON.parse(v) as number[]);
+      const lineages = Int32Array.from(JSON.parse(l) as number[]);
+      for (let k = 0; k < lineages.length; k++) if (lineages[k] === 0) lineages[k] = -(info.id * 100000 + k);
+      const order = Int32Array.from(versions.keys()).sort((a, b) => versions[a]! - versions[b]! || a - b);
+      const glossary = Int32Array.from(JSON.parse(glossaryRows.get(info.id) ?? '[]') as number[]);
+      const textBits = new Uint8Array((maxText >> 3) + 1);
+      const mark = (t: number): void => void (textBits[t >> 3]! |= 1 << (t & 7));
+      for (const id of versions) {
+        const ver = this.versionById.get(id)!;
+        mark(ver.textId);
+        for (const x of ver.exampleIds) mark(x);
+      }
+      for (const id of glossary) mark(this.glossaryVersions.get(id)!.textId);
+      this.rows.set(info.id, {
+        info,
+        versions,
+        lineages,
+        sortedVersions: order.map((k) => versions[k]!),
+        sortedPositions: order,
+        glossary,
+        parts: parts.get(info.id) ?? [],
+        abilityWords: words.get(info.id) ?? [],
+        textBits,
+        numbers: null,
+      });
+    }
+    this.links = db
+      .prepare(
+        `SELECT kind, edition_id AS editionId, ord AS pos, prev_edition_id AS prevEditionId, prev_ord AS prevPos
+         FROM lineage_links ORDER BY edition_id, ord`,
+      )
+      .all() as LinkRow[];
+    for (const [e, n, path, sha256] of all<[number, number, string | null, string | null]>(
+      `SELECT e.id, (SELECT count(*) FROM source_files f WHERE f.edition_id = e.id), p.path, p.sha256
+       FROM editions e LEFT JOIN source_files p ON p.id = e.primary_file_id`,
+    )) {
+      this.files.set(e, { files: n, primary: path === null || sha256 === null ? null : { path, sha256 } });
+    }
+    let vocabulary: Statement | null = null;
+    try {
+      // a temporary table (in memory): the database file itself stays untouched
+      db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.texts_vocab USING fts5vocab(main, texts_fts, row)`);
+      vocabulary = db.prepare('SELECT term FROM temp.texts_vocab').pluck();
+    } catch {
+      vocabulary = null;
+    }
+    this.search = {
+      match: db.prepare('SELECT rowid, bm25(texts_fts) FROM texts_fts WHERE texts_fts MATCH @q ORDER BY rank').raw(true),
+      any: db.prepare('SELECT 1 FROM texts_fts WHERE texts_fts MATCH @q LIMIT 1').pluck(),
+      marks: db.prepare(
+        `SELECT rowid, snippet(texts_fts, 0, @open, @close, '…', 24), highlight(texts_fts, 0, @open, @close)
+         FROM texts_fts WHERE texts_fts MATCH @q AND rowid IN (SELECT value FROM json_each(@ids))`,
+      ).raw(true),
+      vocabulary,
+    };
+  }
+
+  private edition(editionId: number): EditionRows {
+    const r = this.rows.get(editionId);
+    if (!r) throw new Error(`no edition ${editionId} in the snapshot`);
+    return r;
+  }
+
+  /** An edition by id. */
+  editionById(editionId: number): EditionInfo | null {
+    return this.rows.get(editionId)?.info ?? null;
+  }
+
+  /** How many source files an edition was read from, and the one whose text is stored. */
+  sourcesOf(editionId: number): { files: number; primary: { path: string; sha256: string } | null } {
+    return this.files.get(editionId) ?? { files: 0, primary: null };
+  }
+
+  /** Number of rules of an edition. */
+  ruleCount(editionId: number): number {
+    return this.edition(editionId).versions.length;
+  }
+
+  /** The rule at a position of an edition's document order. */
+  ruleAt(editionId: number, pos: number): RuleRecord | null {
+    const e = this.edition(editionId);
+    const id = e.versions[pos];
+    if (id === undefined) return null;
+    const v = this.versionById.get(id)!;
+    const lineage = e.lineages[pos]!;
+    return {
+      editionId,
+      ord: pos,
+      versionId: id,
+      number: v.number,
+      kind: v.kind,
+      parent: v.parent,
+      textId: v.textId,
+      text: this.bodies.get(v.textId)!,
+      exampleIds: v.exampleIds,
+      lineageId: lineage < 0 ? null : lineage,
+    };
+  }
+
+  /** Position of a rule version in an edition, or -1. */
+  positionOf(editionId: number, versionId: number): number {
+    const e = this.edition(editionId);
+    const s = e.sortedVersions;
+    let lo = 0;
+    let hi = s.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (s[mid]! < versionId) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < s.length && s[lo] === versionId ? e.sortedPositions[lo]! : -1;
+  }
+
+  /** A rule by number in an edition (the first, should a source number two rules alike). */
+  ruleByNumber(editionId: number, number: string): RuleRecord | null {
+    let best = -1;
+    for (const id of this.versionsByNumber.get(number) ?? []) {
+      const p = this.positionOf(editionId, id);
+      if (p >= 0 && (best < 0 || p < best)) best = p;
+    }
+    return best < 0 ? null : this.ruleAt(editionId, best);
+  }
+
+  /** Every rule number of an edition, in document order. */
+  numbers(editionId: number): string[] {
+    const e = this.edition(editionId);
+    e.numbers ??= Array.from(e.versions, (id) => this.versionById.get(id)!.number);
+    return e.numbers;
+  }
+
+  /** Lineage ids, version ids and numbers of an edition's rules, in document order (what the differ pairs). */
+  ruleIds(editionId: number): { lineages: Int32Array; versions: Int32Array; numbers: string[] } {
+    const e = this.edition(editionId);
+    return { lineages: e.lineages, versions: e.versions, numbers: this.numbers(editionId) };
+  }
+
+  /** Rule versions by id with their texts, as the differ reads them. */
+  versions(ids: Iterable<number>): Map<number, DiffVersion> {
+    const out = new Map<number, DiffVersion>();
+    for (const id of ids) {
+      const v = this.versionById.get(id);
+      if (v) out.set(id, { textId: v.textId, text: this.bodies.get(v.textId)!, normHash: this.normHashes.get(v.textId)!, exampleIds: v.examplesKey });
+    }
+    return out;
+  }
+
+  /** A text by id ('' when unknown). */
+  text(id: number): string {
+    return this.bodies.get(id) ?? '';
+  }
+
+  /** Texts by id. */
+  texts(ids: Iterable<number>): Map<number, string> {
+    const out = new Map<number, string>();
+    for (const id of ids) {
+      const t = this.bodies.get(id);
+      if (t !== undefined) out.set(id, t);
+    }
+    return out;
+  }
+
+  /** Stored references of a text, in text order. */
+  refsOfText(textId: number): TextRefRecord[] {
+    return this.refs.get(textId) ?? [];
+  }
+
+  /** Stored references of several texts, as the differ reads them. */
+  refsOfTexts(ids: Iterable<number>): Map<number, Reference[]> {
+    const out = new Map<number, Reference[]>();
+    for (const id of ids) {
+      const l = this.refs.get(id);
+      if (l) out.set(id, l.map(({ target, kind, start, end }) => ({ target, kind, start, end })));
+    }
+    return out;
+  }
+
+  /** Texts that cite a number (rule texts, examples, definitions of any edition). */
+  textsCitingNumber(number: string): readonly number[] {
+    return this.textsCiting.get(number) ?? [];
+  }
+
+  /** Positions of an edition's rules whose text is `textId` (asText) or whose examples hold it. */
+  positionsUsingText(editionId: number, textId: number, as: 'text' | 'example'): number[] {
+    const versions = (as === 'text' ? this.ruleVersionsOfText : this.exampleVersionsOfText).get(textId) ?? [];
+    const out: number[] = [];
+    for (const id of versions) {
+      const p = this.positionOf(editionId, id);
+      if (p >= 0) out.push(p);
+    }
+    return out;
+  }
+
+  /** The glossary of an edition, in published order. */
+  glossary(editionId: number): GlossaryRecord[] {
+    const e = this.edition(editionId);
+    return Array.from(e.glossary, (id, ord) => this.glossaryRecord(editionId, ord, id));
+  }
+
+  /** Glossary entries of an edition defined by a text. */
+  glossaryUsingText(editionId: number, textId: number): GlossaryRecord[] {
+    const ids = this.glossaryVersionsOfText.get(textId);
+    if (!ids) return [];
+    const e = this.edition(editionId);
+    const out: GlossaryRecord[] = [];
+    e.glossary.forEach((id, ord) => {
+      if (ids.includes(id)) out.push(this.glossaryRecord(editionId, ord, id));
+    });
+    return out;
+  }
+
+  private glossaryRecord(editionId: number, ord: number, versionId: number): GlossaryRecord {
+    const g = this.glossaryVersions.get(versionId)!;
+    return { editionId, ord, versionId, term: g.term, textId: g.textId, definition: this.bodies.get(g.textId)! };
+  }
+
+  /** An edition's glossary terms with their definition text ids, in order (what the differ reads). */
+  glossaryIds(editionId: number): Array<[term: string, textId: number]> {
+    return Array.from(this.edition(editionId).glossary, (id) => {
+      const g = this.glossaryVersions.get(id)!;
+      return [g.term, g.textId] as [string, number];
+    });
+  }
+
+  /** Part headings of an edition. */
+  parts(editionId: number): PartRecord[] {
+    return this.edition(editionId).parts;
+  }
+
+  /** Ability words listed by an edition. */
+  abilityWords(editionId: number): string[] {
+    return this.edition(editionId).abilityWords;
+  }
+
+  /** Whether an edition shows a text. */
+  hasText(editionId: number, textId: number): boolean {
+    const bits = this.edition(editionId).textBits;
+    return ((bits[textId >> 3] ?? 0) & (1 << (textId & 7))) !== 0;
+  }
+
+  /** Every distinct rule number of every edition. */
+  allNumbers(): string[] {
+    return [...this.versionsByNumber.keys()];
+  }
+
+  /** Where a lineage appears: (edition, position) pairs, in edition order. */
+  lineagePlaces(lineageId: number): ReadonlyArray<[editionId: number, pos: number]> {
+    if (this.lineageIndex === null) {
+      const index = new Map<number, Array<[number, number]>>();
+      for (const e of this.editions) {
+        const l = this.edition(e.id).lineages;
+        for (let k = 0; k < l.length; k++) {
+          const id = l[k]!;
+          const list = index.get(id);
+          if (list) list.push([e.id, k]);
+          else index.set(id, [[e.id, k]]);
+        }
+      }
+      this.lineageIndex = index;
+    }
+    return this.lineageIndex.get(lineageId) ?? [];
+  }
+
+  /** Splits and merges between editions, by position. */
+  lineageLinks(): readonly LinkRow[] {
+    return this.links;
+  }
+
+  /** FTS5 matches of a query over every text: [text id, bm25 score], best first. */
+  matches(ftsQuery: string): IterableIterator<[number, number]> {
+    return this.search.match.iterate({ q: ftsQuery }) as IterableIterator<[number, number]>;
+  }
+
+  /** Whether any text matches a query. */
+  matchesAny(ftsQuery: string): boolean {
+    return this.search.any.get({ q: ftsQuery }) !== undefined;
+  }
+
+  /** Snippet and whole text of some texts with the query's matches marked. */
+  marks(ftsQuery: string, ids: readonly number[], open: string, close: string): Map<number, { snippet: string; highlighted: string }> {
+    const rows = this.search.marks.all({ q: ftsQuery, ids: JSON.stringify(ids), open, close }) as Array<[number, string, string]>;
+    return new Map(rows.map(([id, snippet, highlighted]) => [id, { snippet, highlighted }]));
+  }
+
+  /** Every term of the full-text index (stemmed, as FTS5 stores them); empty when it cannot be read. */
+  vocabulary(): string[] {
+    return this.search.vocabulary ? (this.search.vocabulary.all() as string[]) : [];
+  }
+}

@@ -1,0 +1,596 @@
+import { LRUCache } from 'lru-cache';
+import { findKeywords } from '../core/keywords.js';
+import type {
+  EditionInfo,
+  Family,
+  GlossaryRecord,
+  HighlightMarks,
+  KeywordRecord,
+  PartRecord,
+  RuleRecord,
+  SearchHitKind,
+  SearchHitRecord,
+  TextRefRecord,
+} from '../core/records.js';
+import { resolveEdition } from '../core/resolveEdition.js';
+import { closestTerms, nearestNumbers, typoBudget } from '../core/suggest.js';
+import { openReadOnlyDb, type Db } from '../db/openDb.js';
+import { Snapshot } from '../db/Snapshot.js';
+import { compareRuleText } from '../engine/compareRule.js';
+import type { ChangeKind, EditionDiff } from '../engine/diffEditions.js';
+import { ruleHistory, type RuleHistory } from '../engine/history.js';
+import { loadDiff } from '../engine/loadDiff.js';
+import { answerLookup, type LookupAnswer } from './answerLookup.js';
+import { QueryError } from './QueryError.js';
+
+/** An edition argument resolved: the edition, and whether the argument pinned it (answers never change). */
+export interface ResolvedEdition {
+  edition: EditionInfo;
+  exact: boolean;
+}
+
+/** An edition as `crkb editions` lists it. */
+export interface EditionSummary extends EditionInfo {
+  rules: number;
+  glossary: number;
+  files: number;
+  /** The source file whose text is stored, and its sha256 (provenance). */
+  primaryFile: string | null;
+  sha256: string | null;
+}
+
+/** One edition whole: rules in document order with their examples, and the glossary. */
+export interface EditionExport {
+  effectiveDate: string;
+  rules: Array<{ number: string; parent: string | null; text: string; examples: string[] }>;
+  glossary: Array<{ term: string; definition: string }>;
+}
+
+/** Options of a diff. */
+export interface DiffQuery {
+  section?: string;
+  kinds?: ChangeKind[];
+  /** Word-level segments of changed texts (default true). */
+  segments?: boolean;
+  /** Rules only: no example or glossary changes. */
+  rulesOnly?: boolean;
+}
+
+/** A split or merge a lineage took part in, as history shows it. */
+export interface LineageLink {
+  kind: 'split' | 'merge';
+  date: string;
+  number: string;
+  lineage: number;
+  prevDate: string;
+  prevNumber: string;
+  prevLineage: number;
+}
+
+/** A rule's history across editions: the engine's steps and the splits and merges it took part in. */
+export interface RuleHistoryAnswer extends RuleHistory {
+  links: LineageLink[];
+}
+
+/** A reference whose target is no rule, section or part of its edition. */
+export interface DanglingRef {
+  source: 'rule' | 'example' | 'glossary';
+  /** The citing rule's number, or the glossary term. */
+  at: string;
+  target: string;
+  kind: 'rule' | 'section' | 'part';
+  /** The mention as it reads in the text. */
+  mention: string;
+}
+
+/** Options of a search. */
+export interface SearchQuery {
+  limit: number;
+  /** Hits to skip (paging). */
+  offset?: number;
+  marks?: HighlightMarks;
+  /** Escapes the text around the marks (HTML, Markdown). */
+  escape?: (text: string) => string;
+  /** Read the last word as a prefix (search as you type). */
+  prefix?: boolean;
+}
+
+/** The deepest page a search may ask for. */
+export const MAX_SEARCH_OFFSET = 10_000;
+/** Longest search text accepted, in characters. */
+export const MAX_SEARCH_LENGTH = 500;
+
+/** Unicode letters and digits: what the FTS tokenizer keeps. */
+const TOKEN_RE = /[\p{L}\p{N}]+/gu;
+
+/** Where a text sits in an edition: a rule's text, one of its examples, or a glossary definition. */
+interface Place {
+  textId: number;
+  score: number;
+  /** Sort position: rules by document order, glossary entries after them. */
+  ord: number;
+  pos: number;
+  exampleIndex: number;
+  glossary: GlossaryRecord | null;
+}
+
+// Bytes a diff holds, roughly: its texts twice (before/after, two bytes a character) and some per change.
+function diffBytes(d: EditionDiff): number {
+  let n = 1024;
+  for (const c of d.changes) n += 200 + 2 * ((c.before?.text.length ?? 0) + (c.after?.text.length ?? 0)) * 2;
+  return n;
+}
+
+/**
+ * The query layer: every read of the CLI, the API and the web pages, answered from one in-memory
+ * snapshot of the database. Throws QueryError for bad arguments and missing rules; each edge
+ * translates it once.
+ */
+export class KnowledgeBase {
+  readonly snapshot: Snapshot;
+  private readonly keywordMemo = new Map<number, KeywordRecord[]>();
+  private readonly diffs: LRUCache<string, EditionDiff>;
+  private vocabulary: string[] | null = null;
+
+  constructor(
+    readonly db: Db,
+    opts: { diffCacheBytes?: number } = {},
+  ) {
+    this.snapshot = new Snapshot(db);
+    this.diffs = new LRUCache<string, EditionDiff>({ maxSize: opts.diffCacheBytes ?? 16 * 1024 * 1024, sizeCalculation: diffBytes });
+  }
+
+  /** Opens a database file read-only and loads it. */
+  static open(file: string, opts: { diffCacheBytes?: number } = {}): KnowledgeBase {
+    return new KnowledgeBase(openReadOnlyDb(file), opts);
+  }
+
+  /** Closes the database. */
+  close(): void {
+    this.db.close();
+  }
+
+  // ---- editions
+
+  /** Every stored edition, by family then date. */
+  editions(): EditionInfo[] {
+    return this.snapshot.editions;
+  }
+
+  /** An edition by id. */
+  editionById(id: number): EditionInfo | null {
+    return this.snapshot.editionById(id);
+  }
+
+  /** Resolves an edition argument (date, latest, set code, unofficial label) or throws BAD_INPUT. */
+  resolveEdition(arg: string | null | undefined, family: Family = 'cr', argument = 'edition'): ResolvedEdition {
+    const r = resolveEdition(this.snapshot.editions, arg, family);
+    if (r.problem !== undefined) throw new QueryError('BAD_INPUT', r.problem, { argument });
+    return { edition: r.edition, exact: r.exact };
+  }
+
+  /** Every edition of a family with its counts and source files, oldest first (`crkb editions`). */
+  editionSummaries(family: Family = 'cr'): EditionSummary[] {
+    return this.snapshot.editions
+      .filter((e) => e.family === family)
+      .map((e) => {
+        const src = this.snapshot.sourcesOf(e.id);
+        return {
+          ...e,
+          rules: this.ruleCount(e.id),
+          glossary: this.glossary(e.id).length,
+          files: src.files,
+          primaryFile: src.primary?.path ?? null,
+          sha256: src.primary?.sha256 ?? null,
+        };
+      });
+  }
+
+  /** One edition whole, as `crkb export` prints it and `/v1/editions/{edition}.json` serves it. */
+  exportEdition(edition: EditionInfo): EditionExport {
+    const rules: EditionExport['rules'] = [];
+    for (let p = 0; p < this.ruleCount(edition.id); p++) {
+      const r = this.snapshot.ruleAt(edition.id, p)!;
+      rules.push({ number: r.number, parent: r.parent, text: r.text, examples: this.examples(r) });
+    }
+    return { effectiveDate: edition.effectiveDate, rules, glossary: this.glossary(edition.id).map((g) => ({ term: g.term, definition: g.definition })) };
+  }
+
+  /** Number of rules of an edition. */
+  ruleCount(editionId: number): number {
+    return this.snapshot.ruleCount(editionId);
+  }
+
+  /** Part headings of an edition. */
+  parts(editionId: number): PartRecord[] {
+    return this.snapshot.parts(editionId);
+  }
+
+  /** Ability words listed by an edition. */
+  abilityWords(editionId: number): string[] {
+    return this.snapshot.abilityWords(editionId);
+  }
+
+  // ---- rules
+
+  /** A rule by number, or null. */
+  rule(editionId: number, number: string): RuleRecord | null {
+    return this.snapshot.ruleByNumber(editionId, number);
+  }
+
+  /** A rule by number, or NOT_FOUND with the nearest numbers of that edition. */
+  ruleOrThrow(edition: EditionInfo, number: string): RuleRecord {
+    const r = this.rule(edition.id, number);
+    if (r) return r;
+    throw new QueryError('NOT_FOUND', `no rule ${number} in the ${edition.effectiveDate} edition`, {
+      suggestions: nearestNumbers(number, this.numbers(edition.id)),
+      edition: edition.effectiveDate,
+    });
+  }
+
+  /** Rules by number, in the order asked (null where missing). */
+  rulesByNumbers(editionId: number, numbers: readonly string[]): Array<RuleRecord | null> {
+    return numbers.map((n) => this.rule(editionId, n));
+  }
+
+  /** Every rule number of an edition, in document order. */
+  numbers(editionId: number): string[] {
+    return this.snapshot.numbers(editionId);
+  }
+
+  /** The rules below a rule (subrules at every depth), in document order. */
+  descendants(rule: RuleRecord, limit = 2000): RuleRecord[] {
+    const inside = new Set([rule.number]);
+    const out: RuleRecord[] = [];
+    for (let p = rule.ord + 1; out.length < limit; p++) {
+      const r = this.snapshot.ruleAt(rule.editionId, p);
+      if (!r || r.parent === null || !inside.has(r.parent)) break;
+      inside.add(r.number);
+      out.push(r);
+    }
+    return out;
+  }
+
+  /** Direct children of a rule, in document order. */
+  children(rule: RuleRecord): RuleRecord[] {
+    return this.descendants(rule, Infinity).filter((r) => r.parent === rule.number);
+  }
+
+  /** Direct children of several rules of one edition, by parent number. */
+  childrenOf(editionId: number, numbers: readonly string[]): Map<string, RuleRecord[]> {
+    return new Map(
+      numbers.map((n) => {
+        const r = this.rule(editionId, n);
+        return [n, r ? this.children(r) : []];
+      }),
+    );
+  }
+
+  /** The enclosing rules of a rule, nearest first. */
+  ancestors(rule: RuleRecord): RuleRecord[] {
+    const out: RuleRecord[] = [];
+    const seen = new Set<string>();
+    let parent = rule.parent;
+    while (parent !== null && !seen.has(parent)) {
+      seen.add(parent);
+      const r = this.rule(rule.editionId, parent);
+      if (!r) break;
+      out.push(r);
+      parent = r.parent;
+    }
+    return out;
+  }
+
+  /** The rules just before and after a rule in document order. */
+  neighbours(rule: RuleRecord): { previous: RuleRecord | null; next: RuleRecord | null } {
+    return { previous: rule.ord > 0 ? this.snapshot.ruleAt(rule.editionId, rule.ord - 1) : null, next: this.snapshot.ruleAt(rule.editionId, rule.ord + 1) };
+  }
+
+  /**
+   * A page of rules in document order after position `after`. `section` keeps one part ("7"),
+   * section ("702") or rule ("702.19") with everything below it.
+   */
+  rulesPage(editionId: number, opts: { section?: string | null; after?: number; limit: number }): RuleRecord[] {
+    const section = opts.section ?? null;
+    const keep = (n: string): boolean => {
+      if (section === null || n === section) return true;
+      if (/^\d$/.test(section)) return n.length >= 3 && n[0] === section && /^\d{3}(\.|$)/.test(n);
+      if (/^\d+$/.test(section)) return n.startsWith(`${section}.`);
+      return n.startsWith(section) && /^[a-z]+$/.test(n.slice(section.length));
+    };
+    const out: RuleRecord[] = [];
+    const count = this.ruleCount(editionId);
+    const numbers = this.numbers(editionId);
+    for (let p = Math.max(0, (opts.after ?? -1) + 1); p < count && out.length < opts.limit; p++) {
+      if (keep(numbers[p]!)) out.push(this.snapshot.ruleAt(editionId, p)!);
+    }
+    return out;
+  }
+
+  /** Section rules of an edition ("702" → "Keyword Abilities"). */
+  sections(editionId: number): Array<{ number: string; title: string }> {
+    return this.rulesPage(editionId, { limit: Infinity })
+      .filter((r) => r.kind === 'section')
+      .map((r) => ({ number: r.number, title: r.text }));
+  }
+
+  /** Texts by id. */
+  texts(ids: Iterable<number>): Map<number, string> {
+    return this.snapshot.texts(ids);
+  }
+
+  /** Example texts of a rule, in published order. */
+  examples(rule: RuleRecord): string[] {
+    return rule.exampleIds.map((id) => this.snapshot.text(id));
+  }
+
+  // ---- references
+
+  /** Stored references of several texts, by text id, in text order. */
+  refsOfTexts(ids: readonly number[]): Map<number, TextRefRecord[]> {
+    return new Map(ids.map((id) => [id, this.snapshot.refsOfText(id)]));
+  }
+
+  /** Rules of an edition whose text or examples cite each number, by cited number, in document order. */
+  citing(editionId: number, numbers: readonly string[]): Map<string, RuleRecord[]> {
+    return new Map(
+      numbers.map((n) => {
+        const positions = new Set<number>();
+        for (const t of this.snapshot.textsCitingNumber(n)) {
+          for (const p of this.snapshot.positionsUsingText(editionId, t, 'text')) positions.add(p);
+          for (const p of this.snapshot.positionsUsingText(editionId, t, 'example')) positions.add(p);
+        }
+        return [n, [...positions].sort((a, b) => a - b).map((p) => this.snapshot.ruleAt(editionId, p)!)];
+      }),
+    );
+  }
+
+  /** Glossary entries of an edition citing each number. */
+  glossaryCiting(editionId: number, numbers: readonly string[]): Map<string, GlossaryRecord[]> {
+    return new Map(
+      numbers.map((n) => {
+        const out = this.snapshot.textsCitingNumber(n).flatMap((t) => this.snapshot.glossaryUsingText(editionId, t));
+        return [n, out.sort((a, b) => a.ord - b.ord)];
+      }),
+    );
+  }
+
+  /** References of an edition (rule texts, examples, glossary) that resolve to nothing in it. */
+  dangling(editionId: number): DanglingRef[] {
+    const numbers = new Set(this.numbers(editionId));
+    const parts = new Set(this.parts(editionId).map((p) => p.number));
+    const out: DanglingRef[] = [];
+    const check = (source: DanglingRef['source'], at: string, textId: number): void => {
+      for (const r of this.snapshot.refsOfText(textId)) {
+        if (numbers.has(r.target) || (r.kind === 'part' && parts.has(r.target))) continue;
+        out.push({ source, at, target: r.target, kind: r.kind, mention: this.snapshot.text(textId).slice(r.start, r.end) });
+      }
+    };
+    for (let p = 0; p < this.ruleCount(editionId); p++) {
+      const r = this.snapshot.ruleAt(editionId, p)!;
+      check('rule', r.number, r.textId);
+      for (const x of r.exampleIds) check('example', r.number, x);
+    }
+    for (const g of this.glossary(editionId)) check('glossary', g.term, g.textId);
+    return out;
+  }
+
+  // ---- glossary and keywords
+
+  /** A glossary entry by term, case-insensitive (ASCII letters), or null. */
+  glossaryTerm(editionId: number, term: string): GlossaryRecord | null {
+    const lower = (s: string): string => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
+    const t = lower(term.trim());
+    return this.glossary(editionId).find((g) => lower(g.term) === t) ?? null;
+  }
+
+  /** A glossary entry by term, or NOT_FOUND with the closest terms. */
+  glossaryTermOrThrow(edition: EditionInfo, term: string): GlossaryRecord {
+    const g = this.glossaryTerm(edition.id, term);
+    if (g) return g;
+    const terms = this.glossary(edition.id).map((x) => x.term);
+    throw new QueryError('NOT_FOUND', `no glossary term "${term.slice(0, 60)}" in the ${edition.effectiveDate} edition`, {
+      suggestions: closestTerms(term, terms, 5, 4).map((s) => s.value),
+      edition: edition.effectiveDate,
+    });
+  }
+
+  /** Every glossary entry of an edition, in published order. */
+  glossary(editionId: number): GlossaryRecord[] {
+    return this.snapshot.glossary(editionId);
+  }
+
+  /** Keyword abilities and actions of an edition (see core/keywords). */
+  keywords(editionId: number): KeywordRecord[] {
+    let k = this.keywordMemo.get(editionId);
+    if (!k) {
+      k = findKeywords(this.sections(editionId), (n) => this.childrenOf(editionId, [n]).get(n) ?? []).map((x) => ({ ...x, editionId }));
+      this.keywordMemo.set(editionId, k);
+    }
+    return k;
+  }
+
+  // ---- search
+
+  /**
+   * Full-text search within one edition: bm25-ranked hits over rule texts, examples and glossary
+   * definitions, with snippet and highlight marks. `text` is user text, quoted word by word (never
+   * read as FTS syntax). All words must match; a word no text has is read as the nearest indexed
+   * word (a typo); when no text has all the words, any word may.
+   */
+  search(editionId: number, text: string, opts: SearchQuery): SearchHitRecord[] {
+    if (text.length > MAX_SEARCH_LENGTH) {
+      throw new QueryError('BAD_INPUT', `the search text is longer than ${MAX_SEARCH_LENGTH} characters`, { argument: 'query' });
+    }
+    const offset = opts.offset ?? 0;
+    if (!Number.isInteger(offset) || offset < 0 || offset > MAX_SEARCH_OFFSET) {
+      throw new QueryError('BAD_INPUT', `a search can be paged up to hit ${MAX_SEARCH_OFFSET}`, { argument: 'after' });
+    }
+    const words = (text.match(TOKEN_RE) ?? []).slice(0, 32);
+    if (words.length === 0 || opts.limit <= 0) return [];
+    const quote = (w: string): string => `"${w.replace(/"/g, '""')}"`;
+    const query = (ws: string[], join: string): string =>
+      ws.map((w, i) => (opts.prefix && i === ws.length - 1 ? `${quote(w)}*` : quote(w))).join(join);
+    let fts = query(words, ' ');
+    let places = this.places(editionId, fts, offset + opts.limit);
+    if (places.length === 0) {
+      const fixed = this.correctTypos(words, opts.prefix === true);
+      if (fixed) {
+        fts = query(fixed, ' ');
+        places = this.places(editionId, fts, offset + opts.limit);
+      }
+      // the same choice on every page: OR only when no text has all the words
+      if (places.length === 0 && words.length > 1) {
+        fts = query(fixed ?? words, ' OR ');
+        places = this.places(editionId, fts, offset + opts.limit);
+      }
+    }
+    const page = places.slice(offset, offset + opts.limit);
+    if (page.length === 0) return [];
+    const wanted = opts.marks ?? { open: '<mark>', close: '</mark>' };
+    // With `escape`, texts are marked with private-use characters, escaped, then given the real marks.
+    const escape = opts.escape;
+    const marks = escape ? { open: '\ue000', close: '\ue001' } : wanted;
+    const finish = (m: string): string => (escape ? escape(m).replaceAll('\ue000', wanted.open).replaceAll('\ue001', wanted.close) : m);
+    const ids = [...new Set(page.map((p) => p.textId))];
+    // Snippets and highlights are made for the whole page on first use: many callers read neither.
+    let marked: Map<number, { snippet: string; highlighted: string }> | null = null;
+    const markOf = (id: number) => (marked ??= this.snapshot.marks(fts, ids, marks.open, marks.close)).get(id);
+    return page.map((p) => {
+      const kind: SearchHitKind = p.glossary ? 'glossary' : p.exampleIndex >= 0 ? 'example' : 'rule';
+      return {
+        kind,
+        textId: p.textId,
+        score: p.score,
+        rule: p.glossary ? null : this.snapshot.ruleAt(editionId, p.pos),
+        exampleIndex: p.exampleIndex >= 0 ? p.exampleIndex : null,
+        glossary: p.glossary,
+        get snippet() {
+          return finish(markOf(p.textId)?.snippet ?? '');
+        },
+        get highlighted() {
+          return finish(markOf(p.textId)?.highlighted ?? '');
+        },
+      };
+    });
+  }
+
+  /** The places of the best-ranked texts of an edition: at least `wanted`, and every text tied with the last. */
+  private places(editionId: number, fts: string, wanted: number): Place[] {
+    const out: Place[] = [];
+    let last = Infinity;
+    for (const [textId, score] of this.snapshot.matches(fts)) {
+      if (out.length >= wanted && score > last) break;
+      if (!this.snapshot.hasText(editionId, textId)) continue;
+      for (const pos of this.snapshot.positionsUsingText(editionId, textId, 'text')) out.push({ textId, score, ord: pos, pos, exampleIndex: -1, glossary: null });
+      for (const pos of this.snapshot.positionsUsingText(editionId, textId, 'example')) {
+        const r = this.snapshot.ruleAt(editionId, pos)!;
+        r.exampleIds.forEach((x, i) => {
+          if (x === textId) out.push({ textId, score, ord: pos, pos, exampleIndex: i, glossary: null });
+        });
+      }
+      for (const g of this.snapshot.glossaryUsingText(editionId, textId)) out.push({ textId, score, ord: 1_000_000 + g.ord, pos: -1, exampleIndex: -1, glossary: g });
+      last = score;
+    }
+    return out.sort((a, b) => a.score - b.score || a.ord - b.ord || a.exampleIndex - b.exampleIndex);
+  }
+
+  /** The words with each one no text holds replaced by the closest indexed word, or null when none changed. */
+  private correctTypos(words: string[], prefix: boolean): string[] | null {
+    let changed = false;
+    const out = words.map((w, i) => {
+      if (w.length < 4 || /\d/.test(w) || (prefix && i === words.length - 1)) return w;
+      if (this.snapshot.matchesAny(`"${w.replace(/"/g, '""')}"`)) return w;
+      this.vocabulary ??= this.snapshot.vocabulary();
+      const best = closestTerms(w.toLowerCase(), this.vocabulary, 1, typoBudget(w))[0];
+      if (!best) return w;
+      changed = true;
+      return best.value;
+    });
+    return changed ? out : null;
+  }
+
+  // ---- diffs and history
+
+  /** Changes between two editions (any two; `from` may be later than `to`), kept in a bounded cache. */
+  diff(from: EditionInfo, to: EditionInfo, opts: DiffQuery = {}): EditionDiff {
+    const key = JSON.stringify([from.id, to.id, opts.section ?? '', opts.kinds ?? [], opts.segments ?? true, opts.rulesOnly ?? false]);
+    const hit = this.diffs.get(key);
+    if (hit) return hit;
+    const d = loadDiff(this.snapshot, from, to, opts);
+    this.diffs.set(key, d);
+    return d;
+  }
+
+  /** The lineage id of a rule number in an edition (negative for a rule never aligned), or null. */
+  private lineageAt(editionId: number, number: string): number | null {
+    const r = this.rule(editionId, number);
+    return r ? this.snapshot.ruleIds(editionId).lineages[r.ord]! : null;
+  }
+
+  /** A rule's history across the official editions of its family, or null when the edition has no such rule. */
+  history(edition: EditionInfo, number: string): RuleHistoryAnswer | null {
+    const lineage = this.lineageAt(edition.id, number);
+    if (lineage === null) return null;
+    const chain = this.snapshot.editions.filter((e) => e.family === edition.family && e.official);
+    const inChain = new Set(chain.map((e) => e.id));
+    const places = this.snapshot.lineagePlaces(lineage).filter(([e]) => inChain.has(e));
+    const rows = places.map(([e, pos]) => {
+      const r = this.snapshot.ruleAt(e, pos)!;
+      return { editionId: e, date: this.editionById(e)!.effectiveDate, number: r.number, text: r.text, lineage, examples: this.examples(r) };
+    });
+    if (rows.length === 0) {
+      const r = this.rule(edition.id, number)!;
+      rows.push({ editionId: edition.id, date: edition.effectiveDate, number: r.number, text: r.text, lineage, examples: this.examples(r) });
+    }
+    const editionOf = new Map(rows.map((r) => [r.date, r.editionId]));
+    const resolver = (date: string) => {
+      const eid = editionOf.get(date)!;
+      return (target: string): number | null => this.lineageAt(eid, target);
+    };
+    const h = ruleHistory(
+      rows,
+      chain.map((e) => e.effectiveDate),
+      (prev, cur) => compareRuleText(prev.text, cur.text, resolver(prev.date), resolver(cur.date)).textChange,
+    );
+    if (!h) return null;
+    return { ...h, links: this.linksOf(lineage) };
+  }
+
+  /** Splits and merges a lineage took part in, oldest first. */
+  private linksOf(lineage: number): LineageLink[] {
+    const out: LineageLink[] = [];
+    for (const l of this.snapshot.lineageLinks()) {
+      const a = this.snapshot.ruleIds(l.editionId).lineages[l.pos];
+      const b = this.snapshot.ruleIds(l.prevEditionId).lineages[l.prevPos];
+      if (a !== lineage && b !== lineage) continue;
+      out.push({
+        kind: l.kind,
+        date: this.editionById(l.editionId)!.effectiveDate,
+        number: this.snapshot.numbers(l.editionId)[l.pos]!,
+        lineage: a!,
+        prevDate: this.editionById(l.prevEditionId)!.effectiveDate,
+        prevNumber: this.snapshot.numbers(l.prevEditionId)[l.prevPos]!,
+        prevLineage: b!,
+      });
+    }
+    return out.sort((x, y) => x.date.localeCompare(y.date));
+  }
+
+  /** Official editions of a family in which a rule number appears, oldest first. */
+  editionsWithNumber(number: string, family: Family = 'cr'): EditionInfo[] {
+    return this.snapshot.editions.filter((e) => e.family === family && e.official && this.rule(e.id, number) !== null);
+  }
+
+  /** Every rule number of every edition. */
+  allNumbers(): string[] {
+    return this.snapshot.allNumbers();
+  }
+
+  // ---- lookup
+
+  /** A bot's lookup: a number, a range, a keyword, a glossary term or a misspelling (see answerLookup). */
+  lookup(edition: EditionInfo, q: string): LookupAnswer {
+    return answerLookup(this, edition, q);
+  }
+}
