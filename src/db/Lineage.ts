@@ -1,7 +1,5 @@
 import type { Statement } from 'better-sqlite3';
 import type { DocumentFamily } from '../core/types.js';
-import type { DiffEdition, DiffRule } from '../engine/diffEditions.js';
-import type { Reference } from '../core/references.js';
 import { lazyStatements } from './lazyStatements.js';
 import type { Db } from './openDb.js';
 
@@ -11,42 +9,9 @@ export interface ChainEdition {
   effectiveDate: string;
 }
 
-/** One appearance of a lineage in an official edition. */
-export interface LineageRow {
-  editionId: number;
-  date: string;
-  number: string;
-  text: string;
-  textId: number;
-  examples: string[];
-  lineage: number;
-}
 
-/** A split or merge touching a lineage. */
-export interface LineageLink {
-  kind: 'split' | 'merge';
-  date: string;
-  number: string;
-  lineage: number;
-  prevDate: string;
-  prevNumber: string;
-  prevLineage: number;
-}
 
-/** A reference whose target is no rule, section or part of its edition. */
-export interface DanglingRef {
-  /** Where it is: a rule's text, one of its examples, or a glossary definition. */
-  source: 'rule' | 'example' | 'glossary';
-  /** The citing rule's number, or the glossary term. */
-  at: string;
-  target: string;
-  kind: 'rule' | 'section' | 'part';
-  /** The mention as it reads in the text. */
-  mention: string;
-}
 
-const EXAMPLES_COL = `CASE WHEN rv.examples = '[]' THEN '[]' ELSE
-  (SELECT json_group_array(x.body ORDER BY j.key) FROM json_each(rv.examples) j JOIN texts x ON x.id = j.value) END`;
 
 /** Lineage storage and the reads of history and refs (statements prepared on first use, named parameters). */
 export class Lineage {
@@ -81,78 +46,10 @@ export class Lineage {
         `INSERT OR IGNORE INTO lineage_links (edition_id, kind, ord, prev_edition_id, prev_ord)
          VALUES (@editionId, @kind, @ord, @prevId, @prevOrd)`,
       ),
-      refsOfEdition: () => p(
-        `SELECT DISTINCT r.text_id AS textId, r.ord, r.target, r.kind, r.start, r."end" AS "end"
-         FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id JOIN text_refs r ON r.text_id = rv.text_id
-         WHERE er.edition_id = @editionId ORDER BY r.text_id, r.ord`,
-      ),
-      diffRules: () => p(
-        `SELECT er.ord, rv.number, rv.parent, rv.kind, rv.text_id, t.body, rv.examples, er.lineage_id
-         FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id JOIN texts t ON t.id = rv.text_id
-         WHERE er.edition_id = @editionId ORDER BY er.ord`,
-      ).raw(true),
-      exampleTexts: () => p(
-        `SELECT j.value, x.body FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
-           JOIN json_each(rv.examples) j JOIN texts x ON x.id = j.value
-         WHERE er.edition_id = @editionId AND rv.examples <> '[]'`,
-      ).raw(true),
-      glossary: () => p(
-        `SELECT g.term, t.body AS definition
-         FROM edition_glossary eg JOIN glossary_versions g ON g.id = eg.version_id JOIN texts t ON t.id = g.text_id
-         WHERE eg.edition_id = @editionId ORDER BY eg.ord`,
-      ),
       lineageOf: () => p(
         `SELECT er.lineage_id FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
          WHERE er.edition_id = @editionId AND rv.number = @number`,
       ).pluck(),
-      lineageRows: () => p(
-        `SELECT er.edition_id AS editionId, e.effective_date AS date, rv.number, t.body AS text, rv.text_id AS textId,
-                ${EXAMPLES_COL} AS examples, er.lineage_id AS lineage
-         FROM edition_rules er JOIN editions e ON e.id = er.edition_id
-           JOIN rule_versions rv ON rv.id = er.version_id JOIN texts t ON t.id = rv.text_id
-         WHERE er.lineage_id = @lineage AND e.family = @family AND e.official = 1
-         ORDER BY e.effective_date, er.ord`,
-      ),
-      linksOfLineage: () => p(
-        `SELECT l.kind, ea.effective_date AS date, rva.number, a.lineage_id AS lineage,
-                eb.effective_date AS prevDate, rvb.number AS prevNumber, b.lineage_id AS prevLineage
-         FROM lineage_links l
-           JOIN edition_rules a ON a.edition_id = l.edition_id AND a.ord = l.ord
-           JOIN rule_versions rva ON rva.id = a.version_id JOIN editions ea ON ea.id = l.edition_id
-           JOIN edition_rules b ON b.edition_id = l.prev_edition_id AND b.ord = l.prev_ord
-           JOIN rule_versions rvb ON rvb.id = b.version_id JOIN editions eb ON eb.id = l.prev_edition_id
-         WHERE a.lineage_id = @lineage OR b.lineage_id = @lineage
-         ORDER BY ea.effective_date`,
-      ),
-      editionsWithNumber: () => p(
-        `SELECT e.id, e.effective_date AS effectiveDate FROM rule_versions rv
-           JOIN edition_rules er ON er.version_id = rv.id JOIN editions e ON e.id = er.edition_id
-         WHERE rv.number = @number AND e.family = @family AND e.official = 1
-         ORDER BY e.effective_date`,
-      ),
-      allNumbers: () => p('SELECT DISTINCT number FROM rule_versions').pluck(),
-      dangling: () => p(
-        `WITH nums AS (
-           SELECT rv.number FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
-           WHERE er.edition_id = @editionId
-         ),
-         src AS (
-           SELECT 'rule' AS source, er.ord AS ord, rv.number AS at, rv.text_id AS textId
-           FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id WHERE er.edition_id = @editionId
-           UNION ALL
-           SELECT 'example', er.ord, rv.number, j.value
-           FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id JOIN json_each(rv.examples) j
-           WHERE er.edition_id = @editionId AND rv.examples <> '[]'
-           UNION ALL
-           SELECT 'glossary', 1000000 + eg.ord, gv.term, gv.text_id
-           FROM edition_glossary eg JOIN glossary_versions gv ON gv.id = eg.version_id WHERE eg.edition_id = @editionId
-         )
-         SELECT src.source, src.at, r.target, r.kind, substr(t.body, r.start + 1, r."end" - r.start) AS mention
-         FROM src JOIN text_refs r ON r.text_id = src.textId JOIN texts t ON t.id = src.textId
-         WHERE r.target NOT IN (SELECT number FROM nums)
-           AND NOT (r.kind = 'part' AND r.target IN (SELECT number FROM edition_parts WHERE edition_id = @editionId))
-         ORDER BY src.ord, r.ord`,
-      ),
     });
   }
 
@@ -236,68 +133,8 @@ export class Lineage {
     for (const l of links) this.st('insertLink').run({ editionId, prevId, kind: l.kind, ord: l.ord, prevOrd: l.prevOrd });
   }
 
-  /** An edition as the differ reads it: rules with lineage ids and stored references, and the glossary. */
-  diffEdition(editionId: number, date: string): DiffEdition {
-    const refs = this.refsOfEdition(editionId);
-    const ex = new Map(this.st('exampleTexts').all({ editionId }) as Array<[number, string]>);
-    type Row = [number, string, string | null, string, number, string, string, number | null];
-    const rules: DiffRule[] = (this.st('diffRules').all({ editionId }) as Row[]).map(
-      ([ord, number, parent, kind, textId, text, examples, lineage]) => ({
-        number,
-        text,
-        parent,
-        kind,
-        examples: examples === '[]' ? [] : (JSON.parse(examples) as number[]).map((id) => ex.get(id) ?? ''),
-        // a rule outside the chain (never aligned) is its own lineage
-        lineage: lineage ?? -(editionId * 100000 + ord),
-        refs: refs.get(textId) ?? [],
-      }),
-    );
-    const glossary = this.st('glossary').all({ editionId }) as Array<{ term: string; definition: string }>;
-    return { date, rules, glossary };
-  }
-
-  /** Stored references of every rule text of an edition, by text id. */
-  refsOfEdition(editionId: number): Map<number, Reference[]> {
-    const out = new Map<number, Reference[]>();
-    for (const r of this.st('refsOfEdition').all({ editionId }) as Array<Reference & { textId: number; ord: number }>) {
-      const { textId, ord: _ord, ...ref } = r;
-      let list = out.get(textId);
-      if (!list) out.set(textId, (list = []));
-      list.push(ref);
-    }
-    return out;
-  }
-
   /** The lineage id of a rule number in an edition, or null. */
   lineageOf(editionId: number, number: string): number | null {
     return (this.st('lineageOf').get({ editionId, number }) as number | null | undefined) ?? null;
-  }
-
-  /** Every appearance of a lineage in the family's official editions, oldest first. */
-  lineageRows(lineage: number, family: DocumentFamily = 'cr'): LineageRow[] {
-    return (this.st('lineageRows').all({ lineage, family }) as Array<Omit<LineageRow, 'examples'> & { examples: string }>).map(
-      (r) => ({ ...r, examples: JSON.parse(r.examples) as string[] }),
-    );
-  }
-
-  /** Splits and merges a lineage took part in. */
-  linksOf(lineage: number): LineageLink[] {
-    return this.st('linksOfLineage').all({ lineage }) as LineageLink[];
-  }
-
-  /** Official editions in which a rule number appears, oldest first. */
-  editionsWithNumber(number: string, family: DocumentFamily = 'cr'): ChainEdition[] {
-    return this.st('editionsWithNumber').all({ number, family }) as ChainEdition[];
-  }
-
-  /** Every rule number ever stored. */
-  allNumbers(): string[] {
-    return this.st('allNumbers').all() as string[];
-  }
-
-  /** References of an edition (rule texts, examples, glossary) that resolve to nothing in it. */
-  dangling(editionId: number): DanglingRef[] {
-    return this.st('dangling').all({ editionId }) as DanglingRef[];
   }
 }

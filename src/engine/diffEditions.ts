@@ -185,40 +185,7 @@ export interface PairedEditions {
 const sameList = (a: string[], b: string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 const SECTION = /^\d{3}$/;
 
-/** Diffs any two editions by pairing rules on lineage id; `from` may be later than `to` (a reverse diff). */
-export function diffEditions(from: DiffEdition, to: DiffEdition, opts: DiffOptions = {}): EditionDiff {
-  const fr = from.rules;
-  const tr = to.rules;
-  return diffPaired(
-    {
-      from: from.date,
-      to: to.date,
-      pairing: pairRules(fr, tr),
-      fromLength: fr.length,
-      // the same stored version: same number, text and examples
-      unchanged: (j, i) => fr[j]!.version !== undefined && fr[j]!.version === tr[i]!.version,
-      fromRule: (j) => fr[j]!,
-      toRule: (i) => tr[i]!,
-      resolveFrom: lineageResolver(
-        fr.map((r) => r.number),
-        fr.map((r) => r.lineage),
-      ),
-      resolveTo: lineageResolver(
-        tr.map((r) => r.number),
-        tr.map((r) => r.lineage),
-      ),
-      titles: () => {
-        const titles = new Map<string, string>();
-        for (const rules of [fr, tr]) for (const r of rules) if (SECTION.test(r.number)) titles.set(r.number, r.text);
-        return titles;
-      },
-      glossary: { from: from.glossary ?? [], to: to.glossary ?? [] },
-    },
-    opts,
-  );
-}
-
-/** diffEditions on editions already paired: reads only the rules of changed pairs, added and removed rules. */
+/** Diffs two editions already paired (see loadDiff): reads only the rules of changed pairs, added and removed rules. */
 export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDiff {
   const withSegments = opts.segments ?? true;
   const { pairing, resolveFrom, resolveTo } = e;

@@ -4,6 +4,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { openReadOnlyDb, type Db } from '../db/openDb.js';
 import { KnowledgeBase } from '../query/KnowledgeBase.js';
 import type { CacheScope } from './ApiContext.js';
+import { graphqlPage } from './graphqlPage.js';
 import { GraphqlEndpoint, createApiSchema, readGraphqlRequest, type GraphqlResponse } from './graphqlEndpoint.js';
 import type { QueryLimits } from './limits.js';
 import { ERROR, IMMUTABLE, SHORT, createResponseCache, etagOf, type CachedResponse } from './ResponseCache.js';
@@ -101,6 +102,10 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
     };
     if (r.status < 500) cache?.set(key, entry);
     sendCached(req, res, entry);
+  });
+  app.get('/graphql', (_req: Request, res: Response) => {
+    res.vary('Accept');
+    res.set('Cache-Control', SHORT).type('html').send(graphqlPage());
   });
   app.post('/graphql', express.json({ limit: bodyLimit, type: () => true }), async (req: Request, res: Response) => {
     const params = readGraphqlRequest(req.body);

@@ -32,5 +32,5 @@ test('dangling references are listed per edition; a missing rule gives the neare
   assert.ok(d.count > 0, 'the 2009-07-11 edition has dangling references');
   const r = await cli(run, '707.99', '--edition', '2021-07-23');
   assert.equal(r.code, 1);
-  assert.match(r.err, /no rule 707\.99 in the 2021-07-23 edition; nearest numbers: /);
+  assert.match(r.err, /no rule 707\.99 in the 2021-07-23 edition; nearest: .*707\.9/);
 });

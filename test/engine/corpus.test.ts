@@ -1,17 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { alignEditions, assignLineages } from '../../src/engine/align.js';
-import { diffEditions } from '../../src/engine/diffEditions.js';
-import type { DiffEdition } from '../../src/engine/diffEditions.js';
+import { diffFixtures, type FixtureEdition } from './memorySource.js';
 import type { ParsedDocument } from '../../src/core/types.js';
 import { hasCorpus, loadEdition } from './corpus.js';
 
 const skip = !hasCorpus() && 'corpus not found';
 
-function withLineages(a: ParsedDocument, b: ParsedDocument): [DiffEdition, DiffEdition] {
+function withLineages(a: ParsedDocument, b: ParsedDocument): [FixtureEdition, FixtureEdition] {
   const al = alignEditions(a.rules, b.rules);
   const { ids } = assignLineages([a.rules.length, b.rules.length], [al]);
-  const mk = (d: ParsedDocument, lin: Int32Array): DiffEdition => ({
+  const mk = (d: ParsedDocument, lin: Int32Array): FixtureEdition => ({
     date: d.effectiveDate ?? '',
     rules: d.rules.map((r, i) => ({ ...r, lineage: lin[i]! })),
     glossary: d.glossary,
@@ -37,7 +36,7 @@ test('2021-06-18 → 2021-07-23: 309 and 706 inserted, old 706.x became 707.x', 
   assert.ok(shifted > 20, `only ${shifted} rules in 707`);
 
   const [from, to] = withLineages(a, b);
-  const d = diffEditions(from, to);
+  const d = diffFixtures(from, to);
   const g = d.changes.find((c) => c.after?.number === '700.2g');
   assert.equal(g?.before?.number, '700.2g');
   assert.equal(g?.textChange, 'references');

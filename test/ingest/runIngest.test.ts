@@ -7,6 +7,7 @@ import { runIngest } from '../../ingest/store/runIngest.js';
 import { expandInputs } from '../../ingest/store/sources.js';
 import { openReadOnlyDb, openWritableDb } from '../../src/db/openDb.js';
 import { Catalog } from '../../src/db/Catalog.js';
+import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
 
 const corpus = resolve(process.cwd(), '../shared/corpus');
 const file = (p: string): string => join(corpus, p);
@@ -16,13 +17,12 @@ function tmp(): string {
 }
 
 function editionSnapshot(dbFile: string, date: string): string {
-  const db = openReadOnlyDb(dbFile);
+  const kb = KnowledgeBase.open(dbFile);
   try {
-    const c = new Catalog(db);
-    const e = c.resolveEdition(date);
-    return JSON.stringify([c.exportRules(e.id), c.exportGlossary(e.id)]);
+    const e = kb.exportEdition(kb.resolveEdition(date).edition);
+    return JSON.stringify([e.rules, e.glossary]);
   } finally {
-    db.close();
+    kb.close();
   }
 }
 
@@ -112,7 +112,7 @@ test('a failure while writing leaves the previous database exactly as it was', a
   copyFileSync(db, join(dir, 'copy.db'));
   const catalog = new Catalog(openReadOnlyDb(join(dir, 'copy.db')));
   assert.deepEqual(
-    catalog.listEditions().map((e) => e.effectiveDate),
+    catalog.editions().map((e) => e.effectiveDate),
     ['2020-09-25'],
   );
 });

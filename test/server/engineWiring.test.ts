@@ -28,13 +28,12 @@ test('diff and history through the real engine on a database ingested from two r
       dbFile,
     });
     const db = openReadOnlyDb(dbFile);
-    // no engine given: buildServer loads src/engine, as `crkb serve` does
-    const built = await buildServer({ db });
+        const built = await buildServer({ db });
     const l = await listen(built.app, 0);
     try {
-      for (const via of ['yoga', 'http'] as const) {
+      for (const via of ['in-process', 'http'] as const) {
         const run = async (query: string): Promise<J> => {
-          if (via === 'yoga') return (await gql(built.yoga, query)).json;
+          if (via === 'in-process') return (await gql(built, query)).json;
           const res = await fetch(`${l.url}/graphql`, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },

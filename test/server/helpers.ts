@@ -5,7 +5,7 @@ import { fixtureDb } from './fixtures.js';
 /** A server over a fresh fixture database, listening on a loopback port. */
 export async function fixtureServer(opts: Partial<BuildServerOptions> = {}) {
   const db = fixtureDb();
-  const built = await buildServer({ db, engine: {}, ...opts });
+  const built = await buildServer({ db, ...opts });
   const l = await listen(built.app, 0);
   return {
     ...built,
@@ -21,17 +21,12 @@ export async function fixtureServer(opts: Partial<BuildServerOptions> = {}) {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type J = any;
 
-/** Runs a GraphQL query in-process through yoga.fetch. */
+/** Runs a GraphQL query in-process through the server's one GraphQL pipeline. */
 export async function gql(
-  yoga: { fetch: (url: string, init: RequestInit) => Response | Promise<Response> },
+  server: { graphql: (query: string, variables?: Record<string, unknown>) => Promise<{ status: number; body: string }> },
   query: string,
   variables: Record<string, unknown> = {},
 ) {
-  const res = await yoga.fetch('http://localhost/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  const text = await res.text();
-  return { status: res.status, text, json: JSON.parse(text) as { data?: J; errors?: J[] } };
+  const res = await server.graphql(query, variables);
+  return { status: res.status, text: res.body, json: JSON.parse(res.body) as { data?: J; errors?: J[] } };
 }

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareNumbers, parseQuery } from '../../src/server/lookup/parseQuery.js';
-import { capLines } from '../../src/server/lookup/formatLookup.js';
-import { closestTerms, editDistance, nearestNumbers } from '../../src/server/lookup/suggest.js';
+import { compareNumbers } from '../../src/core/ruleNumber.js';
+import { closestTerms, editDistance, nearestNumbers } from '../../src/core/suggest.js';
+import { capLines } from '../../src/query/formatLookup.js';
+import { parseQuery } from '../../src/query/parseQuery.js';
 
 test('numbers with and without prefixes', () => {
   for (const q of ['702.19b', 'CR 702.19b', 'cr702.19b', 'rule 702.19b', '702.19B', ' 702.19b. ']) {
