@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { IngestError } from '../parse/IngestError.js';
 
@@ -38,6 +38,8 @@ export interface InputRef {
   sha256?: string;
   /** Where a download is kept once fetched. */
   cacheFile?: string;
+  /** Why it cannot be read, found when it was listed (a dangling symbolic link, say): reading it rejects it with this reason. */
+  problem?: string;
 }
 
 /** A read input: its bytes and what the transport said about it. */
@@ -54,7 +56,11 @@ export const MAX_INPUT_BYTES = 20 * 1024 * 1024;
 const SKIP_IN_FOLDERS = /^(readme(\..*)?|url\.txt|.*\.json|\..*)$/i;
 const CANDIDATE_EXT = /\.(txt|text|md|markdown|html?|xhtml)$/i;
 
-/** Expands paths and URLs given on the command line: folders are walked recursively. */
+/**
+ * Expands paths and URLs given on the command line: folders are walked recursively. A path
+ * that cannot be used (missing, a dangling symbolic link, a link loop) is listed with its
+ * problem, to be rejected by name while the other inputs go on.
+ */
 export function expandInputs(args: string[]): InputRef[] {
   const out: InputRef[] = [];
   for (const arg of args) {
@@ -62,25 +68,61 @@ export function expandInputs(args: string[]): InputRef[] {
       out.push({ kind: 'url', location: arg });
       continue;
     }
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) throw new IngestError(arg, 'unsupported URL scheme (only http and https)');
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) {
+      out.push({ kind: 'url', location: arg, problem: 'unsupported URL scheme (only http and https)' });
+      continue;
+    }
     const abs = resolve(arg);
-    if (!existsSync(abs)) throw new IngestError(arg, 'no such file or folder');
-    if (statSync(abs).isDirectory()) out.push(...walk(abs).map((f): InputRef => ({ kind: 'file', location: f })));
+    const st = statOrProblem(abs);
+    if (typeof st === 'string') out.push({ kind: 'file', location: abs, problem: st });
+    else if (st.isDirectory()) out.push(...walk(abs, [realpathSync(abs)]));
     else out.push({ kind: 'file', location: abs });
   }
   return out;
 }
 
-function walk(dir: string): string[] {
-  const files: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
+/** Candidate files under `dir`; `ancestors` are the real paths of the folders being walked, to notice link loops. */
+function walk(dir: string, ancestors: string[]): InputRef[] {
+  const out: InputRef[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch (e) {
+    return [{ kind: 'file', location: dir, problem: `cannot read the folder: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` }];
+  }
+  for (const name of names) {
     if (SKIP_IN_FOLDERS.test(name)) continue;
     const p = join(dir, name);
-    const st = statSync(p);
-    if (st.isDirectory()) files.push(...walk(p));
-    else if (st.isFile() && CANDIDATE_EXT.test(name)) files.push(p);
+    const st = statOrProblem(p);
+    if (typeof st === 'string') {
+      out.push({ kind: 'file', location: p, problem: st });
+    } else if (st.isDirectory()) {
+      const real = realpathSync(p);
+      if (ancestors.includes(real)) out.push({ kind: 'file', location: p, problem: `symbolic link loop: leads back to ${real}` });
+      else out.push(...walk(p, [...ancestors, real]));
+    } else if (st.isFile() && CANDIDATE_EXT.test(name)) {
+      out.push({ kind: 'file', location: p });
+    }
   }
-  return files;
+  return out;
+}
+
+/** What a path is, or why it cannot be read (said of the path as given, symbolic links included). */
+function statOrProblem(path: string): Stats | string {
+  try {
+    return statSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return 'symbolic link loop';
+    let link: string | null = null;
+    try {
+      link = lstatSync(path).isSymbolicLink() ? readlinkSync(path) : null;
+    } catch {
+      // not there at all
+    }
+    if (code === 'ENOENT') return link === null ? 'no such file or folder' : `dangling symbolic link (to ${link}, which does not exist)`;
+    return `cannot read: ${code ?? (e as Error).message}`;
+  }
 }
 
 /** The date in an archive file name ("CR-2003-03-15.txt", "2003-03-15.txt"), or null. */
@@ -165,6 +207,7 @@ export function cachePath(cacheDir: string, ed: Pick<ManifestEdition, 'family' |
 
 /** Reads a local input, refusing folders, oversized and unreadable files with a reason. */
 export function readLocalInput(ref: InputRef): LoadedInput {
+  if (ref.problem) throw new IngestError(ref.location, ref.problem);
   let bytes: Buffer;
   try {
     const st = statSync(ref.location);
@@ -181,6 +224,7 @@ export function readLocalInput(ref: InputRef): LoadedInput {
 
 /** Downloads a URL (size-limited), caching the body under `ref.cacheFile` when set. */
 export async function fetchInput(ref: InputRef): Promise<LoadedInput> {
+  if (ref.problem) throw new IngestError(ref.location, ref.problem);
   const cacheFile = ref.cacheFile;
   let res: Response;
   try {
