@@ -39,6 +39,8 @@ export interface IngestOptions {
   lockWaitMs?: number;
   /** Called once when another ingest holds the database and this run starts waiting for it. */
   onLockWait?: (waitMs: number) => void;
+  /** Milliseconds a download may receive nothing before it is rejected (default DEFAULT_DOWNLOAD_TIMEOUT_MS). */
+  downloadTimeoutMs?: number;
 }
 
 /** How long an ingest waits by default for another one writing the same database. */
@@ -116,7 +118,7 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
   for (const ref of opts.inputs) {
     opts.onProgress?.(done++, total, ref.location);
     try {
-      const input = ref.kind === 'url' ? await fetchInput(ref) : readLocalInput(ref);
+      const input = ref.kind === 'url' ? await fetchInput(ref, opts.downloadTimeoutMs) : readLocalInput(ref);
       if (known.has(input.sha256)) {
         report.skipped.push({ source: ref.location, reason: 'already stored (same sha256)' });
       } else if (seen.has(input.sha256)) {

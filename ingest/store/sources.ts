@@ -222,31 +222,70 @@ export function readLocalInput(ref: InputRef): LoadedInput {
   return { ref, bytes, sha256: sha256Hex(bytes), contentType: null };
 }
 
-/** Downloads a URL (size-limited), caching the body under `ref.cacheFile` when set. */
-export async function fetchInput(ref: InputRef): Promise<LoadedInput> {
+/** How long a download may go without receiving a byte before it is given up, by default. */
+export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 30_000;
+
+/**
+ * Downloads a URL (size-limited), caching the body under `ref.cacheFile` when set. A download
+ * that receives nothing for `idleMs` (however long it has run), or ends before its announced
+ * length, is rejected naming the URL.
+ */
+export async function fetchInput(ref: InputRef, idleMs = DEFAULT_DOWNLOAD_TIMEOUT_MS): Promise<LoadedInput> {
   if (ref.problem) throw new IngestError(ref.location, ref.problem);
   const cacheFile = ref.cacheFile;
-  let res: Response;
-  try {
-    res = await fetch(ref.location, { redirect: 'follow', signal: AbortSignal.timeout(60_000) });
-  } catch (e) {
-    throw new IngestError(ref.location, `download failed: ${(e as Error).cause ? String((e as Error).cause) : (e as Error).message}`);
-  }
-  if (!res.ok) throw new IngestError(ref.location, `download failed: HTTP ${res.status} ${res.statusText}`);
-  const declared = Number(res.headers.get('content-length') ?? '0');
-  if (declared > MAX_INPUT_BYTES) {
-    throw new IngestError(ref.location, `too large: ${declared} bytes (limit ${MAX_INPUT_BYTES} bytes)`);
-  }
+  const controller = new AbortController();
+  let stalled = false;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      stalled = true;
+      controller.abort();
+    }, idleMs);
+  };
   const chunks: Buffer[] = [];
   let total = 0;
-  if (res.body) {
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      total += chunk.length;
-      if (total > MAX_INPUT_BYTES) {
-        throw new IngestError(ref.location, `too large: over ${MAX_INPUT_BYTES} bytes (limit ${MAX_INPUT_BYTES} bytes)`);
-      }
-      chunks.push(Buffer.from(chunk));
+  let res: Response;
+  arm();
+  try {
+    try {
+      res = await fetch(ref.location, { redirect: 'follow', signal: controller.signal });
+    } catch (e) {
+      if (stalled) throw new IngestError(ref.location, `download stalled: no response for ${idleMs / 1000} s`);
+      throw new IngestError(ref.location, `download failed: ${(e as Error).cause ? String((e as Error).cause) : (e as Error).message}`);
     }
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
+      throw new IngestError(ref.location, `download failed: HTTP ${res.status} ${res.statusText}`);
+    }
+    const declared = Number(res.headers.get('content-length') ?? '0');
+    if (declared > MAX_INPUT_BYTES) {
+      await res.body?.cancel().catch(() => {});
+      throw new IngestError(ref.location, `too large: ${declared} bytes (limit ${MAX_INPUT_BYTES} bytes)`);
+    }
+    const announced = declared > 0 && !res.headers.has('content-encoding') ? ` of the ${declared} announced` : '';
+    try {
+      if (res.body) {
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          arm();
+          total += chunk.length;
+          if (total > MAX_INPUT_BYTES) {
+            throw new IngestError(ref.location, `too large: over ${MAX_INPUT_BYTES} bytes (limit ${MAX_INPUT_BYTES} bytes)`);
+          }
+          chunks.push(Buffer.from(chunk));
+        }
+      }
+    } catch (e) {
+      if (e instanceof IngestError) throw e;
+      if (stalled) throw new IngestError(ref.location, `download stalled: no data for ${idleMs / 1000} s after ${total}${announced} bytes`);
+      const why = (e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message;
+      throw new IngestError(ref.location, `download ended early: the connection closed after ${total}${announced} bytes (${why})`);
+    }
+    if (announced && total < declared) {
+      throw new IngestError(ref.location, `download ended early: the connection closed after ${total}${announced} bytes`);
+    }
+  } finally {
+    clearTimeout(timer);
   }
   const bytes = Buffer.concat(chunks);
   const sha256 = sha256Hex(bytes);

@@ -135,3 +135,35 @@ test('a folder with dangling symbolic links and link loops: each is rejected by 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a download that ends short or stalls is rejected naming its URL; the other downloads are stored', async () => {
+  const good = readFileSync(join(corpus, 'rulesraker/2003-03-15.txt'));
+  const server = createServer((req, res) => {
+    if (req.url === '/good.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(good);
+    if (req.url === '/silent.txt') return; // never answers
+    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(good.length) });
+    res.write(good.subarray(0, 1000), () => {
+      // the connection drops; /stalled.txt keeps it open and sends nothing more
+      if (req.url === '/short.txt') res.socket?.destroy();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const dir = mkdtempSync(join(tmpdir(), 'crkb-downloads-'));
+  try {
+    const inputs = expandInputs(['short', 'stalled', 'silent', 'good'].map((n) => `${base}/${n}.txt`));
+    const started = Date.now();
+    const r = await runIngest({ inputs, dbFile: join(dir, 'x.db'), downloadTimeoutMs: 300 });
+    assert.ok(Date.now() - started < 10_000, 'stalled downloads are given up after the inactivity timeout');
+    assert.deepEqual(r.editions.map((e) => e.effectiveDate), ['2003-03-15']);
+    const reasons = Object.fromEntries(r.rejected.map((x) => [x.source, x.reason]));
+    assert.deepEqual(Object.keys(reasons), [`${base}/short.txt`, `${base}/stalled.txt`, `${base}/silent.txt`]);
+    assert.match(reasons[`${base}/short.txt`]!, new RegExp(`^download ended early: the connection closed after 1000 of the ${good.length} announced bytes`));
+    assert.match(reasons[`${base}/stalled.txt`]!, /^download stalled: no data for 0\.3 s after 1000 of the \d+ announced bytes$/);
+    assert.match(reasons[`${base}/silent.txt`]!, /^download stalled: no response for 0\.3 s$/);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
