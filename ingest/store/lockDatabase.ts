@@ -57,7 +57,7 @@ export async function lockDatabase(dbFile: string, opts: LockOptions): Promise<D
     const left = deadline - Date.now();
     if (left <= 0) {
       db.close();
-      const waited = opts.waitMs > 0 ? `, still after ${Math.round(opts.waitMs / 1000)} s` : '';
+      const waited = opts.waitMs > 0 ? `, still after ${Math.round(opts.waitMs / 100) / 10} s` : '';
       throw new IngestError(dbFile, `another ingest is writing this database${waited}; nothing was written (try again, or wait longer with --wait SECONDS)`);
     }
     if (!waiting) {
