@@ -20,12 +20,10 @@ export interface LockOptions {
 
 const POLL_MS = 100;
 
-/**
- * Takes the exclusive ingest lock of `dbFile` (an SQLite lock on `dbFile.lock`, which the
- * operating system drops when the process ends, even by kill -9), waiting up to `waitMs`
- * for another ingest to finish; throws an IngestError naming the database when it does not.
- */
+/** Takes the exclusive ingest lock of `dbFile`, waiting up to `opts.waitMs` for another run; throws an IngestError naming the database if it cannot. */
 export async function lockDatabase(dbFile: string, opts: LockOptions): Promise<DatabaseLock> {
+  // An SQLite (fcntl) lock on a file beside the database: the operating system drops it when the
+  // process ends, even by kill -9, so a killed run never leaves a stale lock behind.
   const file = `${dbFile}.lock`;
   let db;
   try {

@@ -56,11 +56,7 @@ export const MAX_INPUT_BYTES = 20 * 1024 * 1024;
 const SKIP_IN_FOLDERS = /^(readme(\..*)?|url\.txt|.*\.json|\..*)$/i;
 const CANDIDATE_EXT = /\.(txt|text|md|markdown|html?|xhtml)$/i;
 
-/**
- * Expands paths and URLs given on the command line: folders are walked recursively. A path
- * that cannot be used (missing, a dangling symbolic link, a link loop) is listed with its
- * problem, to be rejected by name while the other inputs go on.
- */
+/** Expands paths and URLs given on the command line (folders walked recursively); unusable ones are listed with their problem. */
 export function expandInputs(args: string[]): InputRef[] {
   const out: InputRef[] = [];
   for (const arg of args) {
@@ -225,11 +221,7 @@ export function readLocalInput(ref: InputRef): LoadedInput {
 /** How long a download may go without receiving a byte before it is given up, by default. */
 export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 30_000;
 
-/**
- * Downloads a URL (size-limited), caching the body under `ref.cacheFile` when set. A download
- * that receives nothing for `idleMs` (however long it has run), or ends before its announced
- * length, is rejected naming the URL.
- */
+/** Downloads a URL (size-limited, given up after `idleMs` without data), caching the body under `ref.cacheFile` when set. */
 export async function fetchInput(ref: InputRef, idleMs = DEFAULT_DOWNLOAD_TIMEOUT_MS): Promise<LoadedInput> {
   if (ref.problem) throw new IngestError(ref.location, ref.problem);
   const cacheFile = ref.cacheFile;
