@@ -246,6 +246,7 @@ export async function fetchInput(ref: InputRef, idleMs = DEFAULT_DOWNLOAD_TIMEOU
       if (stalled) throw new IngestError(ref.location, `download stalled: no response for ${idleMs / 1000} s`);
       throw new IngestError(ref.location, `download failed: ${(e as Error).cause ? String((e as Error).cause) : (e as Error).message}`);
     }
+    arm();
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});
       throw new IngestError(ref.location, `download failed: HTTP ${res.status} ${res.statusText}`);
