@@ -7,6 +7,7 @@ import { parseFragment } from './parseFragment.js';
 import { parseHtml } from './parseHtml.js';
 import { parseMarkdown } from './parseMarkdown.js';
 import { parseRulings } from './parseRulings.js';
+import { repeatedLines } from './repeatedLines.js';
 import type { DecodedText, ParsedDocument } from '../../src/core/types.js';
 
 /** A decoded and parsed source. */
@@ -31,6 +32,16 @@ export function parseSource(source: string, bytes: Uint8Array, contentType: stri
   if (decoded.text.trim() === '') throw new IngestError(source, 'empty file (only white space)');
   const format = detectFormat(decoded.text, contentType ?? undefined);
   if (format === null) throw new IngestError(source, 'no rules found: not a Comprehensive Rules document or fragment');
+  // Published texts repeat a line here and there (a contents list, "See rule …"): at most a fifth of
+  // them in any edition. Nearly all is a botched copy (each line twice, the text twice over). Markup
+  // lines repeat by nature, so HTML is left out.
+  const repetition = format === 'html' ? null : repeatedLines(decoded.text);
+  if (repetition && repetition.lines > 1 && repetition.repeated >= 0.9 * repetition.lines) {
+    throw new IngestError(
+      source,
+      `duplicated text: ${repetition.repeated} of its ${repetition.lines} non-blank lines occur more than once (each line twice, or the whole text repeated)`,
+    );
+  }
   let doc: ParsedDocument;
   switch (format) {
     case 'cr-text':

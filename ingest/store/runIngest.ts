@@ -7,6 +7,7 @@ import type { Alignment } from '../../src/engine/align.js';
 import { EditionGroups, type Candidate, type EditionReport } from './EditionGroups.js';
 import { expectedDate } from '../parse/expectedDate.js';
 import { IngestError } from '../parse/IngestError.js';
+import { lockDatabase } from './lockDatabase.js';
 import { startParsing, type ParsePool } from './parsePool.js';
 import type { ParseOutcome } from './parseTask.js';
 import { storeDerived, storeReferences } from './storeDerived.js';
@@ -34,7 +35,16 @@ export interface IngestOptions {
    * decides when an edition can be stored; a wrong one makes a later file join an edition stored already.
    */
   expectedDate?: (location: string, bytes: Uint8Array) => string | null;
+  /** Milliseconds to wait for another ingest of the same database to finish (default DEFAULT_LOCK_WAIT_MS; 0: fail at once). */
+  lockWaitMs?: number;
+  /** Called once when another ingest holds the database and this run starts waiting for it. */
+  onLockWait?: (waitMs: number) => void;
+  /** Milliseconds a download may receive nothing before it is rejected (default DEFAULT_DOWNLOAD_TIMEOUT_MS). */
+  downloadTimeoutMs?: number;
 }
+
+/** How long an ingest waits by default for another one writing the same database. */
+export const DEFAULT_LOCK_WAIT_MS = 120_000;
 
 /** The outcome of an ingest run. */
 export interface IngestReport {
@@ -63,9 +73,20 @@ export interface IngestReport {
  * database that replaces the original only when the whole run succeeded. Files already
  * stored (same sha256) are skipped. Inputs are parsed on worker threads; each edition is
  * stored (in its own transaction, after its files are parsed) as soon as no input still
- * being parsed can belong to it, so storing overlaps parsing.
+ * being parsed can belong to it, so storing overlaps parsing. One run at a time writes a
+ * database: the run holds its lock from reading what is stored to the rename (see lockDatabase).
  */
 export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
+  const lock = await lockDatabase(opts.dbFile, { waitMs: opts.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS, onWait: opts.onLockWait });
+  try {
+    removeStaleCopies(opts.dbFile);
+    return await ingestLocked(opts);
+  } finally {
+    lock.release();
+  }
+}
+
+async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
   const started = performance.now();
   const report: IngestReport = {
     dbFile: opts.dbFile,
@@ -97,7 +118,7 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
   for (const ref of opts.inputs) {
     opts.onProgress?.(done++, total, ref.location);
     try {
-      const input = ref.kind === 'url' ? await fetchInput(ref) : readLocalInput(ref);
+      const input = ref.kind === 'url' ? await fetchInput(ref, opts.downloadTimeoutMs) : readLocalInput(ref);
       if (known.has(input.sha256)) {
         report.skipped.push({ source: ref.location, reason: 'already stored (same sha256)' });
       } else if (seen.has(input.sha256)) {
@@ -237,26 +258,17 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
   return finish(report, started);
 }
 
-/** Deletes temporary copies of the database left by ingest runs that were killed (their process is gone). */
+/**
+ * Deletes temporary copies of the database left by ingest runs that were killed. Called under
+ * the ingest lock, so no other run is writing one: every copy is stale, even one whose process
+ * id now belongs to another process.
+ */
 function removeStaleCopies(dbFile: string): void {
   const dir = dirname(resolve(dbFile));
   const prefix = `${basename(dbFile)}.tmp-`;
   if (!existsSync(dir)) return;
   for (const name of readdirSync(dir)) {
-    if (!name.startsWith(prefix)) continue;
-    const pid = Number(name.slice(prefix.length));
-    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
-    rmSync(join(dir, name), { force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists, owned by someone else
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if (name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length))) rmSync(join(dir, name), { force: true });
   }
 }
 
@@ -333,7 +345,6 @@ function storedState(dbFile: string): { hashes: Set<string>; editions: Set<strin
  * when `fn` says something was written.
  */
 async function writeAtomically(dbFile: string, fn: (writer: Writer) => Promise<boolean>): Promise<void> {
-  removeStaleCopies(dbFile);
   const tmp = `${dbFile}.tmp-${process.pid}`;
   rmSync(tmp, { force: true });
   if (existsSync(dbFile)) copyFileSync(dbFile, tmp);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { IngestError } from '../parse/IngestError.js';
 
@@ -38,6 +38,8 @@ export interface InputRef {
   sha256?: string;
   /** Where a download is kept once fetched. */
   cacheFile?: string;
+  /** Why it cannot be read, found when it was listed (a dangling symbolic link, say): reading it rejects it with this reason. */
+  problem?: string;
 }
 
 /** A read input: its bytes and what the transport said about it. */
@@ -54,7 +56,7 @@ export const MAX_INPUT_BYTES = 20 * 1024 * 1024;
 const SKIP_IN_FOLDERS = /^(readme(\..*)?|url\.txt|.*\.json|\..*)$/i;
 const CANDIDATE_EXT = /\.(txt|text|md|markdown|html?|xhtml)$/i;
 
-/** Expands paths and URLs given on the command line: folders are walked recursively. */
+/** Expands paths and URLs given on the command line (folders walked recursively); unusable ones are listed with their problem. */
 export function expandInputs(args: string[]): InputRef[] {
   const out: InputRef[] = [];
   for (const arg of args) {
@@ -62,25 +64,61 @@ export function expandInputs(args: string[]): InputRef[] {
       out.push({ kind: 'url', location: arg });
       continue;
     }
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) throw new IngestError(arg, 'unsupported URL scheme (only http and https)');
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) {
+      out.push({ kind: 'url', location: arg, problem: 'unsupported URL scheme (only http and https)' });
+      continue;
+    }
     const abs = resolve(arg);
-    if (!existsSync(abs)) throw new IngestError(arg, 'no such file or folder');
-    if (statSync(abs).isDirectory()) out.push(...walk(abs).map((f): InputRef => ({ kind: 'file', location: f })));
+    const st = statOrProblem(abs);
+    if (typeof st === 'string') out.push({ kind: 'file', location: abs, problem: st });
+    else if (st.isDirectory()) out.push(...walk(abs, [realpathSync(abs)]));
     else out.push({ kind: 'file', location: abs });
   }
   return out;
 }
 
-function walk(dir: string): string[] {
-  const files: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
+/** Candidate files under `dir`; `ancestors` are the real paths of the folders being walked, to notice link loops. */
+function walk(dir: string, ancestors: string[]): InputRef[] {
+  const out: InputRef[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch (e) {
+    return [{ kind: 'file', location: dir, problem: `cannot read the folder: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` }];
+  }
+  for (const name of names) {
     if (SKIP_IN_FOLDERS.test(name)) continue;
     const p = join(dir, name);
-    const st = statSync(p);
-    if (st.isDirectory()) files.push(...walk(p));
-    else if (st.isFile() && CANDIDATE_EXT.test(name)) files.push(p);
+    const st = statOrProblem(p);
+    if (typeof st === 'string') {
+      out.push({ kind: 'file', location: p, problem: st });
+    } else if (st.isDirectory()) {
+      const real = realpathSync(p);
+      if (ancestors.includes(real)) out.push({ kind: 'file', location: p, problem: `symbolic link loop: leads back to ${real}` });
+      else out.push(...walk(p, [...ancestors, real]));
+    } else if (st.isFile() && CANDIDATE_EXT.test(name)) {
+      out.push({ kind: 'file', location: p });
+    }
   }
-  return files;
+  return out;
+}
+
+/** What a path is, or why it cannot be read (said of the path as given, symbolic links included). */
+function statOrProblem(path: string): Stats | string {
+  try {
+    return statSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return 'symbolic link loop';
+    let link: string | null = null;
+    try {
+      link = lstatSync(path).isSymbolicLink() ? readlinkSync(path) : null;
+    } catch {
+      // not there at all
+    }
+    if (code === 'ENOENT') return link === null ? 'no such file or folder' : `dangling symbolic link (to ${link}, which does not exist)`;
+    return `cannot read: ${code ?? (e as Error).message}`;
+  }
 }
 
 /** The date in an archive file name ("CR-2003-03-15.txt", "2003-03-15.txt"), or null. */
@@ -165,6 +203,7 @@ export function cachePath(cacheDir: string, ed: Pick<ManifestEdition, 'family' |
 
 /** Reads a local input, refusing folders, oversized and unreadable files with a reason. */
 export function readLocalInput(ref: InputRef): LoadedInput {
+  if (ref.problem) throw new IngestError(ref.location, ref.problem);
   let bytes: Buffer;
   try {
     const st = statSync(ref.location);
@@ -179,30 +218,67 @@ export function readLocalInput(ref: InputRef): LoadedInput {
   return { ref, bytes, sha256: sha256Hex(bytes), contentType: null };
 }
 
-/** Downloads a URL (size-limited), caching the body under `ref.cacheFile` when set. */
-export async function fetchInput(ref: InputRef): Promise<LoadedInput> {
+/** How long a download may go without receiving a byte before it is given up, by default. */
+export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 30_000;
+
+/** Downloads a URL (size-limited, given up after `idleMs` without data), caching the body under `ref.cacheFile` when set. */
+export async function fetchInput(ref: InputRef, idleMs = DEFAULT_DOWNLOAD_TIMEOUT_MS): Promise<LoadedInput> {
+  if (ref.problem) throw new IngestError(ref.location, ref.problem);
   const cacheFile = ref.cacheFile;
-  let res: Response;
-  try {
-    res = await fetch(ref.location, { redirect: 'follow', signal: AbortSignal.timeout(60_000) });
-  } catch (e) {
-    throw new IngestError(ref.location, `download failed: ${(e as Error).cause ? String((e as Error).cause) : (e as Error).message}`);
-  }
-  if (!res.ok) throw new IngestError(ref.location, `download failed: HTTP ${res.status} ${res.statusText}`);
-  const declared = Number(res.headers.get('content-length') ?? '0');
-  if (declared > MAX_INPUT_BYTES) {
-    throw new IngestError(ref.location, `too large: ${declared} bytes (limit ${MAX_INPUT_BYTES} bytes)`);
-  }
+  const controller = new AbortController();
+  let stalled = false;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      stalled = true;
+      controller.abort();
+    }, idleMs);
+  };
   const chunks: Buffer[] = [];
   let total = 0;
-  if (res.body) {
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      total += chunk.length;
-      if (total > MAX_INPUT_BYTES) {
-        throw new IngestError(ref.location, `too large: over ${MAX_INPUT_BYTES} bytes (limit ${MAX_INPUT_BYTES} bytes)`);
-      }
-      chunks.push(Buffer.from(chunk));
+  let res: Response;
+  arm();
+  try {
+    try {
+      res = await fetch(ref.location, { redirect: 'follow', signal: controller.signal });
+    } catch (e) {
+      if (stalled) throw new IngestError(ref.location, `download stalled: no response for ${idleMs / 1000} s`);
+      throw new IngestError(ref.location, `download failed: ${(e as Error).cause ? String((e as Error).cause) : (e as Error).message}`);
     }
+    arm();
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
+      throw new IngestError(ref.location, `download failed: HTTP ${res.status} ${res.statusText}`);
+    }
+    const declared = Number(res.headers.get('content-length') ?? '0');
+    if (declared > MAX_INPUT_BYTES) {
+      await res.body?.cancel().catch(() => {});
+      throw new IngestError(ref.location, `too large: ${declared} bytes (limit ${MAX_INPUT_BYTES} bytes)`);
+    }
+    const announced = declared > 0 && !res.headers.has('content-encoding') ? ` of the ${declared} announced` : '';
+    try {
+      if (res.body) {
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          arm();
+          total += chunk.length;
+          if (total > MAX_INPUT_BYTES) {
+            throw new IngestError(ref.location, `too large: over ${MAX_INPUT_BYTES} bytes (limit ${MAX_INPUT_BYTES} bytes)`);
+          }
+          chunks.push(Buffer.from(chunk));
+        }
+      }
+    } catch (e) {
+      if (e instanceof IngestError) throw e;
+      if (stalled) throw new IngestError(ref.location, `download stalled: no data for ${idleMs / 1000} s after ${total}${announced} bytes`);
+      const why = (e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message;
+      throw new IngestError(ref.location, `download ended early: the connection closed after ${total}${announced} bytes (${why})`);
+    }
+    if (announced && total < declared) {
+      throw new IngestError(ref.location, `download ended early: the connection closed after ${total}${announced} bytes`);
+    }
+  } finally {
+    clearTimeout(timer);
   }
   const bytes = Buffer.concat(chunks);
   const sha256 = sha256Hex(bytes);

@@ -1,14 +1,15 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { runIngest, type IngestReport } from '../../ingest/store/runIngest.js';
-import { expandInputs, planFromManifest, readManifest, type InputRef, type Manifest } from '../../ingest/store/sources.js';
+import { DEFAULT_LOCK_WAIT_MS, runIngest, type IngestReport } from '../../ingest/store/runIngest.js';
+import { DEFAULT_DOWNLOAD_TIMEOUT_MS, expandInputs, planFromManifest, readManifest, type InputRef, type Manifest } from '../../ingest/store/sources.js';
 import { IngestError } from '../../ingest/parse/IngestError.js';
 import { projectRoot } from '../db/openDb.js';
 import { defaultDbFile, parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 
-export const usage = `Usage: crkb ingest [PATH|URL ...] [--archive DIR] [--fetch] [--db FILE] [--manifest FILE] [--edition DATE] [--json]
+export const usage = `Usage: crkb ingest [PATH|URL ...] [--archive DIR] [--fetch] [--db FILE] [--manifest FILE] [--edition DATE]
+                   [--wait SECONDS] [--download-timeout SECONDS] [--json]
 
 Ingests Comprehensive Rules editions into the database. PATHs may be files or
 folders (walked recursively); URLs are downloaded. With no PATH, walks the
@@ -16,7 +17,19 @@ sources manifest: local copies under --archive DIR (or $CRKB_ARCHIVE) first,
 then, with --fetch, downloads the rest into data/cache/. Fragments and scraped
 pages are attached to the edition they match, or to --edition DATE.
 
-Exit status: 0 when every input was used, 2 when any input was rejected.`;
+Each input stands alone: one that cannot be read (a dangling symbolic link, a
+link loop, a download that fails, ends short or receives nothing for
+--download-timeout SECONDS, default ${DEFAULT_DOWNLOAD_TIMEOUT_MS / 1000}) or used is rejected by name with
+its reason, and the others are stored.
+
+One ingest at a time writes a database: a run locks FILE.lock beside it. Another
+run started meanwhile waits for it up to --wait SECONDS (default ${DEFAULT_LOCK_WAIT_MS / 1000}; 0: do not
+wait), then gives up with one line, exit status 1, having written nothing. The
+lock goes with the process that holds it, even when it is killed; a killed run's
+temporary copy (FILE.tmp-PID) is deleted by the next run.
+
+Exit status: 0 when every input was used, 2 when any input was rejected, 1 on
+an error (nothing written).`;
 
 /** `crkb ingest`: ingest files, folders, URLs or the manifest, then print the report. */
 export async function run(argv: string[]): Promise<number> {
@@ -28,6 +41,8 @@ export async function run(argv: string[]): Promise<number> {
       db: { type: 'string' },
       manifest: { type: 'string' },
       edition: { type: 'string' },
+      wait: { type: 'string' },
+      'download-timeout': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
@@ -37,6 +52,9 @@ export async function run(argv: string[]): Promise<number> {
     console.log(usage);
     return 0;
   }
+  const lockWaitMs = values.wait === undefined ? DEFAULT_LOCK_WAIT_MS : seconds('--wait', values.wait, true) * 1000;
+  const downloadTimeout = values['download-timeout'];
+  const downloadTimeoutMs = downloadTimeout === undefined ? DEFAULT_DOWNLOAD_TIMEOUT_MS : seconds('--download-timeout', downloadTimeout, false) * 1000;
   const dbFile = resolve(values.db ?? defaultDbFile());
   const archive = values.archive ?? process.env.CRKB_ARCHIVE ?? null;
   if (archive !== null && !existsSync(archive)) throw new UsageError(`--archive ${archive}: no such folder`, usage);
@@ -73,6 +91,9 @@ export async function run(argv: string[]): Promise<number> {
     unavailable,
     manifest,
     edition: values.edition ?? null,
+    lockWaitMs,
+    downloadTimeoutMs,
+    onLockWait: (ms) => console.error(`crkb ingest: another ingest is writing ${dbFile}; waiting for it (up to ${ms / 1000} s)`),
     onProgress: (done, total, current) => {
       // reading and parsing each count: the total is twice the inputs
       bar?.setTotal(total);
@@ -83,6 +104,14 @@ export async function run(argv: string[]): Promise<number> {
   if (values.json) console.log(JSON.stringify(report, null, 2));
   else console.log(formatReport(report));
   return report.rejected.length > 0 ? 2 : 0;
+}
+
+function seconds(option: string, value: string, zero: boolean): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || (n === 0 && !zero)) {
+    throw new UsageError(`${option} must be a number of seconds (${zero ? '0 or more' : 'more than 0'}), not "${value}"`, usage);
+  }
+  return n;
 }
 
 /** Human-readable ingest report. */

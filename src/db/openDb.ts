@@ -66,6 +66,11 @@ export function openWritableDb(file: string): Db {
   return db;
 }
 
+/** Opens a file as a bare database used only for its lock: no schema, and a busy lock fails at once instead of waiting. */
+export function openLockDb(file: string): Db {
+  return new Database(resolve(file), { timeout: 0, ...addonOption() });
+}
+
 /** Opens an existing database read-only, as the server and query commands do. */
 export function openReadOnlyDb(file: string): Db {
   const db = new Database(resolve(file), { readonly: true, fileMustExist: true, ...addonOption() });

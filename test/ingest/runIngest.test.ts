@@ -232,17 +232,20 @@ test('replacing an edition with a better file in a later run leaves no unused te
   assert.deepEqual(statuses.sort(), ['merged', 'replaced']);
 });
 
-test('temporary copies left by killed ingest runs are removed; a running one is left alone', async () => {
+test('temporary copies left by killed ingest runs are removed by the next run, even one that writes nothing', async () => {
   const dir = tmp();
   const db = join(dir, 'x.db');
   const { spawnSync } = await import('node:child_process');
-  const { existsSync } = await import('node:fs');
-  // the pid of a process that has exited
+  const { existsSync, rmSync } = await import('node:fs');
+  const input = expandInputs([file('rulesraker/2003-03-15.txt')]);
+  await runIngest({ inputs: input, dbFile: db });
+  // the pid of a process that has exited, and one that lives on but is no ingest (ids are reused)
   const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
   writeFileSync(`${db}.tmp-${gone}`, 'half-written');
-  writeFileSync(`${db}.tmp-${process.ppid}`, 'another run, still going');
-  await runIngest({ inputs: expandInputs([file('rulesraker/2020-09-25.txt')]), dbFile: db });
+  writeFileSync(`${db}.tmp-${process.ppid}`, 'half-written');
+  const r = await runIngest({ inputs: input, dbFile: db });
+  assert.equal(r.wrote, false);
   assert.equal(existsSync(`${db}.tmp-${gone}`), false);
-  assert.equal(existsSync(`${db}.tmp-${process.ppid}`), true);
-  assert.equal(existsSync(`${db}.tmp-${process.pid}`), false, 'its own copy was renamed into place');
+  assert.equal(existsSync(`${db}.tmp-${process.ppid}`), false, 'under the lock no other run is writing a copy');
+  rmSync(dir, { recursive: true, force: true });
 });

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildManifest, datesOfUrl } from '../../ingest/store/buildManifest.js';
 import { runIngest } from '../../ingest/store/runIngest.js';
-import { planFromManifest, sha256Hex, type Manifest } from '../../ingest/store/sources.js';
+import { expandInputs, planFromManifest, sha256Hex, type Manifest } from '../../ingest/store/sources.js';
 
 const corpus = resolve(process.cwd(), '../shared/corpus');
 
@@ -107,5 +107,63 @@ test('--fetch downloads editions with no local copy, verifies checksums and list
     assert.equal(again.inputs[0]!.location, join(cacheDir, 'cr-2020-09-25.txt'));
   } finally {
     server.close();
+  }
+});
+
+test('a folder with dangling symbolic links and link loops: each is rejected by name, the rest is stored', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'crkb-links-'));
+  try {
+    const folder = join(dir, 'in');
+    mkdirSync(join(folder, 'sub'), { recursive: true });
+    copyFileSync(join(corpus, 'rulesraker/2003-03-15.txt'), join(folder, 'sub', '2003-03-15.txt'));
+    symlinkSync(join(dir, 'gone.txt'), join(folder, 'dangling.txt'));
+    symlinkSync('self.txt', join(folder, 'self.txt'));
+    symlinkSync('b', join(folder, 'a'));
+    symlinkSync('a', join(folder, 'b'));
+    // a folder link back to an ancestor: walking it would never end
+    symlinkSync('..', join(folder, 'sub', 'up'));
+    const r = await runIngest({ inputs: expandInputs([folder, join(dir, 'missing.txt')]), dbFile: join(dir, 'x.db') });
+    assert.deepEqual(r.editions.map((e) => e.effectiveDate), ['2003-03-15']);
+    const reasons = Object.fromEntries(r.rejected.map((x) => [x.source.slice(dir.length + 1), x.reason]));
+    assert.deepEqual(Object.keys(reasons).sort(), ['in/a', 'in/b', 'in/dangling.txt', 'in/self.txt', 'in/sub/up', 'missing.txt']);
+    assert.match(reasons['in/dangling.txt']!, /^dangling symbolic link \(to .*gone\.txt/);
+    assert.match(reasons['in/self.txt']!, /^symbolic link loop/);
+    assert.match(reasons['in/a']!, /^symbolic link loop/);
+    assert.match(reasons['in/sub/up']!, /^symbolic link loop: leads back to .*in$/);
+    assert.match(reasons['missing.txt']!, /no such file or folder/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a download that ends short or stalls is rejected naming its URL; the other downloads are stored', async () => {
+  const good = readFileSync(join(corpus, 'rulesraker/2003-03-15.txt'));
+  const server = createServer((req, res) => {
+    if (req.url === '/good.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(good);
+    if (req.url === '/silent.txt') return; // never answers
+    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(good.length) });
+    res.write(good.subarray(0, 1000), () => {
+      // the connection drops; /stalled.txt keeps it open and sends nothing more
+      if (req.url === '/short.txt') res.socket?.destroy();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const dir = mkdtempSync(join(tmpdir(), 'crkb-downloads-'));
+  try {
+    const inputs = expandInputs(['short', 'stalled', 'silent', 'good'].map((n) => `${base}/${n}.txt`));
+    const started = Date.now();
+    const r = await runIngest({ inputs, dbFile: join(dir, 'x.db'), downloadTimeoutMs: 300 });
+    assert.ok(Date.now() - started < 10_000, 'stalled downloads are given up after the inactivity timeout');
+    assert.deepEqual(r.editions.map((e) => e.effectiveDate), ['2003-03-15']);
+    const reasons = Object.fromEntries(r.rejected.map((x) => [x.source, x.reason]));
+    assert.deepEqual(Object.keys(reasons), [`${base}/short.txt`, `${base}/stalled.txt`, `${base}/silent.txt`]);
+    assert.match(reasons[`${base}/short.txt`]!, new RegExp(`^download ended early: the connection closed after 1000 of the ${good.length} announced bytes`));
+    assert.match(reasons[`${base}/stalled.txt`]!, /^download stalled: no data for 0\.3 s after 1000 of the \d+ announced bytes$/);
+    assert.match(reasons[`${base}/silent.txt`]!, /^download stalled: no response for 0\.3 s$/);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
