@@ -75,11 +75,12 @@ export class Snapshot {
   private readonly glossaryVersionsOfText = new Map<number, number[]>();
   private readonly textsCiting = new Map<string, number[]>();
   private readonly files = new Map<number, { files: number; primary: { path: string; sha256: string } | null }>();
-  private lineageIndex: Map<number, Array<[editionId: number, pos: number]>> | null = null;
+  /** Lineage id -> places, each editionId * 2^16 + position (built on first use). */
+  private lineageIndex: Map<number, number[]> | null = null;
   private readonly search: { match: Statement; any: Statement; marks: Statement; vocabulary: Statement | null };
 
   constructor(readonly db: Db) {
-    const all = <T>(sql: string): T[] => db.prepare(sql).raw(true).all() as T[];
+    const all = <T>(sql: string): IterableIterator<T> => db.prepare(sql).raw(true).iterate() as IterableIterator<T>;
     this.editions = (db.prepare(`SELECT ${EDITION_COLS} FROM editions ORDER BY family, effective_date, label`).all() as Array<
       Omit<EditionInfo, 'official'> & { official: number }
     >).map((e) => ({ ...e, family: e.family as Family, official: e.official === 1 }));
@@ -121,10 +122,10 @@ export class Snapshot {
     }
     // One row per edition, ids as JSON arrays (parsed natively) rather than a JS row per rule.
     const ruleRows = new Map(
-      all<[number, string, string]>(
+      [...all<[number, string, string]>(
         `SELECT edition_id, json_group_array(version_id), json_group_array(coalesce(lineage_id, 0))
          FROM (SELECT edition_id, version_id, lineage_id FROM edition_rules ORDER BY edition_id, ord) GROUP BY edition_id`,
-      ).map(([e, v, l]) => [e, [v, l]] as const),
+      )].map(([e, v, l]) => [e, [v, l]] as const),
     );
     const glossaryRows = new Map(
       all<[number, string]>(
@@ -391,21 +392,21 @@ export class Snapshot {
   }
 
   /** Where a lineage appears: (edition, position) pairs, in edition order. */
-  lineagePlaces(lineageId: number): ReadonlyArray<[editionId: number, pos: number]> {
+  lineagePlaces(lineageId: number): Array<[editionId: number, pos: number]> {
     if (this.lineageIndex === null) {
-      const index = new Map<number, Array<[number, number]>>();
+      const index = new Map<number, number[]>();
       for (const e of this.editions) {
         const l = this.edition(e.id).lineages;
         for (let k = 0; k < l.length; k++) {
-          const id = l[k]!;
-          const list = index.get(id);
-          if (list) list.push([e.id, k]);
-          else index.set(id, [[e.id, k]]);
+          const list = index.get(l[k]!);
+          const place = e.id * 65536 + k;
+          if (list) list.push(place);
+          else index.set(l[k]!, [place]);
         }
       }
       this.lineageIndex = index;
     }
-    return this.lineageIndex.get(lineageId) ?? [];
+    return (this.lineageIndex.get(lineageId) ?? []).map((p) => [Math.floor(p / 65536), p % 65536]);
   }
 
   /** Splits and merges between editions, by position. */

@@ -1,5 +1,6 @@
 import type { HistoryStep as Step } from '../../engine/history.js';
 import type { RuleChange } from '../../engine/diffEditions.js';
+import { wordDiff } from '../../engine/wordDiff.js';
 import type { ApiContext } from '../ApiContext.js';
 
 /** Resolvers of HistoryStep: the step's edition by effective date. */
@@ -9,7 +10,7 @@ export const HistoryStep = {
   segments: (s: Step) => s.segments ?? [],
 };
 
-/** Resolvers of DiffChange. */
+/** Resolvers of DiffChange: word segments are computed only for the changes a page shows and a query reads. */
 export const DiffChange = {
-  segments: (c: RuleChange) => c.segments ?? [],
+  segments: (c: RuleChange) => c.segments ?? (c.before && c.after && c.before.text !== c.after.text ? wordDiff(c.before.text, c.after.text) : []),
 };

@@ -64,7 +64,7 @@ export const Query = {
     const start = (decodeCursor('d', a.after) ?? -1) + 1;
     const section = sectionArg(a.section);
     ctx.check();
-    const d = ctx.kb.diff(from, to, { ...(section ? { section } : {}), rulesOnly: true });
+    const d = ctx.kb.diff(from, to, { ...(section ? { section } : {}), rulesOnly: true, segments: false });
     const all = d.changes;
     const counts = { added: 0, removed: 0, renumbered: 0, references: 0, substantive: 0 };
     for (const c of all) {
