@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { projectRoot } from '../src/db/openDb.js';
+import { projectRoot } from '../src/core/projectFiles.js';
 import { KnowledgeBase } from '../src/query/KnowledgeBase.js';
 
 const { values } = parseArgs({

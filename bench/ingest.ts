@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { IngestReport } from '../ingest/store/runIngest.js';
-import { projectRoot } from '../src/db/openDb.js';
+import { projectRoot } from '../src/core/projectFiles.js';
 
 const { values } = parseArgs({
   options: { archive: { type: 'string', default: '../shared/corpus' }, runs: { type: 'string', default: '1' } },

@@ -5,7 +5,7 @@ import { storeFormatProblem, Writer } from './Writer.js';
 import { Catalog } from '../../src/db/Catalog.js';
 import type { Alignment } from '../../src/engine/align.js';
 import { EditionGroups, type Candidate, type EditionReport } from './EditionGroups.js';
-import { expectedDate } from '../parse/expectedDate.js';
+import { expectedDate } from './expectedDate.js';
 import { IngestError } from '../parse/IngestError.js';
 import { lockDatabase } from './lockDatabase.js';
 import { startParsing, type ParsePool } from './parsePool.js';

@@ -4,7 +4,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { DEFAULT_LOCK_WAIT_MS, runIngest, type IngestReport } from '../../ingest/store/runIngest.js';
 import { DEFAULT_DOWNLOAD_TIMEOUT_MS, expandInputs, planFromManifest, readManifest, type InputRef, type Manifest } from '../../ingest/store/sources.js';
 import { IngestError } from '../../ingest/parse/IngestError.js';
-import { projectRoot } from '../db/openDb.js';
+import { projectRoot } from '../core/projectFiles.js';
 import { defaultDbFile, parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 

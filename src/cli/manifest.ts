@@ -4,7 +4,7 @@ import { buildManifest, type ManifestInputs, type ScannedFile } from '../../inge
 import { IngestError } from '../../ingest/parse/IngestError.js';
 import { parseSource } from '../../ingest/parse/parseSource.js';
 import { archiveRelative, expandInputs, labelDateOf, readLocalInput } from '../../ingest/store/sources.js';
-import { projectRoot } from '../db/openDb.js';
+import { projectRoot } from '../core/projectFiles.js';
 import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 

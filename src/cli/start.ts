@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { projectRoot } from '../db/openDb.js';
+import { projectRoot } from '../core/projectFiles.js';
 import { defaultDbFile, parseOptions } from './options.js';
 import { run as serve } from './serve.js';
 import { UsageError } from './UsageError.js';

@@ -21,6 +21,9 @@ import type { ChangeKind, EditionDiff } from '../engine/diffEditions.js';
 import { ruleHistory, type RuleHistory } from '../engine/history.js';
 import { loadDiff } from '../engine/loadDiff.js';
 import { answerLookup, type LookupAnswer } from './answerLookup.js';
+
+export type { ChangeKind, EditionDiff, RuleChange } from '../engine/diffEditions.js';
+export type { HistoryStep } from '../engine/history.js';
 import { QueryError } from './QueryError.js';
 
 /** An edition argument resolved: the edition, and whether the argument pinned it (answers never change). */

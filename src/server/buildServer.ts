@@ -1,7 +1,6 @@
 import compression from 'compression';
 import cors from 'cors';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { openReadOnlyDb, type Db } from '../db/openDb.js';
 import { KnowledgeBase } from '../query/KnowledgeBase.js';
 import type { CacheScope } from './ApiContext.js';
 import { graphqlPage } from './graphqlPage.js';
@@ -13,7 +12,8 @@ import { sendCached, v1Routes } from './v1Routes.js';
 /** Options of buildServer: a database file (opened read-only) or an open database. */
 export interface BuildServerOptions {
   dbFile?: string;
-  db?: Db;
+  /** An open database (tests): the server reads it, and closes it only if it opened it. */
+  db?: ConstructorParameters<typeof KnowledgeBase>[0];
   /** Base URL printed in bot answers and pages (default http://127.0.0.1:4000); request headers never set it. */
   publicUrl?: string | (() => string);
   limits?: Partial<QueryLimits>;
@@ -48,7 +48,7 @@ export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 10, maxCost: 1000, maxAli
  */
 export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer> {
   if (!opts.db && !opts.dbFile) throw new Error('buildServer needs dbFile or db');
-  let kb = new KnowledgeBase(opts.db ?? openReadOnlyDb(opts.dbFile!));
+  let kb = opts.db ? new KnowledgeBase(opts.db) : KnowledgeBase.open(opts.dbFile!);
   const publicUrl = typeof opts.publicUrl === 'function' ? opts.publicUrl : () => (opts.publicUrl as string | undefined) ?? 'http://127.0.0.1:4000';
   const bodyLimit = opts.bodyLimit ?? 64 * 1024;
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
@@ -138,7 +138,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
       if (!opts.dbFile) return false;
       let next: KnowledgeBase;
       try {
-        next = new KnowledgeBase(openReadOnlyDb(opts.dbFile));
+        next = KnowledgeBase.open(opts.dbFile);
       } catch (e) {
         console.error(`crkb: cannot load ${opts.dbFile}: ${(e as Error).message}; still serving the previous database`);
         return false;

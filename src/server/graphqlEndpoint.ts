@@ -13,7 +13,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { schemaDir } from '../db/openDb.js';
+import { schemaDir } from '../core/projectFiles.js';
 import type { KnowledgeBase } from '../query/KnowledgeBase.js';
 import { createApiContext, type CacheScope } from './ApiContext.js';
 import { statusOf } from './errors.js';

@@ -1,32 +1,31 @@
-import { after, before } from 'node:test';
+import { before } from 'node:test';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { runIngest } from '../../ingest/store/runIngest.js';
 import { expandInputs } from '../../ingest/store/sources.js';
+import { projectRoot } from '../../src/core/projectFiles.js';
 
 /** The real corpus beside the project. */
 export const CORPUS = path.resolve(process.cwd(), '../shared/corpus');
 /** Skip reason for corpus tests when the corpus is missing. */
 export const skip = !fs.existsSync(CORPUS) && 'corpus not found';
 
-/** The editions most CLI tests read: the 2021 insertion of 309 and 706, and the Magic 2010 rewrite. */
+/** The editions most tests read: the 2021 insertion of 309 and 706, and the Magic 2010 rewrite. */
 export const TRANSITIONS = ['rulesraker/2021-06-09.txt', 'rulesraker/2021-07-12.txt', 'mtg-cr/CR-2009-05-01.txt', 'rulesraker/2009-07-11.txt'];
+/** What the shared test database holds. */
+export const SHARED_FILES = TRANSITIONS;
+/** The shared test database: built once per run (test/support/buildCorpusDb), read-only for the tests. */
+export const SHARED_DB = path.join(projectRoot(), 'dist', 'test-corpus', 'corpus.db');
 
-/** Registers hooks that ingest corpus files into a temporary database for this test file; returns its path getter. */
-export function corpusDb(files: string[] = TRANSITIONS): () => string {
-  let dir = '';
-  let db = '';
+/** The shared corpus database (built here if the run did not build it, as when one file is run alone). */
+export function corpusDb(): () => string {
   before(async () => {
-    if (skip) return;
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crkb-cli-'));
-    db = path.join(dir, 'x.db');
-    await runIngest({ inputs: expandInputs(files.map((f) => path.join(CORPUS, f))), dbFile: db });
+    if (skip || fs.existsSync(SHARED_DB)) return;
+    fs.mkdirSync(path.dirname(SHARED_DB), { recursive: true });
+    // the ingest lock makes concurrent builders wait; the second finds every file stored
+    await runIngest({ inputs: expandInputs(SHARED_FILES.map((f) => path.join(CORPUS, f))), dbFile: SHARED_DB });
   });
-  after(() => {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
-  return () => db;
+  return () => SHARED_DB;
 }
 
 /** Runs a command's run(argv) with --db, capturing stdout and stderr. */

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { expectedDate } from '../../ingest/parse/expectedDate.js';
+import { expectedDate } from '../../ingest/store/expectedDate.js';
 
 const corpus = resolve(process.cwd(), '../shared/corpus');
 

@@ -1,6 +1,5 @@
-import type { HistoryStep as Step } from '../../engine/history.js';
-import type { RuleChange } from '../../engine/diffEditions.js';
-import { wordDiff } from '../../engine/wordDiff.js';
+import { changeSegments } from '../../query/changeSegments.js';
+import type { HistoryStep as Step, RuleChange } from '../../query/KnowledgeBase.js';
 import type { ApiContext } from '../ApiContext.js';
 
 /** Resolvers of HistoryStep: the step's edition by effective date. */
@@ -12,5 +11,5 @@ export const HistoryStep = {
 
 /** Resolvers of DiffChange: word segments are computed only for the changes a page shows and a query reads. */
 export const DiffChange = {
-  segments: (c: RuleChange) => c.segments ?? (c.before && c.after && c.before.text !== c.after.text ? wordDiff(c.before.text, c.after.text) : []),
+  segments: (c: RuleChange) => changeSegments(c),
 };

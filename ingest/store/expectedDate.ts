@@ -1,6 +1,6 @@
-import { decodeBuffer } from './decode.js';
-import { findEffectiveDate } from './effectiveDate.js';
-import { labelDateOf } from '../store/sources.js';
+import { decodeBuffer } from '../parse/decode.js';
+import { findEffectiveDate } from '../parse/effectiveDate.js';
+import { labelDateOf } from './sources.js';
 
 /** How much of a file is read to guess its date: the statement sits at the top of every edition. */
 const HEAD_BYTES = 64 * 1024;
