@@ -18,22 +18,24 @@ export interface QueryLimits {
 }
 
 /**
- * What each field costs, per item, in work units of about 0.1 ms (measured on the full archive with
- * bench/fieldCost), and how many items a list returns when no `first` says otherwise. Every field of
- * the schema is listed (a test compares the two), so a new field cannot be left out.
+ * What each field costs, per item, in work units of about 0.1 ms of CPU (set from bench/fieldCost on
+ * the full archive: search ~5 ms in an old edition, diff ~20-40 ms fresh, history ~2.5 ms, lookup
+ * ~1.5 ms; fields read from the in-memory snapshot cost ~0), and how many items a list returns when
+ * no `first` says otherwise. Every field of the schema is listed (a test compares the two), so a new
+ * field cannot be left out. The budget (DEFAULT_LIMITS.maxCost 1,000) is about 100 ms of work.
  */
 export const FIELD_COST: Record<string, { cost: number; list?: number }> = {
   'Query.editions': { cost: 1, list: 200 },
   'Query.edition': { cost: 1 },
   'Query.rule': { cost: 1 },
   'Query.rules': { cost: 1 },
-  'Query.search': { cost: 8 },
+  'Query.search': { cost: 50 },
   'Query.glossary': { cost: 1 },
-  'Query.glossaryTerms': { cost: 2, list: 700 },
-  'Query.keywords': { cost: 2, list: 250 },
+  'Query.glossaryTerms': { cost: 10, list: 700 },
+  'Query.keywords': { cost: 15, list: 250 },
   'Query.diff': { cost: 400 },
-  'Query.history': { cost: 60 },
-  'Query.lookup': { cost: 10 },
+  'Query.history': { cost: 25 },
+  'Query.lookup': { cost: 15 },
   'Edition.effectiveDate': { cost: 0 },
   'Edition.family': { cost: 0 },
   'Edition.official': { cost: 0 },
@@ -59,7 +61,7 @@ export const FIELD_COST: Record<string, { cost: number; list?: number }> = {
   'Rule.referencedBy': { cost: 1, list: 20 },
   'Rule.referencedByGlossary': { cost: 1, list: 5 },
   'Rule.lineageId': { cost: 0 },
-  'Rule.history': { cost: 60 },
+  'Rule.history': { cost: 25 },
   'CrossReference.targetNumber': { cost: 0 },
   'CrossReference.kind': { cost: 0 },
   'CrossReference.target': { cost: 0 },
@@ -89,8 +91,8 @@ export const FIELD_COST: Record<string, { cost: number; list?: number }> = {
   'SearchHit.rule': { cost: 0 },
   'SearchHit.exampleIndex': { cost: 0 },
   'SearchHit.glossary': { cost: 0 },
-  'SearchHit.highlighted': { cost: 1 },
-  'SearchHit.snippet': { cost: 1 },
+  'SearchHit.highlighted': { cost: 2 },
+  'SearchHit.snippet': { cost: 2 },
   'SearchEdge.cursor': { cost: 0 },
   'SearchEdge.node': { cost: 0 },
   'SearchConnection.edges': { cost: 0, list: -1 },
