@@ -148,6 +148,14 @@ export class KnowledgeBase {
     return new KnowledgeBase(openReadOnlyDb(file), opts);
   }
 
+  /** Builds what the first history, typo correction and keyword lookups would build (a server does this at start, not in a request). */
+  warm(): this {
+    this.snapshot.lineagePlaces(0);
+    this.vocabulary ??= this.snapshot.vocabulary();
+    for (const e of this.snapshot.editions) this.keywords(e.id);
+    return this;
+  }
+
   /** Closes the database. */
   close(): void {
     this.db.close();

@@ -48,7 +48,7 @@ export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 10, maxCost: 1000, maxAli
  */
 export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer> {
   if (!opts.db && !opts.dbFile) throw new Error('buildServer needs dbFile or db');
-  let kb = opts.db ? new KnowledgeBase(opts.db) : KnowledgeBase.open(opts.dbFile!);
+  let kb = (opts.db ? new KnowledgeBase(opts.db) : KnowledgeBase.open(opts.dbFile!)).warm();
   const publicUrl = typeof opts.publicUrl === 'function' ? opts.publicUrl : () => (opts.publicUrl as string | undefined) ?? 'http://127.0.0.1:4000';
   const bodyLimit = opts.bodyLimit ?? 64 * 1024;
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
@@ -138,7 +138,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
       if (!opts.dbFile) return false;
       let next: KnowledgeBase;
       try {
-        next = KnowledgeBase.open(opts.dbFile);
+        next = KnowledgeBase.open(opts.dbFile).warm();
       } catch (e) {
         console.error(`crkb: cannot load ${opts.dbFile}: ${(e as Error).message}; still serving the previous database`);
         return false;
