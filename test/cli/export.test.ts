@@ -1,12 +1,12 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { tempDir } from '../support/tempDir.js';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const corpus = resolve(process.cwd(), '../shared/corpus');
-const dir = mkdtempSync(join(tmpdir(), 'crkb-cli-'));
+const dir = tempDir('crkb-cli-');
 const db = join(dir, 'x.db');
 
 function crkb(...args: string[]): { status: number | null; stdout: string; stderr: string } {

@@ -1,14 +1,14 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { tempDir } from '../support/tempDir.js';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
 import { join, resolve } from 'node:path';
 import { runIngest } from '../../ingest/store/runIngest.js';
 import { expandInputs } from '../../ingest/store/sources.js';
 
 const shared = resolve(process.cwd(), '../shared');
-const db = join(mkdtempSync(join(tmpdir(), 'crkb-rulings-')), 'x.db');
+const db = join(tempDir('crkb-rulings-'), 'x.db');
 
 function crkb(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ['bin/crkb.js', ...args, '--db', db], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });

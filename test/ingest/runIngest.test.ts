@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tempDir } from '../support/tempDir.js';
+import { readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runIngest } from '../../ingest/store/runIngest.js';
 import { expandInputs } from '../../ingest/store/sources.js';
@@ -13,7 +13,7 @@ const corpus = resolve(process.cwd(), '../shared/corpus');
 const file = (p: string): string => join(corpus, p);
 
 function tmp(): string {
-  return mkdtempSync(join(tmpdir(), 'crkb-ingest-'));
+  return tempDir('crkb-ingest-');
 }
 
 function editionSnapshot(dbFile: string, date: string): string {

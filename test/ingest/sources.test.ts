@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { tempDir } from '../support/tempDir.js';
 import { createServer, type Server } from 'node:http';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildManifest, datesOfUrl } from '../../ingest/store/buildManifest.js';
@@ -85,7 +85,7 @@ test('--fetch downloads editions with no local copy, verifies checksums and list
         { family: 'cr', effectiveDate: '2021-03-01', setCode: null, setName: null, urls: [], files: [] },
       ],
     };
-    const dir = mkdtempSync(join(tmpdir(), 'crkb-fetch-'));
+    const dir = tempDir('crkb-fetch-');
     const cacheDir = join(dir, 'cache');
     const offline = planFromManifest(manifest, null, { fetch: false, cacheDir });
     assert.equal(offline.inputs.length, 0);
@@ -111,7 +111,7 @@ test('--fetch downloads editions with no local copy, verifies checksums and list
 });
 
 test('a folder with dangling symbolic links and link loops: each is rejected by name, the rest is stored', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'crkb-links-'));
+  const dir = tempDir('crkb-links-');
   try {
     const folder = join(dir, 'in');
     mkdirSync(join(folder, 'sub'), { recursive: true });
@@ -149,7 +149,7 @@ test('a download that ends short or stalls is rejected naming its URL; the other
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const dir = mkdtempSync(join(tmpdir(), 'crkb-downloads-'));
+  const dir = tempDir('crkb-downloads-');
   try {
     const inputs = expandInputs(['short', 'stalled', 'silent', 'good'].map((n) => `${base}/${n}.txt`));
     const started = Date.now();
