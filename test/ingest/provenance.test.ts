@@ -1,6 +1,6 @@
-import { test, before, after } from 'node:test';
+import { test, before, beforeEach, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runIngest, type IngestReport } from '../../ingest/store/runIngest.js';
@@ -37,7 +37,9 @@ const EDITION_FILES = [
 ];
 
 let dir: string;
+let base: string;
 let dbFile: string;
+let copies = 0;
 
 async function ingest(paths: string[], edition: string | null = null): Promise<IngestReport> {
   return runIngest({ inputs: paths.map((location) => ({ kind: 'file' as const, location })), dbFile, edition });
@@ -73,10 +75,16 @@ function ruleText(date: string, number: string, label = ''): string | undefined 
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crkb-provenance-'));
-  dbFile = join(dir, 'test.db');
+  base = dbFile = join(dir, 'base.db');
   const r = await ingest(EDITION_FILES.map((f) => join(corpus, f)));
   assert.deepEqual(r.rejected, []);
   assert.equal(r.editions.length, EDITION_FILES.length);
+});
+
+// Every test starts from the same editions, in a copy of its own: no test sees another's fragments.
+beforeEach(() => {
+  dbFile = join(dir, `test-${++copies}.db`);
+  copyFileSync(base, dbFile);
 });
 
 after(() => rmSync(dir, { recursive: true, force: true }));
