@@ -126,9 +126,25 @@ export interface KeywordEntry {
 /** Result of decoding a byte buffer into text. */
 export interface DecodedText {
   text: string;
-  encoding: 'ascii' | 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+  encoding: 'ascii' | 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1252' | 'mac-roman';
   /** Line endings seen in the source; the decoded text always uses "\n". */
-  lineEndings: Array<'lf' | 'crlf' | 'cr'>;
+  lineEndings: Array<'lf' | 'crlf' | 'cr' | 'nel' | 'ls' | 'ps'>;
   /** Set when the bytes were damaged and had to be repaired (characters were lost). */
   damage?: string;
+  /**
+   * Words holding a byte of another code page than the text's (a stray byte in a UTF-8 file, or
+   * one no typography explains in a single-byte file), with what the word reads as in each code
+   * page; the store step, which sees other editions, decides which reading the corpus attests.
+   */
+  ambiguous?: AmbiguousWord[];
+}
+
+/** A word holding stray bytes, as decoded and as it would read in other code pages. */
+export interface AmbiguousWord {
+  /** 1-based line in the decoded text. */
+  line: number;
+  /** The word as decoded (in the text's own code page). */
+  read: string;
+  /** Distinct other readings of the word, with the code page that gives each. */
+  alternatives: Array<{ codePage: string; word: string }>;
 }
