@@ -15,7 +15,7 @@ export function findAmbiguousWords(text: string, strays: Map<number, number>, pa
   const isWordChar = (i: number): boolean => strays.has(i) || (i >= 0 && i < text.length && LETTER.test(text[i]!));
   for (const [i, byte] of strays) {
     const c = charOf(page, byte);
-    if (isPlausibleTypography(c, text[i - 1] ?? '', text[i + 1] ?? '')) continue;
+    if (isPlausibleTypography(c, text, i)) continue;
     let a = i;
     let b = i + 1;
     while (a > 0 && isWordChar(a - 1)) a--;

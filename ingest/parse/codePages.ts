@@ -78,14 +78,20 @@ export function chooseCodePage(buf: Uint8Array): CodePage {
   return score('mac-roman') > score('windows-1252') ? 'mac-roman' : 'windows-1252';
 }
 
-/** True when a character read from a stray byte is typography in its place, not a letter of some other code page. */
-export function isPlausibleTypography(c: string, before: string, after: string): boolean {
+/**
+ * True when the character a stray byte reads as at `text[i]` is typography in its place, not a
+ * letter of some other code page.
+ */
+export function isPlausibleTypography(c: string, text: string, i: number): boolean {
   if (!TYPOGRAPHIC.has(c)) return false;
-  const letterBefore = LETTER.test(before);
-  const letterAfter = LETTER.test(after);
-  // "doesn’t", "DCI™", "Plains—": fine; "Ma'r–f" and "’ther" are letters of another code page.
-  if (c === '’') return letterBefore || !letterAfter;
-  return !(letterBefore && letterAfter) || c === '—';
+  const letterBefore = LETTER.test(text[i - 1] ?? '');
+  const letterAfter = LETTER.test(text[i + 1] ?? '');
+  // "doesn’t", "[this object]’s", "’t Hofveld", "DCI™", "Plains—": fine; "Ma'r–f" and " ’ther" are
+  // letters of another code page.
+  if (c === '’') return letterBefore || !letterAfter || !/^\s?$/.test(text[i - 1] ?? '') || !LETTER.test(text[i + 2] ?? '');
+  if (!(letterBefore && letterAfter) || c === '—') return true;
+  // a range of subrules: "rules 100.1d–f"
+  return c === '–' && /\d/.test(text[i - 2] ?? '') && !LETTER.test(text[i + 2] ?? '');
 }
 
 export const LETTER = /^\p{L}$/u;

@@ -1,6 +1,7 @@
 import type { EditionRow, Writer } from './Writer.js';
 import { normalizeText } from '../../src/core/normalize.js';
 import { labelDateOf, type Manifest } from './sources.js';
+import { repairAmbiguousWords, wordsToCheck } from './resolveAmbiguousWords.js';
 import type { DecodedText, DocumentFamily, ParsedDocument } from '../../src/core/types.js';
 
 /** Counts of what an edition holds. */
@@ -51,6 +52,8 @@ interface Group {
   ourPrimary: Candidate | null;
   /** Stored with its current candidates. */
   clean: boolean;
+  /** Its stored document was repaired after parsing (its parse worker's copy is stale). */
+  repaired: boolean;
   report: EditionReport | null;
 }
 
@@ -73,6 +76,8 @@ export class EditionGroups {
   private readonly pending = new Map<number, string | null>();
   /** Inputs already reported by spareCopies. */
   private readonly spared = new Set<number>();
+  /** Documents whose ambiguous words were settled (each once). */
+  private readonly settled = new WeakSet<ParsedDocument>();
   /** Whether an edition's earlier content was replaced (its texts may now be unused). */
   replacedContent = false;
 
@@ -93,20 +98,30 @@ export class EditionGroups {
     const key = `${family}|${candidate.date}`;
     let g = this.groups.get(key);
     if (!g) {
-      g = { family, date: candidate.date, candidates: [], before: this.writer.findEdition(family, candidate.date), ourPrimary: null, clean: false, report: null };
+      g = { family, date: candidate.date, candidates: [], before: this.writer.findEdition(family, candidate.date), ourPrimary: null, clean: false, repaired: false, report: null };
       this.groups.set(key, g);
     }
     g.candidates.push(candidate);
     g.clean = false;
   }
 
-  /** Stores every edition no pending input can still join, each in its own transaction; returns how many. */
+  /**
+   * Stores every edition no pending input can still join, each in its own transaction; returns how
+   * many. Editions holding words of uncertain code page wait for the end of the run: their evidence
+   * is the words every other edition holds, gathered once before any of them is stored.
+   */
   storeReady(all = false): number {
     const blocked = all ? new Set<string>() : new Set([...this.pending.values()].map((d) => d ?? '*'));
     if (blocked.has('*')) return 0;
     const ready = [...this.groups.values()].filter((g) => !g.clean && !blocked.has(g.date)).sort((a, b) => (a.date < b.date ? -1 : 1));
-    for (const g of ready) this.writer.db.transaction(() => this.store(g))();
-    return ready.length;
+    const settled = ready.filter((g) => !hasAmbiguity(g));
+    const uncertain = all ? ready.filter(hasAmbiguity) : [];
+    for (const g of settled) this.writer.db.transaction(() => this.store(g, null))();
+    if (uncertain.length > 0) {
+      const attested = this.writer.attested(wordsToCheck(uncertain.flatMap((g) => g.candidates.flatMap((c) => c.parsed.decoded.ambiguous ?? []))));
+      for (const g of uncertain) this.writer.db.transaction(() => this.store(g, attested))();
+    }
+    return settled.length + uncertain.length;
   }
 
   /**
@@ -125,7 +140,7 @@ export class EditionGroups {
       for (let k = 1; k < chain.length; k++) {
         const a = this.groups.get(`${family}|${chain[k - 1]!}`);
         const b = this.groups.get(`${family}|${chain[k]!}`);
-        if (!a?.clean || !b?.clean || a.before || b.before || !a.ourPrimary || !b.ourPrimary) continue;
+        if (!a?.clean || !b?.clean || a.before || b.before || !a.ourPrimary || !b.ourPrimary || a.repaired || b.repaired) continue;
         if (expected.some((d) => d! >= a.date && d! <= b.date)) continue;
         out.push({ key: `${family}|${a.date}|${b.date}`, before: a.ourPrimary.index, after: b.ourPrimary.index });
       }
@@ -158,7 +173,7 @@ export class EditionGroups {
       .flatMap((g) => (g.report ? [g.report] : []));
   }
 
-  private store(g: Group): void {
+  private store(g: Group, attested: ReadonlySet<string> | null): void {
     const { family, date } = g;
     let best = g.candidates[0]!;
     for (const c of g.candidates) if (better(c, best)) best = c;
@@ -171,13 +186,22 @@ export class EditionGroups {
     const known = this.manifest?.editions.find((e) => e.family === family && e.effectiveDate === date);
     const warnings = g.candidates.flatMap((c) => c.warnings);
     const doc = best.parsed.doc;
+    let hashes: Float64Array | undefined = best.parsed.hashes;
+    if (attested && best.parsed.decoded.ambiguous && !this.settled.has(doc)) {
+      this.settled.add(doc);
+      if (repairAmbiguousWords(doc, best.parsed.decoded.ambiguous, attested) > 0) {
+        // the worker hashed (and would align) the texts as decoded
+        hashes = undefined;
+        g.repaired = true;
+      }
+    }
     let editionId: number;
     if (replace) {
       if (g.ourPrimary || g.before) this.replacedContent = true;
       editionId = this.writer.storeEdition(
         { family, effectiveDate: date, official: true, label: '', setCode: known?.setCode ?? null, setName: known?.setName ?? null, warnings },
         doc,
-        best.parsed.hashes,
+        hashes,
       );
       g.ourPrimary = best;
     } else {
@@ -227,6 +251,10 @@ export class EditionGroups {
     };
     g.clean = true;
   }
+}
+
+function hasAmbiguity(g: Group): boolean {
+  return g.candidates.some((c) => (c.parsed.decoded.ambiguous?.length ?? 0) > 0);
 }
 
 /** Typographic fidelity (see parseTask): fewer unaccounted lines and warnings, then richer typography, wins. */

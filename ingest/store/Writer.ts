@@ -2,6 +2,7 @@ import type { DocumentFamily, ParsedDocument } from '../../src/core/types.js';
 import { hash53 } from './hash53.js';
 import { normalizeText } from '../../src/core/normalize.js';
 import { storedTexts } from './textHashes.js';
+import { wholeWords } from './resolveAmbiguousWords.js';
 import type { Db } from '../../src/db/openDb.js';
 
 export { hash53 } from './hash53.js';
@@ -124,6 +125,7 @@ export class Writer {
       demoteFiles: db.prepare(
         `UPDATE source_files SET role = 'duplicate' WHERE edition_id = @editionId AND role = 'primary'`,
       ),
+      editionProse: db.prepare('SELECT introduction, credits FROM editions'),
       fileBySha: db.prepare('SELECT id FROM source_files WHERE sha256 = ?'),
       primaryReport: db.prepare(`SELECT report FROM source_files WHERE edition_id = @id AND role = 'primary'`).pluck(),
       pruneRuleVersions: db.prepare('DELETE FROM rule_versions WHERE id NOT IN (SELECT version_id FROM edition_rules) RETURNING id').pluck(),
@@ -184,6 +186,25 @@ export class Writer {
     this.ftsFrom ??= id;
     this.unindexed++;
     return id;
+  }
+
+  /**
+   * Which of `words` a stored text (or an edition's introduction or credits) holds as a whole word,
+   * not inside a longer one: the corpus's evidence for reading a word one way or another.
+   */
+  attested(words: readonly string[]): Set<string> {
+    const found = new Set<string>();
+    if (words.length === 0) return found;
+    const re = wholeWords(words, true);
+    const scan = (body: string | null): void => {
+      if (body !== null) for (const m of body.matchAll(re)) found.add(m[1]!);
+    };
+    for (const { body } of this.texts.values()) scan(body);
+    for (const e of this.s.editionProse.iterate() as Iterable<{ introduction: string | null; credits: string | null }>) {
+      scan(e.introduction);
+      scan(e.credits);
+    }
+    return found;
   }
 
   /** Stores the cross-references found in a text, in order of appearance. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, copyFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runIngest } from '../../ingest/store/runIngest.js';
@@ -245,4 +245,38 @@ test('temporary copies left by killed ingest runs are removed; a running one is 
   assert.equal(existsSync(`${db}.tmp-${gone}`), false);
   assert.equal(existsSync(`${db}.tmp-${process.ppid}`), true);
   assert.equal(existsSync(`${db}.tmp-${process.pid}`), false, 'its own copy was renamed into place');
+});
+
+test('bytes of another code page are repaired by the reading other editions attest, each repair a warning', async () => {
+  const dir = tmp();
+  try {
+    const db = join(dir, 'x.db');
+    // 2013-07-11 and 2006-10-01 hold CP437 and Mac Roman bytes; 2014-05-01 (UTF-8) prints the names
+    const inputs = expandInputs([file('mtg-cr/CR-2013-07-11.txt'), file('rulesraker/2006-10-01.txt'), file('mtg-cr/CR-2014-05-01.txt')]);
+    const r = await runIngest({ inputs, dbFile: db });
+    assert.deepEqual(r.rejected, []);
+    const july = editionSnapshot(db, '2013-07-13');
+    for (const word of ['Dandân', 'Ghazbán', 'Junún', 'Juzám', 'Khabál', "Ma'rûf", 'Æther Storm', 'El-Hajjâj']) assert.ok(july.includes(word), word);
+    assert.ok(!/Dandƒn|Jun£n|r–f|’ther|Ghazb\u00a0n/.test(july), 'no Windows-1252 reading left');
+    assert.ok(editionSnapshot(db, '2006-10-01').includes('El-Hajjâj'));
+    const warnings = r.editions.find((e) => e.effectiveDate === '2013-07-13')!.warnings.filter((w) => /another code page/.test(w));
+    assert.equal(warnings.length, 8);
+    assert.ok(warnings.some((w) => /CR-2013-07-11\.txt:2489: "Dandƒn" .* read as "Dandân" \(cp437\)/.test(w)), warnings.join('\n'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('with no edition attesting any reading, an ambiguous byte is kept as read and reported', async () => {
+  const dir = tmp();
+  try {
+    const db = join(dir, 'x.db');
+    const r = await runIngest({ inputs: expandInputs([file('mtg-cr/CR-2013-07-11.txt')]), dbFile: db });
+    assert.ok(editionSnapshot(db, '2013-07-13').includes('Dandƒn'));
+    const warnings = r.editions[0]!.warnings;
+    assert.ok(warnings.some((w) => /:2489: "Dandƒn" .* no other edition settles .*"Dandân" \(cp437\)/.test(w)), warnings.join('\n'));
+    assert.ok(!warnings.some((w) => /another code page/.test(w)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
