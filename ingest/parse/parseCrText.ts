@@ -326,7 +326,10 @@ function parseBody(
     // Hard-wrapped editions start every rule after a blank line; a number at the start of a
     // wrapped line is a cross-reference ("see rule\n419.8, ...").
     const canStart = afterBlank || !joiner.wrapped || prev === null;
-    const num = canStart ? matchNumber(t, cur) : null;
+    let num = canStart ? matchNumber(t, cur) : null;
+    if (num && num.kind !== 'section' && section >= 0 && Number(num.number.slice(0, 3)) !== section) {
+      num = misnumbered(num, section, nextSection(lines, i + 1, to), lastKey, warnings, i);
+    }
     if (num && (num.kind !== 'section' || Number(num.number) > section)) {
       const s = Number(num.number.slice(0, 3));
       const key = ruleKey(s, num.rule, num.letter);
@@ -397,6 +400,29 @@ function parseBody(
     prev = l;
     afterBlank = false;
   }
+}
+
+/** The section of the next line that starts with a rule number ("423.3. …"), or -1. */
+function nextSection(lines: Line[], from: number, to: number): number {
+  for (let i = from; i < to && i < from + 200; i++) {
+    const m = /^(\d{3})\.(?:\d|\s)/.exec(lines[i]!.t);
+    if (m) return Number(m[1]);
+  }
+  return -1;
+}
+
+/**
+ * A rule numbered outside the current section with the rules after it back in that section is a
+ * published typo ("432.2b" between 423.2a and 423.3, 2007): read in the current section when that
+ * keeps the order, otherwise left out of the section count so the next real heading is still taken.
+ */
+function misnumbered(num: NumberMatch, section: number, next: number, lastKey: number, warnings: ParseWarning[], i: number): NumberMatch {
+  if (next !== section) return num;
+  const printed = num.number;
+  const number = `${section}${printed.slice(3)}`;
+  if (ruleKey(section, num.rule, num.letter) <= lastKey) return num;
+  warnings.push({ line: i + 1, code: 'malformed-number', message: `rule number printed as ${printed} between rules of section ${section}, read as ${number}` });
+  return { ...num, number, parent: num.parent === null ? null : `${section}${num.parent.slice(3)}` };
 }
 
 function parseGlossary(

@@ -309,3 +309,15 @@ test('label dates vs content dates: rulesraker/2006-06-01.txt holds the 2004-06-
   assert.equal(parseCrText(load('rulesraker/2006-06-01.txt')).effectiveDate, '2004-06-01');
   assert.equal(parseCrText(load('mtg-cr/CR-2004-06-01.txt')).effectiveDate, '2004-06-01');
 });
+
+test('a rule misnumbered into a later section (the 2007 "432.2b" typo) does not swallow the next heading', () => {
+  for (const rel of ['rulesraker/2007-05-01.txt', 'rulesraker/2007-07-13.txt', 'rulesraker/2007-09-07.txt']) {
+    const doc = parseCrText(load(rel));
+    assert.equal(rule(doc, '424').text, 'Costs', rel);
+    assert.equal(rule(doc, '424').kind, 'section');
+    assert.ok(!rule(doc, '423.6c').text.includes('Costs'), `${rel}: 423.6c swallowed the heading`);
+    assert.equal(rule(doc, '423.2b').parent, '423.2');
+    assert.ok(!doc.rules.some((r) => r.number.startsWith('432.')), `${rel}: a rule is filed in section 432`);
+    assert.ok(doc.warnings.some((w) => w.code === 'malformed-number' && /432\.2b .* read as 423\.2b/.test(w.message)));
+  }
+});
