@@ -68,7 +68,11 @@ class Joiner {
     // font, so line length says nothing): lines join with a space unless a blank line, a deeper
     // indent or a list bullet starts a new published paragraph.
     if (!this.wrapped || afterBlank || next.indent >= baseIndent + 2 || RE_BULLET.test(next.t)) return '\n';
-    if (/[A-Za-z]-$/.test(prev.t) && /^[a-z]/.test(next.t) && !/--$/.test(prev.t)) return '';
+    if (/[A-Za-z]-$/.test(prev.t) && /^[A-Za-z]/.test(next.t) && !/--$/.test(prev.t)) {
+      // A hyphen at a wrap joins a compound ("Snow-\nCovered", "state-\nbased"); a suspended one
+      // keeps its space before "and"/"or" ("power-\nand toughness-changing").
+      return /^(?:and|or|nor)\s/.test(next.t) ? ' ' : '';
+    }
     return ' ';
   }
 }

@@ -321,3 +321,12 @@ test('a rule misnumbered into a later section (the 2007 "432.2b" typo) does not 
     assert.ok(doc.warnings.some((w) => w.code === 'malformed-number' && /432\.2b .* read as 423\.2b/.test(w.message)));
   }
 });
+
+test('a hyphen at a wrapped line joins its compound, and a suspended one keeps its space (2001–2004)', () => {
+  const doc = parseCrText(load('rulesraker/2003-12-01.txt'));
+  const texts = [...doc.rules.flatMap((r) => [r.text, ...r.examples]), ...doc.glossary.map((g) => g.definition)].join('\n');
+  assert.deepEqual(texts.match(/\S*[A-Za-z]- (?!and\b|or\b)\S*/g) ?? [], [], 'no space after a wrapped hyphen');
+  for (const w of ['Snow-Covered Plains', '"State-Based Effects', 'Assembly-Worker']) assert.ok(texts.includes(w), w);
+  assert.match(rule(doc, '418.5b').examples.join(' '), /a power- and toughness-changing effect/);
+  assert.doesNotMatch(texts, /power-and/);
+});
