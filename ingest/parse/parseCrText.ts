@@ -458,10 +458,26 @@ function parseGlossary(
     if (termIndent < 0) termIndent = l.indent;
     // 1999-11 separates numbered senses ("1. ...", "2. ...") of one definition with blank lines.
     const sense = afterBlank && hasDef && RE_SENSE.test(l.t);
-    if (cur === null || (afterBlank && l.indent <= termIndent && !sense)) {
-      cur = { term: l.t, definition: '', line: i + 1 };
+    // A term with no blank line before it: a term-shaped line after a finished definition.
+    const glued = !afterBlank && hasDef && prev !== null && l.indent <= termIndent && isTermShaped(l.t) && RE_TERMINAL.test(prev.t) && nextHasText(lines, i + 1, to);
+    if (glued && joiner.wrapped) {
+      // hard-wrapped text: a short last line of a sentence looks the same; the check reports it
+      warnings.push({ line: i + 1, code: 'glued-term', message: `a line shaped like a glossary term continues "${truncate(cur!.term, 40)}": "${truncate(l.t, 40)}"` });
+    }
+    if (cur === null || (afterBlank && l.indent <= termIndent && !sense) || (glued && !joiner.wrapped)) {
+      // "Ability1. Text on an object…" (2021-06-18): a term glued to its first numbered sense
+      const senses = /^(.*?[^\d\s.])(1\.\s.*)$/.exec(l.t);
+      if (senses && /^2\.\s/.test(lines[i + 1]?.t ?? '') && !senses[1]!.includes('. ')) {
+        cur = { term: senses[1]!, definition: senses[2]!, line: i + 1 };
+        base = l.indent;
+        hasDef = true;
+        warnings.push({ line: i + 1, code: 'glued-term', message: `glossary term "${truncate(senses[1]!, 40)}" printed glued to its first sense; split` });
+      } else {
+        if (glued) warnings.push({ line: i + 1, code: 'glued-term', message: `glossary term "${truncate(l.t, 40)}" printed with no blank line before it; split from "${truncate(cur!.term, 40)}"` });
+        cur = { term: l.t, definition: '', line: i + 1 };
+        hasDef = false;
+      }
       out.push(cur);
-      hasDef = false;
     } else if (!hasDef) {
       cur.definition = l.t;
       base = l.indent;
@@ -478,6 +494,15 @@ function parseGlossary(
       warnings.push({ line: e.line, code: 'glossary-no-definition', message: `glossary term "${truncate(e.term, 60)}" has no definition` });
     }
   }
+}
+
+/** A glossary term's shape: short, capitalized, not a sentence or a numbered sense. */
+function isTermShaped(t: string): boolean {
+  return t.length <= 60 && /^[A-Z0-9"“‘(]/.test(t) && !RE_TERMINAL.test(t) && !RE_SENSE.test(t) && !/[,;]$/.test(t);
+}
+
+function nextHasText(lines: Line[], from: number, to: number): boolean {
+  return from < to && lines[from]!.t !== '';
 }
 
 /** The 1999 back-of-book index: "Abilities, 402" with indented sub-topics. */

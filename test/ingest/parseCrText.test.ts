@@ -330,3 +330,26 @@ test('a hyphen at a wrapped line joins its compound, and a suspended one keeps i
   assert.match(rule(doc, '418.5b').examples.join(' '), /a power- and toughness-changing effect/);
   assert.doesNotMatch(texts, /power-and/);
 });
+
+test('glossary terms printed with no blank line before them, or glued to their first sense, are entries of their own', () => {
+  const term = (doc: ParsedDocument, t: string) => {
+    const g = doc.glossary.find((x) => x.term === t);
+    assert.ok(g, `glossary term ${t} not found`);
+    return g;
+  };
+  for (const [rel, before, after] of [
+    ['mtg-cr/CR-2021-07-12.txt', 'Adventurer Card', 'Affinity'],
+    ['mtg-cr/CR-2020-06-01.txt', 'Companion', 'Concede'],
+    ['mtg-cr/CR-2008-02-01.txt', 'Flip Cards', 'Floor Rules'],
+  ] as const) {
+    const doc = parseCrText(load(rel));
+    assert.ok(!term(doc, before).definition.includes(`\n${after}\n`), `${rel}: ${before} swallows ${after}`);
+    assert.match(term(doc, after).definition, /^[A-Z]\S* /);
+    assert.ok(doc.warnings.some((w) => w.code === 'glued-term' && w.message.includes(`"${after}"`)));
+  }
+  const june = parseCrText(load('mtg-cr/CR-2021-06-09.txt'));
+  for (const t of ['Ability', 'Ante', 'Archenemy', 'Draw', 'Exile', 'Face Down', 'Face Up', 'Graveyard', 'Hand', 'Library', 'Loyalty']) {
+    assert.match(term(june, t).definition, /^1\. \S.*\n2\. /, t);
+  }
+  assert.ok(!june.glossary.some((g) => /\d\. /.test(g.term)), 'no term holds a numbered sense');
+});
