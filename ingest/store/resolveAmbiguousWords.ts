@@ -58,7 +58,7 @@ export function repairAmbiguousWords(doc: ParsedDocument, ambiguous: readonly Am
     for (const r of doc.rules) {
       r.text = fix(r.text);
       r.examples = r.examples.map(fix);
-      if (r.notes) r.notes = r.notes.map(fix);
+      if (r.notes) r.notes = r.notes.map((n) => ({ ...n, text: fix(n.text) }));
     }
     for (const g of doc.glossary) {
       g.term = fix(g.term);

@@ -33,6 +33,12 @@ export interface Citation {
   raw: string;
 }
 
+/** A "Note - …" paragraph of a Rulings Summaries section: its text as published, without "Note - ". */
+export interface RulingNote {
+  text: string;
+  citations: Citation[];
+}
+
 /** One numbered rule at any depth, in document order. */
 export interface RuleNode {
   /** "100", "100.1", "100.1a", "E.12.1", "E.12.Ruling.3": never a trailing dot. */
@@ -47,7 +53,7 @@ export interface RuleNode {
   /** Citations (Rulings Summaries only). */
   citations?: Citation[];
   /** "Note - …" paragraphs of a Rulings Summaries section, as published (sections only). */
-  notes?: string[];
+  notes?: RulingNote[];
   /** 1-based line of the rule's first line in the decoded source. */
   line: number;
 }

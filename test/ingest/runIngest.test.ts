@@ -280,3 +280,31 @@ test('with no edition attesting any reading, an ambiguous byte is kept as read a
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the Rulings Summaries notes are stored with their section and citations (edition_notes)', async () => {
+  const dir = tmp();
+  try {
+    const db = join(dir, 'x.db');
+    await runIngest({ inputs: expandInputs([file('mtg-cr/CR-1999-04-21.txt')]), dbFile: db });
+    const r = openReadOnlyDb(db);
+    try {
+      const rows = r
+        .prepare(
+          `SELECT n.section, t.body, n.citations FROM edition_notes n JOIN editions e ON e.id = n.edition_id JOIN texts t ON t.id = n.text_id
+           WHERE e.family = 'rulings' ORDER BY n.ord`,
+        )
+        .all() as Array<{ section: string; body: string; citations: string | null }>;
+      assert.equal(rows.length, 196);
+      assert.deepEqual(rows[0], { section: 'A.1', body: 'The text "Counts as a <-something->" is not an ability. See Rule G.10.2.', citations: null });
+      const cited = rows.flatMap((x) => (x.citations ? (JSON.parse(x.citations) as unknown[]) : []));
+      assert.equal(cited.length, 24);
+      // notes are searchable like any stored text
+      const hits = r.prepare(`SELECT count(*) FROM texts_fts WHERE texts_fts MATCH 'prodigal' AND rowid IN (SELECT text_id FROM edition_notes)`).pluck().get() as number;
+      assert.ok(hits >= 1, `${hits} notes found by full-text search`);
+    } finally {
+      r.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
