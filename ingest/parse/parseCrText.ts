@@ -1,5 +1,6 @@
 import type { GlossaryEntry, IndexEntry, ParsedDocument, ParseWarning, PartHeading, RuleNode } from '../../src/core/types.js';
 import { emptyDocument } from './crLines.js';
+import { checkStructure } from './checkStructure.js';
 import { findEffectiveDate } from './effectiveDate.js';
 
 // Rule-number patterns, applied to a trimmed line. Numbers never keep their trailing dot.
@@ -19,6 +20,8 @@ const RE_FIRST_RULE = /^\s*100\.1\.?\s+\S/;
 const RE_TERMINAL = /[.:;!?)"'”’\]]$/;
 const RE_SENSE = /^\d{1,2}\.\s/;
 const RE_BULLET = /^(?:[•·*]|-\s|\d+\.\s)/;
+// A line that reads as a rule or a section heading: its number, then words ("424. Costs", "423.6c Some").
+const RE_NUMBERED_LINE = /^\d{3}\.(?:\d{1,3}[a-z]?\.?)?\s+["“]?[A-Z]/;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** Cheap check that a decoded text is an official Comprehensive Rules text file. */
@@ -48,7 +51,8 @@ interface Line {
 
 function indentOf(s: string): number {
   let i = 0;
-  while (i < s.length && (s[i] === ' ' || s[i] === '\t' || s[i] === '\f')) i++;
+  // any white space indents: a non-breaking space too
+  while (i < s.length && /\s/.test(s[i]!)) i++;
   return i;
 }
 
@@ -181,6 +185,7 @@ export function parseCrText(text: string): ParsedDocument {
   doc.accounting.accounted = accounted;
 
   checkTruncation(doc, glossStart, creditsStart, warnings);
+  warnings.push(...checkStructure(doc));
   return doc;
 }
 
@@ -333,6 +338,8 @@ function parseBody(
     let num = canStart ? matchNumber(t, cur) : null;
     if (num && num.kind !== 'section' && section >= 0 && Number(num.number.slice(0, 3)) !== section) {
       num = misnumbered(num, section, nextSection(lines, i + 1, to), lastKey, warnings, i);
+    } else if (num && num.kind === 'rule' && !seen.has(num.number)) {
+      num = mistypedRule(num, nextNumber(lines, i + 1, to), seen, lastKey, warnings, i);
     }
     if (num && (num.kind !== 'section' || Number(num.number) > section)) {
       const s = Number(num.number.slice(0, 3));
@@ -388,6 +395,10 @@ function parseBody(
       continue;
     }
     if (node && prev) {
+      // "See rule\n103.4. If a player …" is a cross-reference wrapped before its number
+      if (RE_NUMBERED_LINE.test(t) && !/\b(?:rules?|see|and|or|of|in)[,]?$/i.test(prev.t)) {
+        warnings.push({ line: i + 1, code: 'swallowed-rule', message: `a line numbered like a rule or heading is stored as text of ${node.number}: "${truncate(t, 60)}"` });
+      }
       if (inExample) {
         const k = node.examples.length - 1;
         node.examples[k] = node.examples[k]! + joiner.sep(prev, l, afterBlank, curBase) + t;
@@ -413,6 +424,31 @@ function nextSection(lines: Line[], from: number, to: number): number {
     if (m) return Number(m[1]);
   }
   return -1;
+}
+
+/** The number the next numbered line starts with ("505.5a"), or null. */
+function nextNumber(lines: Line[], from: number, to: number): string | null {
+  for (let i = from; i < to && i < from + 200; i++) {
+    const m = /^(\d{3}\.\d{1,3}[a-z]?)\.?\s/.exec(lines[i]!.t);
+    if (m) return m[1]!;
+    if (/^\d{3}\.\s/.test(lines[i]!.t)) return null;
+  }
+  return null;
+}
+
+/**
+ * A rule whose subrules name another number that fits the order is that number, mistyped:
+ * "505.54." before 505.5a and 505.5b (2010-06-18) is rule 505.5. Read with a warning.
+ */
+function mistypedRule(num: NumberMatch, next: string | null, seen: Set<string>, lastKey: number, warnings: ParseWarning[], i: number): NumberMatch {
+  const m = next === null ? null : /^(\d{3})\.(\d{1,3})[a-z]$/.exec(next);
+  if (!m || next!.startsWith(`${num.number}`) || seen.has(`${m[1]}.${m[2]}`) || m[1] !== num.number.slice(0, 3)) return num;
+  const rule = Number(m[2]);
+  const number = `${m[1]}.${m[2]}`;
+  // the printed number must hold the intended one ("505.54" holds "505.5") and keep the order
+  if (!num.number.startsWith(number) || ruleKey(Number(m[1]), rule, 0) <= lastKey) return num;
+  warnings.push({ line: i + 1, code: 'malformed-number', message: `rule number printed as ${num.number} before its subrules ${next}, read as ${number}` });
+  return { ...num, number, rule };
 }
 
 /**
@@ -461,8 +497,8 @@ function parseGlossary(
     // A term with no blank line before it: a term-shaped line after a finished definition.
     const glued = !afterBlank && hasDef && prev !== null && l.indent <= termIndent && isTermShaped(l.t) && RE_TERMINAL.test(prev.t) && nextHasText(lines, i + 1, to);
     if (glued && joiner.wrapped) {
-      // hard-wrapped text: a short last line of a sentence looks the same; the check reports it
-      warnings.push({ line: i + 1, code: 'glued-term', message: `a line shaped like a glossary term continues "${truncate(cur!.term, 40)}": "${truncate(l.t, 40)}"` });
+      // hard-wrapped text: a short last line of a sentence looks the same, so it is only reported
+      warnings.push({ line: i + 1, code: 'swallowed-term', message: `a line shaped like a glossary term is stored in the definition of "${truncate(cur!.term, 40)}": "${truncate(l.t, 40)}"` });
     }
     if (cur === null || (afterBlank && l.indent <= termIndent && !sense) || (glued && !joiner.wrapped)) {
       // "Ability1. Text on an object…" (2021-06-18): a term glued to its first numbered sense
@@ -483,6 +519,9 @@ function parseGlossary(
       base = l.indent;
       hasDef = true;
     } else {
+      if (!joiner.wrapped && !afterBlank && isTermShaped(l.t) && nextHasText(lines, i + 1, to) && !glued) {
+        warnings.push({ line: i + 1, code: 'swallowed-term', message: `a line shaped like a glossary term is stored in the definition of "${truncate(cur.term, 40)}": "${truncate(l.t, 40)}"` });
+      }
       cur.definition += joiner.sep(prev!, l, afterBlank, base) + l.t;
     }
     claimed[i] = 1;

@@ -2,6 +2,7 @@ import type { EditionRow, Writer } from './Writer.js';
 import { normalizeText } from '../../src/core/normalize.js';
 import { labelDateOf, type Manifest } from './sources.js';
 import { repairAmbiguousWords, wordsToCheck } from './resolveAmbiguousWords.js';
+import { FINDING_CODES } from '../parse/checkStructure.js';
 import type { DecodedText, DocumentFamily, ParsedDocument } from '../../src/core/types.js';
 
 /** Counts of what an edition holds. */
@@ -22,10 +23,15 @@ export interface EditionReport {
   status: 'added' | 'replaced' | 'merged';
   /** The file whose text is stored. */
   primary: string;
-  /** Every file of this run merged into the edition, with how many normalized entries differ from the primary. */
-  files: Array<{ path: string; encoding: string; lineEndings: string[]; differing: number; identicalTo: string | null }>;
+  /**
+   * Every file of this run merged into the edition, with how many normalized entries differ from
+   * the primary, and the completeness checks' findings in it ("line: code: message").
+   */
+  files: Array<{ path: string; encoding: string; lineEndings: string[]; differing: number; identicalTo: string | null; findings: string[] }>;
   counts: EditionCounts;
   unaccountedLines: number;
+  /** Findings of the completeness checks in the stored file (see FINDING_CODES). */
+  findings: number;
   warnings: string[];
 }
 
@@ -214,8 +220,9 @@ export class EditionGroups {
     for (const c of g.candidates) {
       const differing = c === best ? 0 : countDiffering(bestEntries, entries(c.parsed.doc), memo);
       const copies = this.aliases.get(c.input.sha256) ?? [];
+      const found = findingsOf(c.parsed.doc);
       for (const path of [c.path, ...copies]) {
-        files.push({ path, encoding: c.parsed.decoded.encoding, lineEndings: c.parsed.decoded.lineEndings, differing, identicalTo: path === c.path ? null : c.path });
+        files.push({ path, encoding: c.parsed.decoded.encoding, lineEndings: c.parsed.decoded.lineEndings, differing, identicalTo: path === c.path ? null : c.path, findings: found });
       }
       this.writer.recordFile({
         sha256: c.input.sha256,
@@ -247,10 +254,16 @@ export class EditionGroups {
       files,
       counts: countsOf(doc),
       unaccountedLines: doc.accounting.unaccounted.length,
+      findings: findingsOf(doc).length,
       warnings: [...warnings, ...doc.warnings.map((w) => `${best.path}${w.line === null ? '' : `:${w.line}`}: ${w.message}`)],
     };
     g.clean = true;
   }
+}
+
+/** The completeness checks' findings in a document, as "line: code: message". */
+function findingsOf(doc: ParsedDocument): string[] {
+  return doc.warnings.filter((w) => FINDING_CODES.has(w.code)).map((w) => `${w.line ?? '-'}: ${w.code}: ${w.message}`);
 }
 
 function hasAmbiguity(g: Group): boolean {

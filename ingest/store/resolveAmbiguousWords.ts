@@ -1,3 +1,4 @@
+import { checkStructure, STRUCTURE_CODES } from '../parse/checkStructure.js';
 import type { AmbiguousWord, ParsedDocument, ParseWarning } from '../../src/core/types.js';
 
 /** How one ambiguous word was settled. */
@@ -70,6 +71,10 @@ export function repairAmbiguousWords(doc: ParsedDocument, ambiguous: readonly Am
     doc.title = fixNull(doc.title);
     doc.introduction = fixNull(doc.introduction);
     doc.credits = fixNull(doc.credits);
+    if (doc.family === 'cr') {
+      // the checks describe the document as stored: run them again on the repaired texts
+      doc.warnings = [...doc.warnings.filter((w) => !STRUCTURE_CODES.has(w.code)), ...checkStructure(doc)];
+    }
   }
   doc.warnings.push(...warnings);
   return replace.size;
