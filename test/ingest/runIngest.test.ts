@@ -247,10 +247,18 @@ test('temporary copies left by killed ingest runs are removed; a running one is 
   assert.equal(existsSync(`${db}.tmp-${process.pid}`), false, 'its own copy was renamed into place');
 });
 
-test('bytes of another code page are repaired by the reading other editions attest, each repair a warning', async () => {
+/** Runs `fn` with a database file in a temporary folder, removed afterwards. */
+async function inTmpDb(fn: (db: string) => Promise<void>): Promise<void> {
   const dir = tmp();
   try {
-    const db = join(dir, 'x.db');
+    await fn(join(dir, 'x.db'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('bytes of another code page are repaired by the reading other editions attest, each repair a warning', () =>
+  inTmpDb(async (db) => {
     // 2013-07-11 and 2006-10-01 hold CP437 and Mac Roman bytes; 2014-05-01 (UTF-8) prints the names
     const inputs = expandInputs([file('mtg-cr/CR-2013-07-11.txt'), file('rulesraker/2006-10-01.txt'), file('mtg-cr/CR-2014-05-01.txt')]);
     const r = await runIngest({ inputs, dbFile: db });
@@ -262,29 +270,19 @@ test('bytes of another code page are repaired by the reading other editions atte
     const warnings = r.editions.find((e) => e.effectiveDate === '2013-07-13')!.warnings.filter((w) => /another code page/.test(w));
     assert.equal(warnings.length, 8);
     assert.ok(warnings.some((w) => /CR-2013-07-11\.txt:2489: "Dandƒn" .* read as "Dandân" \(cp437\)/.test(w)), warnings.join('\n'));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('with no edition attesting any reading, an ambiguous byte is kept as read and reported', async () => {
-  const dir = tmp();
-  try {
-    const db = join(dir, 'x.db');
+test('with no edition attesting any reading, an ambiguous byte is kept as read and reported', () =>
+  inTmpDb(async (db) => {
     const r = await runIngest({ inputs: expandInputs([file('mtg-cr/CR-2013-07-11.txt')]), dbFile: db });
     assert.ok(editionSnapshot(db, '2013-07-13').includes('Dandƒn'));
     const warnings = r.editions[0]!.warnings;
     assert.ok(warnings.some((w) => /:2489: "Dandƒn" .* no other edition settles .*"Dandân" \(cp437\)/.test(w)), warnings.join('\n'));
     assert.ok(!warnings.some((w) => /another code page/.test(w)));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('the Rulings Summaries notes are stored with their section and citations (edition_notes)', async () => {
-  const dir = tmp();
-  try {
-    const db = join(dir, 'x.db');
+test('the Rulings Summaries notes are stored with their section and citations (edition_notes)', () =>
+  inTmpDb(async (db) => {
     await runIngest({ inputs: expandInputs([file('mtg-cr/CR-1999-04-21.txt')]), dbFile: db });
     const r = openReadOnlyDb(db);
     try {
@@ -304,7 +302,4 @@ test('the Rulings Summaries notes are stored with their section and citations (e
     } finally {
       r.close();
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
