@@ -2,19 +2,25 @@ import { CODE_PAGES, charOf, isPlausibleTypography, LETTER, type CodePage } from
 import type { AmbiguousWord } from '../../src/core/types.js';
 
 /**
- * Words of `text` holding stray bytes (`strays`: index in `text` → byte) whose reading in `page` is
- * not typography in its place ("Dandƒn", "Jun£n"), with the word read in every other code page.
+ * Words of `text` holding stray bytes (at `positions`, in order; `strayAt(i)`: the byte the
+ * character at index i was read from, for characters read from a single byte) whose reading in `page` is not a letter
+ * or typography in its place ("Dandƒn", "Jun£n"), with the word read in every other code page.
  * Line numbers count "\n", "\r\n" and a bare "\r" as one line break each.
  */
-export function findAmbiguousWords(text: string, strays: Map<number, number>, page: CodePage): AmbiguousWord[] {
+export function findAmbiguousWords(
+  text: string,
+  positions: readonly number[],
+  strayAt: (i: number) => number | undefined,
+  page: CodePage,
+): AmbiguousWord[] {
   const out: AmbiguousWord[] = [];
   // strays come in text order: lines are counted once, up to each word
   let counted = 0;
   let line = 1;
   const seenStart = new Set<number>();
-  const isWordChar = (i: number): boolean => strays.has(i) || (i >= 0 && i < text.length && LETTER.test(text[i]!));
-  for (const [i, byte] of strays) {
-    const c = charOf(page, byte);
+  const isWordChar = (i: number): boolean => i >= 0 && i < text.length && (strayAt(i) !== undefined || LETTER.test(text[i]!));
+  for (const i of positions) {
+    const c = charOf(page, strayAt(i)!);
     if (isPlausibleTypography(c, text, i)) continue;
     let a = i;
     let b = i + 1;
@@ -28,7 +34,10 @@ export function findAmbiguousWords(text: string, strays: Map<number, number>, pa
     for (const other of CODE_PAGES) {
       if (other === page) continue;
       let word = '';
-      for (let k = a; k < b; k++) word += strays.has(k) ? charOf(other, strays.get(k)!) : text[k];
+      for (let k = a; k < b; k++) {
+        const x = strayAt(k);
+        word += x === undefined ? text[k] : charOf(other, x);
+      }
       if (word !== read && !alternatives.some((x) => x.word === word)) alternatives.push({ codePage: other, word });
     }
     line += lineBreaks(text, counted, a);

@@ -64,12 +64,11 @@ export function decodeCodePage(buf: Uint8Array, page: CodePage): string {
 }
 
 /**
- * The code page a single-byte English text was written in: the one whose reading of its high
- * bytes is typography (Windows-1252 0x93 and Mac Roman 0xD2 are both a “), Windows-1252 on a tie.
+ * The code page a single-byte English text was written in, from how often each high byte occurs
+ * (`counts[b - 0x80]`): the one whose reading of them is typography (Windows-1252 0x93 and Mac Roman
+ * 0xD2 are both a “), Windows-1252 on a tie.
  */
-export function chooseCodePage(buf: Uint8Array): CodePage {
-  const counts = new Uint32Array(128);
-  for (let i = 0; i < buf.length; i++) if (buf[i]! >= 0x80) counts[buf[i]! - 0x80]!++;
+export function chooseCodePage(counts: Uint32Array): CodePage {
   const score = (page: CodePage): number => {
     let s = 0;
     for (let b = 0; b < 128; b++) if (counts[b]! > 0 && TYPOGRAPHIC.has(HIGH[page][b]!)) s += counts[b]!;
@@ -79,10 +78,14 @@ export function chooseCodePage(buf: Uint8Array): CodePage {
 }
 
 /**
- * True when the character a stray byte reads as at `text[i]` is typography in its place, not a
- * letter of some other code page.
+ * True when the character a stray byte reads as at `text[i]` is an accented letter, or typography
+ * in its place: not a letter of some other code page ("ƒ", "£", "‰", a dash inside a word).
  */
 export function isPlausibleTypography(c: string, text: string, i: number): boolean {
+  // the common case first: an apostrophe after a letter ("doesn’t")
+  if (c === '’' && isAsciiLetter(text.charCodeAt(i - 1))) return true;
+  // an accented Latin letter ("Dandân", "Æther", "Cátinò") is what Windows-1252 text holds
+  if (LATIN1_LETTER.test(c)) return true;
   if (!TYPOGRAPHIC.has(c)) return false;
   const letterBefore = LETTER.test(text[i - 1] ?? '');
   const letterAfter = LETTER.test(text[i + 1] ?? '');
@@ -95,3 +98,8 @@ export function isPlausibleTypography(c: string, text: string, i: number): boole
 }
 
 export const LETTER = /^\p{L}$/u;
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+const LATIN1_LETTER = /^[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff]$/;

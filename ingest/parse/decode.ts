@@ -116,20 +116,22 @@ export function decodeBuffer(buf: Uint8Array): DecodedText {
  * high bytes to be English; words no typography explains are reported as ambiguous.
  */
 function decodeSingleByte(buf: Uint8Array): { encoding: CodePage & DecodedText['encoding']; raw: string; ambiguous: AmbiguousWord[] } {
-  const page = chooseCodePage(buf);
-  const strays = new Map<number, number>();
-  let undefinedByte = false;
+  const counts = new Uint32Array(128);
+  const positions: number[] = [];
   for (let i = 0; i < buf.length; i++) {
     const b = buf[i]!;
     if (b < 0x80) continue;
-    strays.set(i, b);
-    if (CP1252_UNDEFINED.has(b)) undefinedByte = true;
+    counts[b - 0x80]!++;
+    positions.push(i);
   }
-  if ((page === 'windows-1252' && undefinedByte) || (buf.length > 256 && strays.size / buf.length > 0.3)) {
+  const page = chooseCodePage(counts);
+  const undefinedByte = [...CP1252_UNDEFINED].some((b) => counts[b - 0x80]! > 0);
+  if ((page === 'windows-1252' && undefinedByte) || (buf.length > 256 && positions.length / buf.length > 0.3)) {
     throw new DecodeError('unknown text encoding: not UTF-8, UTF-16, Windows-1252 or Mac Roman');
   }
   const raw = decodeCodePage(buf, page);
-  return { encoding: page as 'windows-1252' | 'mac-roman', raw, ambiguous: findAmbiguousWords(raw, strays, page) };
+  // one character per byte: the character at a high byte's position was read from it
+  return { encoding: page as 'windows-1252' | 'mac-roman', raw, ambiguous: findAmbiguousWords(raw, positions, (i) => (buf[i]! >= 0x80 ? buf[i] : undefined), page) };
 }
 
 /**
@@ -155,6 +157,8 @@ function decodeUtf8WithStrays(buf: Uint8Array): { encoding: 'utf-8'; raw: string
       continue;
     }
     strayBytes.push([i, b]);
+    // a single-byte text: its high bytes are nearly all strays (no need to read on)
+    if (strayBytes.length > 64 && strayBytes.length > 4 * sequences) return null;
     i++;
   }
   if (sequences === 0 || strayBytes.length > sequences) return null;
@@ -170,7 +174,7 @@ function decodeUtf8WithStrays(buf: Uint8Array): { encoding: 'utf-8'; raw: string
   }
   chunks.push(asBuffer(buf.subarray(from)).toString('utf8'));
   const raw = chunks.join('');
-  return { encoding: 'utf-8', raw, ambiguous: findAmbiguousWords(raw, strays, 'windows-1252') };
+  return { encoding: 'utf-8', raw, ambiguous: findAmbiguousWords(raw, [...strays.keys()], (i) => strays.get(i), 'windows-1252') };
 }
 
 function strictUtf8(buf: Uint8Array, what: string): string {

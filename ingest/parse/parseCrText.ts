@@ -185,7 +185,7 @@ export function parseCrText(text: string): ParsedDocument {
   doc.accounting.accounted = accounted;
 
   checkTruncation(doc, glossStart, creditsStart, warnings);
-  warnings.push(...checkStructure(doc));
+  warnings.push(...checkStructure(doc, text));
   return doc;
 }
 

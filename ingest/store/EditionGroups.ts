@@ -58,8 +58,6 @@ interface Group {
   ourPrimary: Candidate | null;
   /** Stored with its current candidates. */
   clean: boolean;
-  /** Its stored document was repaired after parsing (its parse worker's copy is stale). */
-  repaired: boolean;
   report: EditionReport | null;
 }
 
@@ -82,6 +80,8 @@ export class EditionGroups {
   private readonly pending = new Map<number, string | null>();
   /** Inputs already reported by spareCopies. */
   private readonly spared = new Set<number>();
+  /** Inputs whose documents were repaired since takeRepaired() last ran. */
+  private repaired: number[] = [];
   /** Documents whose ambiguous words were settled (each once). */
   private readonly settled = new WeakSet<ParsedDocument>();
   /** Whether an edition's earlier content was replaced (its texts may now be unused). */
@@ -104,7 +104,7 @@ export class EditionGroups {
     const key = `${family}|${candidate.date}`;
     let g = this.groups.get(key);
     if (!g) {
-      g = { family, date: candidate.date, candidates: [], before: this.writer.findEdition(family, candidate.date), ourPrimary: null, clean: false, repaired: false, report: null };
+      g = { family, date: candidate.date, candidates: [], before: this.writer.findEdition(family, candidate.date), ourPrimary: null, clean: false, report: null };
       this.groups.set(key, g);
     }
     g.candidates.push(candidate);
@@ -130,6 +130,13 @@ export class EditionGroups {
     return settled.length + uncertain.length;
   }
 
+  /** Inputs whose documents were repaired after parsing since the last call (their workers hold stale copies). */
+  takeRepaired(): number[] {
+    const out = this.repaired;
+    this.repaired = [];
+    return out;
+  }
+
   /**
    * Pairs of consecutive editions of a family (in the chain of `existing` "family|date" editions and this
    * run's) that are both stored by this run and that no pending input can come between.
@@ -146,7 +153,7 @@ export class EditionGroups {
       for (let k = 1; k < chain.length; k++) {
         const a = this.groups.get(`${family}|${chain[k - 1]!}`);
         const b = this.groups.get(`${family}|${chain[k]!}`);
-        if (!a?.clean || !b?.clean || a.before || b.before || !a.ourPrimary || !b.ourPrimary || a.repaired || b.repaired) continue;
+        if (!a?.clean || !b?.clean || a.before || b.before || !a.ourPrimary || !b.ourPrimary) continue;
         if (expected.some((d) => d! >= a.date && d! <= b.date)) continue;
         out.push({ key: `${family}|${a.date}|${b.date}`, before: a.ourPrimary.index, after: b.ourPrimary.index });
       }
@@ -196,9 +203,9 @@ export class EditionGroups {
     if (attested && best.parsed.decoded.ambiguous && !this.settled.has(doc)) {
       this.settled.add(doc);
       if (repairAmbiguousWords(doc, best.parsed.decoded.ambiguous, attested) > 0) {
-        // the worker hashed (and would align) the texts as decoded
+        // the worker hashed the texts as decoded, and aligns its own copy: it needs the repaired one
         hashes = undefined;
-        g.repaired = true;
+        this.repaired.push(best.index);
       }
     }
     let editionId: number;
