@@ -338,7 +338,8 @@ function parseBody(
     let num = canStart ? matchNumber(t, cur) : null;
     if (num && num.kind !== 'section' && section >= 0 && Number(num.number.slice(0, 3)) !== section) {
       num = misnumbered(num, section, nextSection(lines, i + 1, to), lastKey, warnings, i);
-    } else if (num && num.kind === 'rule' && !seen.has(num.number)) {
+    } else if (num && num.kind === 'rule' && !seen.has(num.number) && num.rule !== Math.floor((lastKey % 1_000_000) / 100) + 1) {
+      // (only a rule that does not follow the one before can be mistyped)
       num = mistypedRule(num, nextNumber(lines, i + 1, to), seen, lastKey, warnings, i);
     }
     if (num && (num.kind !== 'section' || Number(num.number) > section)) {
