@@ -303,3 +303,16 @@ test('the Rulings Summaries notes are stored with their section and citations (e
       r.close();
     }
   }));
+
+test('a run with editions repaired after parsing stores the same texts and lineage as editions ingested one by one', () =>
+  inTmpDb(async (together) => {
+    // the 2013 files hold CP437 bytes repaired by the evidence of 2014-05-01 (UTF-8)
+    const files = ['CR-2013-04-29', 'CR-2013-07-11', 'CR-2013-09-27', 'CR-2013-11-01', 'CR-2014-02-01', 'CR-2014-05-01'].map((d) => file(`mtg-cr/${d}.txt`));
+    const r = await runIngest({ inputs: expandInputs(files), dbFile: together });
+    assert.ok(r.editions.some((e) => e.warnings.some((w) => /another code page/.test(w))), 'something was repaired');
+    const oneByOne = `${together}.one-by-one`;
+    // the evidence first, so each repair is the same
+    for (const f of [files[5]!, ...files.slice(0, 5)]) await runIngest({ inputs: expandInputs([f]), dbFile: oneByOne });
+    assert.equal(editionSnapshot(together, '2013-07-13'), editionSnapshot(oneByOne, '2013-07-13'));
+    assert.deepEqual(lineagePartition(together), lineagePartition(oneByOne));
+  }));
