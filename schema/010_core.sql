@@ -122,6 +122,18 @@ CREATE TABLE IF NOT EXISTS edition_index (
   PRIMARY KEY (edition_id, ord)
 ) WITHOUT ROWID;
 
+-- Rulings Summaries "Note - …" paragraphs, in published order: each belongs to a section of the
+-- edition (section = its number, e.g. "A.1"); text_id is the note as published, without "Note - ";
+-- citations a JSON array like rule_versions.citations, or NULL.
+CREATE TABLE IF NOT EXISTS edition_notes (
+  edition_id INTEGER NOT NULL REFERENCES editions (id),
+  ord        INTEGER NOT NULL,
+  section    TEXT    NOT NULL,
+  text_id    INTEGER NOT NULL REFERENCES texts (id),
+  citations  TEXT,
+  PRIMARY KEY (edition_id, ord)
+) WITHOUT ROWID;
+
 -- Full-text search over every distinct text, ranked with bm25.
 CREATE VIRTUAL TABLE IF NOT EXISTS texts_fts USING fts5 (
   body,

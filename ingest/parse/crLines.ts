@@ -1,3 +1,4 @@
+import { checkStructure } from './checkStructure.js';
 import { findEffectiveDate } from './effectiveDate.js';
 import type {
   GlossaryEntry,
@@ -225,6 +226,7 @@ export function buildCrDocument(lines: SourceLine[], opts: BuildOptions): Parsed
     warnings.push({ line: l.line, code: 'unaccounted-line', message: `not a rule, example or heading: ${clip(l.text)}` });
   }
   if (doc.rules.length === 0) warnings.push({ line: null, code: 'no-rules', message: 'no rules found' });
+  warnings.push(...checkStructure(doc));
   doc.warnings = warnings;
   return doc;
 }

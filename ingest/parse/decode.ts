@@ -1,5 +1,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
-import type { DecodedText } from '../../src/core/types.js';
+import { findAmbiguousWords } from './ambiguousWords.js';
+import { chooseCodePage, decodeCodePage, type CodePage } from './codePages.js';
+import type { AmbiguousWord, DecodedText } from '../../src/core/types.js';
 
 /** Why a byte buffer could not be decoded; the caller adds the file name. */
 export class DecodeError extends Error {
@@ -17,8 +19,7 @@ const MAGIC: Array<[number[], string]> = [
 ];
 
 // Bytes that Windows-1252 leaves undefined: text containing them is some other encoding.
-const CP1252_UNDEFINED = new Uint8Array(0x80);
-for (const b of [0x81, 0x8d, 0x8f, 0x90, 0x9d]) CP1252_UNDEFINED[b - 0x80] = 1;
+const CP1252_UNDEFINED = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
 
 const REPLACEMENT = [0xef, 0xbf, 0xbd];
 
@@ -53,6 +54,7 @@ export function decodeBuffer(buf: Uint8Array): DecodedText {
   let encoding: DecodedText['encoding'];
   let raw: string;
   let damaged: string | undefined;
+  let ambiguous: AmbiguousWord[] = [];
   if (startsWith(buf, [0xef, 0xbb, 0xbf])) {
     encoding = 'utf-8-bom';
     raw = strictUtf8(buf.subarray(3), 'UTF-8 (with BOM)');
@@ -93,47 +95,86 @@ export function decodeBuffer(buf: Uint8Array): DecodedText {
           encoding = 'utf-8';
           raw = utf8;
         } else {
-          encoding = 'windows-1252';
-          raw = decodeWindows1252(buf);
+          const mixed = decodeUtf8WithStrays(buf);
+          const single = mixed ? null : decodeSingleByte(buf);
+          ({ encoding, raw, ambiguous } = mixed ?? single!);
         }
       }
     }
   }
   if (raw.charCodeAt(0) === 0xfeff) raw = raw.slice(1);
   checkControlCharacters(raw);
-  const hasCr = raw.includes('\r');
-  const out: DecodedText = { text: hasCr ? raw.replace(/\r\n?/g, '\n') : raw, encoding, lineEndings: lineEndingsOf(raw, hasCr) };
+  const out: DecodedText = { text: toLf(raw), encoding, lineEndings: lineEndingsOf(raw) };
   if (damaged) out.damage = damaged;
+  if (ambiguous.length > 0) out.ambiguous = ambiguous;
   return out;
 }
 
-// Windows-1252 0x80–0x9F; Node's TextDecoder treats windows-1252 as ISO-8859-1 there.
-const CP1252_HIGH =
-  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
-  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
-
-/** Decodes Windows-1252, refusing bytes it leaves undefined and text too full of high bytes to be English. */
-function decodeWindows1252(buf: Uint8Array): string {
-  // a code unit per byte, through a table: much faster than a replace callback per character
-  const units = new Uint16Array(buf.length);
-  let high = 0;
-  let undefinedByte = false;
+/**
+ * Decodes a single-byte text in the code page its typography points to (Windows-1252 or Mac
+ * Roman), refusing bytes Windows-1252 leaves undefined in a Windows text and text too full of
+ * high bytes to be English; words no typography explains are reported as ambiguous.
+ */
+function decodeSingleByte(buf: Uint8Array): { encoding: CodePage & DecodedText['encoding']; raw: string; ambiguous: AmbiguousWord[] } {
+  const counts = new Uint32Array(128);
+  const positions: number[] = [];
   for (let i = 0; i < buf.length; i++) {
     const b = buf[i]!;
+    if (b < 0x80) continue;
+    counts[b - 0x80]!++;
+    positions.push(i);
+  }
+  const page = chooseCodePage(counts);
+  const undefinedByte = [...CP1252_UNDEFINED].some((b) => counts[b - 0x80]! > 0);
+  if ((page === 'windows-1252' && undefinedByte) || (buf.length > 256 && positions.length / buf.length > 0.3)) {
+    throw new DecodeError('unknown text encoding: not UTF-8, UTF-16, Windows-1252 or Mac Roman');
+  }
+  const raw = decodeCodePage(buf, page);
+  // one character per byte: the character at a high byte's position was read from it
+  return { encoding: page as 'windows-1252' | 'mac-roman', raw, ambiguous: findAmbiguousWords(raw, positions, (i) => (buf[i]! >= 0x80 ? buf[i] : undefined), page) };
+}
+
+/**
+ * UTF-8 text holding a few bytes of another code page ("Dand\x83n" in an otherwise UTF-8 file):
+ * valid sequences are read as UTF-8, each stray byte as Windows-1252 and reported. Null when the
+ * text has no multi-byte UTF-8 sequence or more stray bytes than sequences (then it is single-byte).
+ */
+function decodeUtf8WithStrays(buf: Uint8Array): { encoding: 'utf-8'; raw: string; ambiguous: AmbiguousWord[] } | null {
+  let from = 0;
+  let sequences = 0;
+  const strayBytes: Array<[number, number]> = [];
+  const chunks: string[] = [];
+  for (let i = 0; i < buf.length; ) {
+    const b = buf[i]!;
     if (b < 0x80) {
-      units[i] = b;
+      i++;
       continue;
     }
-    high++;
-    if (b < 0xa0) {
-      if (CP1252_UNDEFINED[b - 0x80] === 1) undefinedByte = true;
-      units[i] = CP1252_HIGH.charCodeAt(b - 0x80);
-    } else units[i] = b;
+    const n = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (n > 0 && i + n <= buf.length && isUtf8(buf.subarray(i, i + n))) {
+      sequences++;
+      i += n;
+      continue;
+    }
+    strayBytes.push([i, b]);
+    // a single-byte text: its high bytes are nearly all strays (no need to read on)
+    if (strayBytes.length > 64 && strayBytes.length > 4 * sequences) return null;
+    i++;
   }
-  if (undefinedByte || (buf.length > 256 && high / buf.length > 0.3)) {
-    throw new DecodeError('unknown text encoding: not UTF-8, UTF-16 or Windows-1252');
+  if (sequences === 0 || strayBytes.length > sequences) return null;
+  const strays = new Map<number, number>();
+  let length = 0;
+  for (const [i, b] of strayBytes) {
+    const before = asBuffer(buf.subarray(from, i)).toString('utf8');
+    chunks.push(before, decodeCodePage(Uint8Array.of(b), 'windows-1252'));
+    length += before.length;
+    strays.set(length, b);
+    length++;
+    from = i + 1;
   }
-  return new TextDecoder('utf-16le').decode(units);
+  chunks.push(asBuffer(buf.subarray(from)).toString('utf8'));
+  const raw = chunks.join('');
+  return { encoding: 'utf-8', raw, ambiguous: findAmbiguousWords(raw, [...strays.keys()], (i) => strays.get(i), 'windows-1252') };
 }
 
 function strictUtf8(buf: Uint8Array, what: string): string {
@@ -185,11 +226,21 @@ function checkControlCharacters(text: string): void {
   }
 }
 
-function lineEndingsOf(raw: string, hasCr: boolean): DecodedText['lineEndings'] {
-  if (!hasCr) return raw.includes('\n') ? ['lf'] : [];
+// Line breaks besides LF: CRLF, a bare CR, and Unicode's NEL, line and paragraph separators.
+const BREAKS = /\r\n?|[\u0085\u2028\u2029]/g;
+
+/** The text with every kind of line break turned into "\n" (each one line). */
+function toLf(raw: string): string {
+  return /[\r\u0085\u2028\u2029]/.test(raw) ? raw.replace(BREAKS, '\n') : raw;
+}
+
+function lineEndingsOf(raw: string): DecodedText['lineEndings'] {
   const out: DecodedText['lineEndings'] = [];
   if (/[^\r]\n|^\n/.test(raw)) out.push('lf');
   if (raw.includes('\r\n')) out.push('crlf');
   if (/\r(?!\n)/.test(raw)) out.push('cr');
+  if (raw.includes('\u0085')) out.push('nel');
+  if (raw.includes('\u2028')) out.push('ls');
+  if (raw.includes('\u2029')) out.push('ps');
   return out;
 }

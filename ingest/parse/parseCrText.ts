@@ -1,5 +1,6 @@
 import type { GlossaryEntry, IndexEntry, ParsedDocument, ParseWarning, PartHeading, RuleNode } from '../../src/core/types.js';
 import { emptyDocument } from './crLines.js';
+import { checkStructure } from './checkStructure.js';
 import { findEffectiveDate } from './effectiveDate.js';
 
 // Rule-number patterns, applied to a trimmed line. Numbers never keep their trailing dot.
@@ -19,6 +20,8 @@ const RE_FIRST_RULE = /^\s*100\.1\.?\s+\S/;
 const RE_TERMINAL = /[.:;!?)"'”’\]]$/;
 const RE_SENSE = /^\d{1,2}\.\s/;
 const RE_BULLET = /^(?:[•·*]|-\s|\d+\.\s)/;
+// A line that reads as a rule or a section heading: its number, then words ("424. Costs", "423.6c Some").
+const RE_NUMBERED_LINE = /^\d{3}\.(?:\d{1,3}[a-z]?\.?)?\s+["“]?[A-Z]/;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** Cheap check that a decoded text is an official Comprehensive Rules text file. */
@@ -48,7 +51,8 @@ interface Line {
 
 function indentOf(s: string): number {
   let i = 0;
-  while (i < s.length && (s[i] === ' ' || s[i] === '\t' || s[i] === '\f')) i++;
+  // any white space indents: a non-breaking space too
+  while (i < s.length && /\s/.test(s[i]!)) i++;
   return i;
 }
 
@@ -68,7 +72,11 @@ class Joiner {
     // font, so line length says nothing): lines join with a space unless a blank line, a deeper
     // indent or a list bullet starts a new published paragraph.
     if (!this.wrapped || afterBlank || next.indent >= baseIndent + 2 || RE_BULLET.test(next.t)) return '\n';
-    if (/[A-Za-z]-$/.test(prev.t) && /^[a-z]/.test(next.t) && !/--$/.test(prev.t)) return '';
+    if (/[A-Za-z]-$/.test(prev.t) && /^[A-Za-z]/.test(next.t) && !/--$/.test(prev.t)) {
+      // A hyphen at a wrap joins a compound ("Snow-\nCovered", "state-\nbased"); a suspended one
+      // keeps its space before "and"/"or" ("power-\nand toughness-changing").
+      return /^(?:and|or|nor)\s/.test(next.t) ? ' ' : '';
+    }
     return ' ';
   }
 }
@@ -177,6 +185,7 @@ export function parseCrText(text: string): ParsedDocument {
   doc.accounting.accounted = accounted;
 
   checkTruncation(doc, glossStart, creditsStart, warnings);
+  warnings.push(...checkStructure(doc, text));
   return doc;
 }
 
@@ -326,7 +335,13 @@ function parseBody(
     // Hard-wrapped editions start every rule after a blank line; a number at the start of a
     // wrapped line is a cross-reference ("see rule\n419.8, ...").
     const canStart = afterBlank || !joiner.wrapped || prev === null;
-    const num = canStart ? matchNumber(t, cur) : null;
+    let num = canStart ? matchNumber(t, cur) : null;
+    if (num && num.kind !== 'section' && section >= 0 && Number(num.number.slice(0, 3)) !== section) {
+      num = misnumbered(num, section, nextSection(lines, i + 1, to), lastKey, warnings, i);
+    } else if (num && num.kind === 'rule' && !seen.has(num.number) && num.rule !== Math.floor((lastKey % 1_000_000) / 100) + 1) {
+      // (only a rule that does not follow the one before can be mistyped)
+      num = mistypedRule(num, nextNumber(lines, i + 1, to), seen, lastKey, warnings, i);
+    }
     if (num && (num.kind !== 'section' || Number(num.number) > section)) {
       const s = Number(num.number.slice(0, 3));
       const key = ruleKey(s, num.rule, num.letter);
@@ -381,6 +396,10 @@ function parseBody(
       continue;
     }
     if (node && prev) {
+      // "See rule\n103.4. If a player …" is a cross-reference wrapped before its number
+      if (RE_NUMBERED_LINE.test(t) && !/\b(?:rules?|see|and|or|of|in)[,]?$/i.test(prev.t)) {
+        warnings.push({ line: i + 1, code: 'swallowed-rule', message: `a line numbered like a rule or heading is stored as text of ${node.number}: "${truncate(t, 60)}"` });
+      }
       if (inExample) {
         const k = node.examples.length - 1;
         node.examples[k] = node.examples[k]! + joiner.sep(prev, l, afterBlank, curBase) + t;
@@ -397,6 +416,54 @@ function parseBody(
     prev = l;
     afterBlank = false;
   }
+}
+
+/** The section of the next line that starts with a rule number ("423.3. …"), or -1. */
+function nextSection(lines: Line[], from: number, to: number): number {
+  for (let i = from; i < to && i < from + 200; i++) {
+    const m = /^(\d{3})\.(?:\d|\s)/.exec(lines[i]!.t);
+    if (m) return Number(m[1]);
+  }
+  return -1;
+}
+
+/** The number the next numbered line starts with ("505.5a"), or null. */
+function nextNumber(lines: Line[], from: number, to: number): string | null {
+  for (let i = from; i < to && i < from + 200; i++) {
+    const m = /^(\d{3}\.\d{1,3}[a-z]?)\.?\s/.exec(lines[i]!.t);
+    if (m) return m[1]!;
+    if (/^\d{3}\.\s/.test(lines[i]!.t)) return null;
+  }
+  return null;
+}
+
+/**
+ * A rule whose subrules name another number that fits the order is that number, mistyped:
+ * "505.54." before 505.5a and 505.5b (2010-06-18) is rule 505.5. Read with a warning.
+ */
+function mistypedRule(num: NumberMatch, next: string | null, seen: Set<string>, lastKey: number, warnings: ParseWarning[], i: number): NumberMatch {
+  const m = next === null ? null : /^(\d{3})\.(\d{1,3})[a-z]$/.exec(next);
+  if (!m || next!.startsWith(`${num.number}`) || seen.has(`${m[1]}.${m[2]}`) || m[1] !== num.number.slice(0, 3)) return num;
+  const rule = Number(m[2]);
+  const number = `${m[1]}.${m[2]}`;
+  // the printed number must hold the intended one ("505.54" holds "505.5") and keep the order
+  if (!num.number.startsWith(number) || ruleKey(Number(m[1]), rule, 0) <= lastKey) return num;
+  warnings.push({ line: i + 1, code: 'malformed-number', message: `rule number printed as ${num.number} before its subrules ${next}, read as ${number}` });
+  return { ...num, number, rule };
+}
+
+/**
+ * A rule numbered outside the current section with the rules after it back in that section is a
+ * published typo ("432.2b" between 423.2a and 423.3, 2007): read in the current section when that
+ * keeps the order, otherwise left out of the section count so the next real heading is still taken.
+ */
+function misnumbered(num: NumberMatch, section: number, next: number, lastKey: number, warnings: ParseWarning[], i: number): NumberMatch {
+  if (next !== section) return num;
+  const printed = num.number;
+  const number = `${section}${printed.slice(3)}`;
+  if (ruleKey(section, num.rule, num.letter) <= lastKey) return num;
+  warnings.push({ line: i + 1, code: 'malformed-number', message: `rule number printed as ${printed} between rules of section ${section}, read as ${number}` });
+  return { ...num, number, parent: num.parent === null ? null : `${section}${num.parent.slice(3)}` };
 }
 
 function parseGlossary(
@@ -428,15 +495,34 @@ function parseGlossary(
     if (termIndent < 0) termIndent = l.indent;
     // 1999-11 separates numbered senses ("1. ...", "2. ...") of one definition with blank lines.
     const sense = afterBlank && hasDef && RE_SENSE.test(l.t);
-    if (cur === null || (afterBlank && l.indent <= termIndent && !sense)) {
-      cur = { term: l.t, definition: '', line: i + 1 };
+    // A term with no blank line before it: a term-shaped line after a finished definition.
+    const glued = !afterBlank && hasDef && prev !== null && l.indent <= termIndent && isTermShaped(l.t) && RE_TERMINAL.test(prev.t) && nextHasText(lines, i + 1, to);
+    if (glued && joiner.wrapped) {
+      // hard-wrapped text: a short last line of a sentence looks the same, so it is only reported
+      warnings.push({ line: i + 1, code: 'swallowed-term', message: `a line shaped like a glossary term is stored in the definition of "${truncate(cur!.term, 40)}": "${truncate(l.t, 40)}"` });
+    }
+    if (cur === null || (afterBlank && l.indent <= termIndent && !sense) || (glued && !joiner.wrapped)) {
+      // "Ability1. Text on an object…" (2021-06-18): a term glued to its first numbered sense
+      const senses = /^(.*?[^\d\s.])(1\.\s.*)$/.exec(l.t);
+      if (senses && /^2\.\s/.test(lines[i + 1]?.t ?? '') && !senses[1]!.includes('. ')) {
+        cur = { term: senses[1]!, definition: senses[2]!, line: i + 1 };
+        base = l.indent;
+        hasDef = true;
+        warnings.push({ line: i + 1, code: 'glued-term', message: `glossary term "${truncate(senses[1]!, 40)}" printed glued to its first sense; split` });
+      } else {
+        if (glued) warnings.push({ line: i + 1, code: 'glued-term', message: `glossary term "${truncate(l.t, 40)}" printed with no blank line before it; split from "${truncate(cur!.term, 40)}"` });
+        cur = { term: l.t, definition: '', line: i + 1 };
+        hasDef = false;
+      }
       out.push(cur);
-      hasDef = false;
     } else if (!hasDef) {
       cur.definition = l.t;
       base = l.indent;
       hasDef = true;
     } else {
+      if (!joiner.wrapped && !afterBlank && isTermShaped(l.t) && nextHasText(lines, i + 1, to) && !glued) {
+        warnings.push({ line: i + 1, code: 'swallowed-term', message: `a line shaped like a glossary term is stored in the definition of "${truncate(cur.term, 40)}": "${truncate(l.t, 40)}"` });
+      }
       cur.definition += joiner.sep(prev!, l, afterBlank, base) + l.t;
     }
     claimed[i] = 1;
@@ -448,6 +534,15 @@ function parseGlossary(
       warnings.push({ line: e.line, code: 'glossary-no-definition', message: `glossary term "${truncate(e.term, 60)}" has no definition` });
     }
   }
+}
+
+/** A glossary term's shape: short, capitalized, not a sentence or a numbered sense. */
+function isTermShaped(t: string): boolean {
+  return t.length <= 60 && /^[A-Z0-9"“‘(]/.test(t) && !RE_TERMINAL.test(t) && !RE_SENSE.test(t) && !/[,;]$/.test(t);
+}
+
+function nextHasText(lines: Line[], from: number, to: number): boolean {
+  return from < to && lines[from]!.t !== '';
 }
 
 /** The 1999 back-of-book index: "Abilities, 402" with indented sub-topics. */

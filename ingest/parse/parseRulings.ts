@@ -1,8 +1,9 @@
 import { emptyDocument } from './crLines.js';
-import type { Citation, IndexEntry, ParsedDocument, ParseWarning, RuleNode } from '../../src/core/types.js';
+import type { Citation, IndexEntry, ParsedDocument, ParseWarning, RuleNode, RulingNote } from '../../src/core/types.js';
 
 const CHAPTER_RE = /^([A-Z])\s+-\s+(.+?)\s*$/;
-const SECTION_RE = /^([A-Z]\.\d+)\s*-\s+(.+?):?\s*$/;
+// a trailing colon is part of some published titles ("A.11 - Banding:")
+const SECTION_RE = /^([A-Z]\.\d+)\s*-\s+(.+?)\s*$/;
 const RULE_RE = /^([A-Z]\.\d+)\.(\d+)\s*-\s*(.*)$/;
 const RULING_RE = /^([A-Z]\.\d+)\.(Rulings?)\.(\d+)\s*-\s*(.*)$/;
 const NOTE_RE = /^Note\s*-\s*(.*)$/;
@@ -48,8 +49,9 @@ export function parseRulings(input: string): ParsedDocument {
   let mode: 'intro' | 'toc' | 'body' | 'index' | 'credits' = 'intro';
   let section: RuleNode | null = null;
   let last: RuleNode | null = null;
+  let lastNote: RulingNote | null = null;
   let body = 0;
-  let indexGroup: { topic: string; prev: string } | null = null;
+  const indexLines: string[] = [];
 
   for (let i = 0; i < lines.length; i++) {
     const t = lines[i]!.trim();
@@ -93,14 +95,7 @@ export function parseRulings(input: string): ParsedDocument {
       continue;
     }
     if (mode === 'index') {
-      const entry = indexEntry(t, indexGroup);
-      if (entry.group) {
-        indexGroup = { topic: entry.group, prev: '' };
-      } else if (entry.entry) {
-        doc.index.push(entry.entry);
-        if (indexGroup && entry.sub) indexGroup.prev = entry.sub;
-        else indexGroup = null;
-      }
+      indexLines.push(t);
       continue;
     }
 
@@ -111,8 +106,10 @@ export function parseRulings(input: string): ParsedDocument {
       doc.parts.push({ number: chapter[1]!, title: chapter[2]!, line: lineNo });
       section = null;
       last = null;
+      lastNote = null;
       continue;
     }
+    if (!NOTE_RE.test(t)) lastNote = null;
     const ruling = RULING_RE.exec(t);
     const rule = ruling ? null : RULE_RE.exec(t);
     if (ruling || rule) {
@@ -147,7 +144,15 @@ export function parseRulings(input: string): ParsedDocument {
     }
     const note = NOTE_RE.exec(t);
     if (note && section) {
-      (section.notes ??= []).push(note[1]!.trim());
+      const text = note[1]!.trim();
+      lastNote = { text, citations: splitCitations(text) };
+      (section.notes ??= []).push(lastNote);
+      continue;
+    }
+    if (lastNote && !/^[A-Z]\.\d/.test(t)) {
+      // a wrapped line of a note
+      lastNote.text = `${lastNote.text} ${t}`;
+      lastNote.citations = splitCitations(lastNote.text);
       continue;
     }
     if (last && !/^[A-Z]\.\d/.test(t)) {
@@ -168,6 +173,7 @@ export function parseRulings(input: string): ParsedDocument {
     doc.rules.push(node);
   }
 
+  doc.index = parseIndex(indexLines);
   resolveSeeAlso(doc.index);
   doc.introduction = intro.length > 0 ? intro.join('\n') : null;
   doc.credits = credits.length > 0 ? credits.join('\n') : null;
@@ -180,11 +186,18 @@ export function parseRulings(input: string): ParsedDocument {
   return doc;
 }
 
-/** Splits out every bracketed citation: "[WotC Rules Team 11/10/95]", "[Fifth Edition, Page 47]". */
+/**
+ * Splits out every bracketed citation: "[WotC Rules Team 11/10/95]", "[Fifth Edition, Page 47]",
+ * "[bethmo 1994]". A bracket holding no digit is a citation only in the run that ends the text
+ * ("[Legends Rulecards]"); elsewhere it is part of the wording ("you [may] do <-something->").
+ */
 export function splitCitations(text: string): Citation[] {
   const out: Citation[] = [];
+  const trailing = /(?:\s*\[[^[\]]+\])+[\s.]*$/.exec(text);
+  const tail = trailing ? trailing.index : text.length;
   for (const m of text.matchAll(/\[([^[\]]+)\]/g)) {
     const inner = m[1]!.trim();
+    if (!/\d/.test(inner) && m.index < tail) continue;
     const d = /^(.*?)[\s,]+(\d{1,4})\/(\d{1,2})\/(\d{1,4})$/.exec(inner);
     if (d) {
       out.push({ source: d[1]!.trim(), date: citationDate(d[2]!, d[3]!, d[4]!), raw: m[0] });
@@ -214,31 +227,97 @@ function releaseDate(text: string): string | null {
   return m ? citationDate(m[1]!, m[2]!, m[3]!) : null;
 }
 
+interface IndexLine {
+  name: string;
+  targets: string[];
+  see: string | null;
+}
+
 /**
- * One index line: "Activated, A.2", "Responding to, T.6.2, T.8.6", a group heading
- * ("Abilities", "Artifact,") or a cross-reference ("Attack, See Combat").
+ * One index line: "Activated, A.2", "Responding to, T.6.2, T.8.6", a group heading ("Abilities",
+ * "Artifact,") or a cross-reference ("Attack, See Combat").
  */
-function indexEntry(
-  line: string,
-  group: { topic: string; prev: string } | null,
-): { group?: string; entry?: IndexEntry; sub?: string } {
+function indexLine(line: string): IndexLine {
   const parts = line.split(',').map((p) => p.trim());
   const targets: string[] = [];
   while (parts.length > 1 && TARGET_RE.test(parts[parts.length - 1]!)) targets.unshift(parts.pop()!);
   const see = /^see\s+(.+)$/i.exec(parts.slice(1).join(', '));
-  const name = see ? parts[0]! : parts.filter((p) => p !== '').join(', ');
-  if (targets.length === 0 && !see) return { group: name };
-  // Sub-entries of a group are alphabetical; one sorting before its predecessor starts a new topic.
-  const sub = group !== null && name.localeCompare(group.prev, 'en', { sensitivity: 'base' }) >= 0;
-  const topic = sub ? `${group!.topic}, ${name}` : name;
-  const entry: IndexEntry = { topic, targets };
-  if (see) (entry as IndexEntry & { see?: string }).see = see[1]!.trim();
-  return { entry, ...(sub ? { sub: name } : {}) };
+  return { name: see ? parts[0]! : parts.filter((p) => p !== '').join(', '), targets, see: see ? see[1]!.trim() : null };
+}
+
+/**
+ * The index, its group headings' sub-entries nested ("Abilities, Activated"). The text release
+ * prints every line flush left, so where a group's sub-entries end is inferred: both the
+ * sub-entries and the topics after them are alphabetical, and the first topic after them sorts
+ * after the heading. The split that breaks that order least (the earliest of equals) is taken:
+ * "End of Phase" holds only "Abilities"; "End of Turn" after it is a topic of its own.
+ */
+function parseIndex(lines: string[]): IndexEntry[] {
+  const entries = lines.map(indexLine);
+  const out: Array<IndexEntry & { see?: string }> = [];
+  const push = (e: IndexLine, group: string | null): void => {
+    const entry: IndexEntry & { see?: string } = { topic: group === null ? e.name : `${group}, ${e.name}`, targets: e.targets };
+    if (e.see !== null) entry.see = e.see;
+    out.push(entry);
+  };
+  for (let i = 0; i < entries.length; ) {
+    const head = entries[i]!;
+    if (head.targets.length > 0 || head.see !== null) {
+      push(head, null);
+      i++;
+      continue;
+    }
+    // a group heading: the entries up to the next heading are its sub-entries, then topics
+    let end = i + 1;
+    while (end < entries.length && (entries[end]!.targets.length > 0 || entries[end]!.see !== null)) end++;
+    const run = entries.slice(i + 1, end).map((e) => e.name);
+    const subs = groupLength(head.name, run);
+    entries.slice(i + 1, i + 1 + subs).forEach((e) => push(e, head.name));
+    entries.slice(i + 1 + subs, end).forEach((e) => push(e, null));
+    i = end;
+  }
+  return out;
+}
+
+/**
+ * How many of `run` (the entries after group heading `group`, up to the next heading) are its
+ * sub-entries. Each split is scored by how often it breaks alphabetical order (within the
+ * sub-entries, within the topics after them, and a first topic sorting before the heading).
+ * Among the best, the earliest split whose first topic shares the heading's first letters wins
+ * ("End of Phase" is followed by "End of Turn", "Phasing" by "Pitch Spells"), else the longest group.
+ */
+function groupLength(group: string, run: string[]): number {
+  // the index sorts letter by letter: "Infinity" before "In Play Area"
+  const key = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const keys = run.map(key);
+  const g = key(group);
+  const inversions = (from: number, to: number): number => {
+    let n = 0;
+    for (let k = from + 1; k < to; k++) if (keys[k]! < keys[k - 1]!) n++;
+    return n;
+  };
+  const shared = (a: string): number => {
+    let n = 0;
+    while (n < a.length && a[n] === g[n]) n++;
+    return n;
+  };
+  // [order breaks, 0 when the first topic shares the heading's first letters, then position]
+  let best = run.length;
+  let score = [inversions(0, run.length), 1, -run.length];
+  for (let k = 1; k < run.length; k++) {
+    const near = shared(keys[k]!) > 0;
+    const s = [inversions(0, k) + inversions(k, run.length) + (keys[k]! < g ? 2 : 0), near ? 0 : 1, near ? k : -k];
+    if (s[0]! < score[0]! || (s[0] === score[0] && (s[1]! < score[1]! || (s[1] === score[1] && s[2]! < score[2]!)))) {
+      best = k;
+      score = s;
+    }
+  }
+  return best;
 }
 
 /** "Attack, See Combat": copies the targets of the topic referred to, when the index has it. */
-function resolveSeeAlso(index: IndexEntry[]): void {
-  for (const e of index as Array<IndexEntry & { see?: string }>) {
+function resolveSeeAlso(index: Array<IndexEntry & { see?: string }>): void {
+  for (const e of index) {
     if (e.see === undefined) continue;
     const want = e.see.toLowerCase();
     // The topic referred to may be a group heading: gather its sub-entries' targets.

@@ -1,6 +1,8 @@
 import type { EditionRow, Writer } from './Writer.js';
 import { normalizeText } from '../../src/core/normalize.js';
 import { labelDateOf, type Manifest } from './sources.js';
+import { repairAmbiguousWords, wordsToCheck } from './resolveAmbiguousWords.js';
+import { FINDING_CODES } from '../parse/checkStructure.js';
 import type { DecodedText, DocumentFamily, ParsedDocument } from '../../src/core/types.js';
 
 /** Counts of what an edition holds. */
@@ -21,10 +23,15 @@ export interface EditionReport {
   status: 'added' | 'replaced' | 'merged';
   /** The file whose text is stored. */
   primary: string;
-  /** Every file of this run merged into the edition, with how many normalized entries differ from the primary. */
-  files: Array<{ path: string; encoding: string; lineEndings: string[]; differing: number; identicalTo: string | null }>;
+  /**
+   * Every file of this run merged into the edition, with how many normalized entries differ from
+   * the primary, and the completeness checks' findings in it ("line: code: message").
+   */
+  files: Array<{ path: string; encoding: string; lineEndings: string[]; differing: number; identicalTo: string | null; findings: string[] }>;
   counts: EditionCounts;
   unaccountedLines: number;
+  /** Findings of the completeness checks in the stored file (see FINDING_CODES). */
+  findings: number;
   warnings: string[];
 }
 
@@ -73,6 +80,10 @@ export class EditionGroups {
   private readonly pending = new Map<number, string | null>();
   /** Inputs already reported by spareCopies. */
   private readonly spared = new Set<number>();
+  /** Inputs whose documents were repaired since takeRepaired() last ran. */
+  private repaired: number[] = [];
+  /** Documents whose ambiguous words were settled (each once). */
+  private readonly settled = new WeakSet<ParsedDocument>();
   /** Whether an edition's earlier content was replaced (its texts may now be unused). */
   replacedContent = false;
 
@@ -100,13 +111,30 @@ export class EditionGroups {
     g.clean = false;
   }
 
-  /** Stores every edition no pending input can still join, each in its own transaction; returns how many. */
+  /**
+   * Stores every edition no pending input can still join, each in its own transaction; returns how
+   * many. Editions holding words of uncertain code page wait for the end of the run: their evidence
+   * is the words every other edition holds, gathered once before any of them is stored.
+   */
   storeReady(all = false): number {
     const blocked = all ? new Set<string>() : new Set([...this.pending.values()].map((d) => d ?? '*'));
     if (blocked.has('*')) return 0;
     const ready = [...this.groups.values()].filter((g) => !g.clean && !blocked.has(g.date)).sort((a, b) => (a.date < b.date ? -1 : 1));
-    for (const g of ready) this.writer.db.transaction(() => this.store(g))();
-    return ready.length;
+    const settled = ready.filter((g) => !hasAmbiguity(g));
+    const uncertain = all ? ready.filter(hasAmbiguity) : [];
+    for (const g of settled) this.writer.db.transaction(() => this.store(g, null))();
+    if (uncertain.length > 0) {
+      const attested = this.writer.attested(wordsToCheck(uncertain.flatMap((g) => g.candidates.flatMap((c) => c.parsed.decoded.ambiguous ?? []))));
+      for (const g of uncertain) this.writer.db.transaction(() => this.store(g, attested))();
+    }
+    return settled.length + uncertain.length;
+  }
+
+  /** Inputs whose documents were repaired after parsing since the last call (their workers hold stale copies). */
+  takeRepaired(): number[] {
+    const out = this.repaired;
+    this.repaired = [];
+    return out;
   }
 
   /**
@@ -158,7 +186,7 @@ export class EditionGroups {
       .flatMap((g) => (g.report ? [g.report] : []));
   }
 
-  private store(g: Group): void {
+  private store(g: Group, attested: ReadonlySet<string> | null): void {
     const { family, date } = g;
     let best = g.candidates[0]!;
     for (const c of g.candidates) if (better(c, best)) best = c;
@@ -171,13 +199,22 @@ export class EditionGroups {
     const known = this.manifest?.editions.find((e) => e.family === family && e.effectiveDate === date);
     const warnings = g.candidates.flatMap((c) => c.warnings);
     const doc = best.parsed.doc;
+    let hashes: Float64Array | undefined = best.parsed.hashes;
+    if (attested && best.parsed.decoded.ambiguous && !this.settled.has(doc)) {
+      this.settled.add(doc);
+      if (repairAmbiguousWords(doc, best.parsed.decoded.ambiguous, attested) > 0) {
+        // the worker hashed the texts as decoded, and aligns its own copy: it needs the repaired one
+        hashes = undefined;
+        this.repaired.push(best.index);
+      }
+    }
     let editionId: number;
     if (replace) {
       if (g.ourPrimary || g.before) this.replacedContent = true;
       editionId = this.writer.storeEdition(
         { family, effectiveDate: date, official: true, label: '', setCode: known?.setCode ?? null, setName: known?.setName ?? null, warnings },
         doc,
-        best.parsed.hashes,
+        hashes,
       );
       g.ourPrimary = best;
     } else {
@@ -190,8 +227,9 @@ export class EditionGroups {
     for (const c of g.candidates) {
       const differing = c === best ? 0 : countDiffering(bestEntries, entries(c.parsed.doc), memo);
       const copies = this.aliases.get(c.input.sha256) ?? [];
+      const found = findingsOf(c.parsed.doc);
       for (const path of [c.path, ...copies]) {
-        files.push({ path, encoding: c.parsed.decoded.encoding, lineEndings: c.parsed.decoded.lineEndings, differing, identicalTo: path === c.path ? null : c.path });
+        files.push({ path, encoding: c.parsed.decoded.encoding, lineEndings: c.parsed.decoded.lineEndings, differing, identicalTo: path === c.path ? null : c.path, findings: found });
       }
       this.writer.recordFile({
         sha256: c.input.sha256,
@@ -223,10 +261,20 @@ export class EditionGroups {
       files,
       counts: countsOf(doc),
       unaccountedLines: doc.accounting.unaccounted.length,
+      findings: findingsOf(doc).length,
       warnings: [...warnings, ...doc.warnings.map((w) => `${best.path}${w.line === null ? '' : `:${w.line}`}: ${w.message}`)],
     };
     g.clean = true;
   }
+}
+
+/** The completeness checks' findings in a document, as "line: code: message". */
+function findingsOf(doc: ParsedDocument): string[] {
+  return doc.warnings.filter((w) => FINDING_CODES.has(w.code)).map((w) => `${w.line ?? '-'}: ${w.code}: ${w.message}`);
+}
+
+function hasAmbiguity(g: Group): boolean {
+  return g.candidates.some((c) => (c.parsed.decoded.ambiguous?.length ?? 0) > 0);
 }
 
 /** Typographic fidelity (see parseTask): fewer unaccounted lines and warnings, then richer typography, wins. */

@@ -2,6 +2,7 @@ import type { DocumentFamily, ParsedDocument } from '../../src/core/types.js';
 import { hash53 } from './hash53.js';
 import { normalizeText } from '../../src/core/normalize.js';
 import { storedTexts } from './textHashes.js';
+import { wholeWords } from './resolveAmbiguousWords.js';
 import type { Db } from '../../src/db/openDb.js';
 
 export { hash53 } from './hash53.js';
@@ -99,6 +100,10 @@ export class Writer {
       clearGlossary: db.prepare('DELETE FROM edition_glossary WHERE edition_id = @id'),
       clearAbilityWords: db.prepare('DELETE FROM ability_words WHERE edition_id = @id'),
       clearIndex: db.prepare('DELETE FROM edition_index WHERE edition_id = @id'),
+      clearNotes: db.prepare('DELETE FROM edition_notes WHERE edition_id = @id'),
+      insertNote: db.prepare(
+        'INSERT INTO edition_notes (edition_id, ord, section, text_id, citations) VALUES (@editionId, @ord, @section, @textId, @citations)',
+      ),
       // One statement per edition: ord is the position in the JSON array of version ids.
       insertEditionRules: db.prepare(
         'INSERT INTO edition_rules (edition_id, ord, version_id) SELECT @editionId, key, value FROM json_each(@versionIds) ORDER BY value',
@@ -124,6 +129,7 @@ export class Writer {
       demoteFiles: db.prepare(
         `UPDATE source_files SET role = 'duplicate' WHERE edition_id = @editionId AND role = 'primary'`,
       ),
+      editionProse: db.prepare('SELECT introduction, credits FROM editions'),
       fileBySha: db.prepare('SELECT id FROM source_files WHERE sha256 = ?'),
       primaryReport: db.prepare(`SELECT report FROM source_files WHERE edition_id = @id AND role = 'primary'`).pluck(),
       pruneRuleVersions: db.prepare('DELETE FROM rule_versions WHERE id NOT IN (SELECT version_id FROM edition_rules) RETURNING id').pluck(),
@@ -139,6 +145,7 @@ export class Writer {
          SELECT text_id FROM rule_versions
          UNION ALL SELECT j.value FROM rule_versions rv, json_each(rv.examples) j WHERE rv.examples <> '[]'
          UNION ALL SELECT text_id FROM glossary_versions
+         UNION ALL SELECT text_id FROM edition_notes
          UNION ALL SELECT text_id FROM fragment_rules
          UNION ALL SELECT j.value FROM fragment_rules fr, json_each(fr.examples) j WHERE fr.examples <> '[]'`,
       ),
@@ -184,6 +191,25 @@ export class Writer {
     this.ftsFrom ??= id;
     this.unindexed++;
     return id;
+  }
+
+  /**
+   * Which of `words` a stored text (or an edition's introduction or credits) holds as a whole word,
+   * not inside a longer one: the corpus's evidence for reading a word one way or another.
+   */
+  attested(words: readonly string[]): Set<string> {
+    const found = new Set<string>();
+    if (words.length === 0) return found;
+    const re = wholeWords(words, true);
+    const scan = (body: string | null): void => {
+      if (body !== null) for (const m of body.matchAll(re)) found.add(m[1]!);
+    };
+    for (const { body } of this.texts.values()) scan(body);
+    for (const e of this.s.editionProse.iterate() as Iterable<{ introduction: string | null; credits: string | null }>) {
+      scan(e.introduction);
+      scan(e.credits);
+    }
+    return found;
   }
 
   /** Stores the cross-references found in a text, in order of appearance. */
@@ -276,7 +302,7 @@ export class Writer {
     if (existing) {
       id = existing.id;
       this.s.updateEdition.run({ ...row, id });
-      for (const st of [this.s.clearRules, this.s.clearParts, this.s.clearGlossary, this.s.clearAbilityWords, this.s.clearIndex]) {
+      for (const st of [this.s.clearRules, this.s.clearParts, this.s.clearGlossary, this.s.clearAbilityWords, this.s.clearIndex, this.s.clearNotes]) {
         st.run({ id });
       }
     } else {
@@ -314,6 +340,13 @@ export class Writer {
       glossaryIds.push(versionId);
     }
     if (glossaryIds.length > 0) this.s.insertEditionGlossary.run({ editionId: id, versionIds: JSON.stringify(glossaryIds) });
+    let noteOrd = 0;
+    for (const rule of doc.rules) {
+      for (const note of rule.notes ?? []) {
+        const citations = note.citations.length > 0 ? JSON.stringify(note.citations) : null;
+        this.s.insertNote.run({ editionId: id, ord: noteOrd++, section: rule.number, textId: intern(), citations });
+      }
+    }
     doc.abilityWords.forEach((word, ord) => this.s.insertAbilityWord.run({ editionId: id, ord, word }));
     doc.index.forEach((e, ord) =>
       this.s.insertIndex.run({ editionId: id, ord, topic: e.topic, targets: JSON.stringify(e.targets) }),

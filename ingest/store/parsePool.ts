@@ -14,6 +14,8 @@ export interface ParsePool {
   align(before: number, after: number): Promise<Alignment | null>;
   /** Lets the workers drop documents no longer needed (aligning them later gives null). */
   release(indices: number[]): void;
+  /** Document `index` was changed on this thread (repaired): the worker holding it takes the new copy. */
+  replace(index: number): void;
   close(): Promise<void>;
 }
 
@@ -107,6 +109,11 @@ export function startParsing(
       }
       return request<Alignment | null>(w, { type: 'align', id: nextId++, before, after });
     },
+    replace(index) {
+      const o = outcomes[index];
+      if (!o?.ok) return;
+      request(workers[home[index]!]!, { type: 'adopt', id: nextId++, docId: index, doc: o.doc }).catch(() => {});
+    },
     release(indices) {
       // a document may have been copied to another worker for an alignment: every worker hears it
       for (const w of workers) w.postMessage({ type: 'release', indices } satisfies WorkerRequest);
@@ -143,6 +150,8 @@ function inlinePool(tasks: ParseTask[], outcomes: ParseOutcome[], onParsed?: (in
       return before && after ? alignEditions(before, after) : null;
     },
     release: () => {},
+    // aligned from `outcomes`, which hold the changed document already
+    replace: () => {},
     close: async () => {},
   };
 }

@@ -31,10 +31,12 @@ export function parseTask(task: ParseTask, pair: (text: string) => readonly [num
     const { doc, decoded } = parseSource(task.path, task.bytes, task.contentType);
     const t = decoded.text;
     const typographic = t.match(/[’“”—–™]/g)?.length ?? 0;
-    const damage = t.match(/ \? /g)?.length ?? 0;
+    // characters lost in some conversion: " ? " for a dash, U+FFFD for anything
+    const damage = t.match(/ \? |\uFFFD/g)?.length ?? 0;
     const fidelity = [decoded.damage ? -1 : 0, -doc.accounting.unaccounted.length, -damage, -doc.warnings.length, typographic];
     const meta: Omit<DecodedText, 'text'> = { encoding: decoded.encoding, lineEndings: decoded.lineEndings };
     if (decoded.damage) meta.damage = decoded.damage;
+    if (decoded.ambiguous) meta.ambiguous = decoded.ambiguous;
     return { ok: true, doc, decoded: meta, fidelity, hashes: textHashes(doc, pair) };
   } catch (e) {
     if (e instanceof IngestError) return { ok: false, source: e.source, reason: e.reason };

@@ -55,6 +55,8 @@ parentPort?.on('message', (m: WorkerRequest) => {
     }
   } else if (m.type === 'adopt') {
     docs.set(m.docId, m.doc.rules);
+    // a document repaired after parsing replaces the one prepared from the parse
+    prepared.delete(m.docId);
     parentPort!.postMessage({ id: m.id, result: null });
   } else {
     const before = rulesOf(m.before);

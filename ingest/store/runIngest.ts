@@ -161,6 +161,7 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
     // Stores what is ready and starts aligning consecutive editions as they become final.
     const progress = (all: boolean): void => {
       if (groups.storeReady(all) === 0 && !all) return;
+      for (const i of groups.takeRepaired()) pool!.replace(i);
       // references and search entries of the new texts now, while the workers are still parsing
       // (the index takes texts in batches: many small ones cost more)
       writer.db.transaction(() => {

@@ -4,7 +4,7 @@ import type { ParsedDocument } from '../../src/core/types.js';
 
 /**
  * The texts of a document in the order the writer stores them: each rule's text and then its
- * examples, then each glossary definition.
+ * examples, then each glossary definition, then each section's notes (Rulings Summaries).
  */
 export function* storedTexts(doc: ParsedDocument): Generator<string> {
   for (const r of doc.rules) {
@@ -12,6 +12,7 @@ export function* storedTexts(doc: ParsedDocument): Generator<string> {
     yield* r.examples;
   }
   for (const g of doc.glossary) yield g.definition;
+  for (const r of doc.rules) if (r.notes) for (const n of r.notes) yield n.text;
 }
 
 /** hash53 of a text and of its normalized form. */

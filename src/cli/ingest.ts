@@ -118,7 +118,7 @@ function seconds(option: string, value: string, zero: boolean): number {
 export function formatReport(r: IngestReport): string {
   const out: string[] = [];
   if (r.editions.length > 0) {
-    out.push('date        files  parts  sect  rules  examples  glossary  unacc  warnings  status');
+    out.push('date        files  parts  sect  rules  examples  glossary  unacc  findings  warnings  status');
     for (const e of r.editions) {
       const c = e.counts;
       out.push(
@@ -131,6 +131,7 @@ export function formatReport(r: IngestReport): string {
           String(c.examples).padStart(9),
           String(c.glossary).padStart(9),
           String(e.unaccountedLines).padStart(6),
+          String(e.findings).padStart(9),
           String(e.warnings.length).padStart(9),
           ` ${e.status}`,
         ].join(' '),
@@ -139,6 +140,7 @@ export function formatReport(r: IngestReport): string {
         const tag =
           f.path === e.primary ? 'stored' : f.identicalTo ? 'merged, byte-identical' : `merged, ${f.differing} entries differ after normalization`;
         out.push(`    ${f.path} (${f.encoding}, ${f.lineEndings.join('+') || 'no line endings'}; ${tag})`);
+        for (const x of f.findings) out.push(`      finding ${f.path}:${x}`);
       }
       for (const w of e.warnings) out.push(`    warning: ${w}`);
     }
@@ -147,10 +149,11 @@ export function formatReport(r: IngestReport): string {
     out.push(`fragment ${f.path} (${f.format}, ${f.rules} rules): ${f.attachedTo ? `attached to ${f.official ? '' : 'unofficial '}edition ${f.attachedTo}` : 'not attached'}; ${f.summary}`);
   }
   const total = r.editions.reduce((n, e) => n + e.unaccountedLines, 0);
+  const findings = r.editions.reduce((n, e) => n + e.findings, 0);
   const stored = r.skipped.filter((s) => s.reason.startsWith('already stored')).length;
   const copies = r.skipped.filter((s) => s.reason.startsWith('identical to')).length;
   out.push(
-    `${r.editions.length} editions stored, ${stored} files already stored, ${copies} identical copies, ${r.rejected.length} rejected, ${total} unaccounted lines, ${r.seconds.toFixed(2)} s${r.wrote ? '' : ' (database unchanged)'}`,
+    `${r.editions.length} editions stored, ${stored} files already stored, ${copies} identical copies, ${r.rejected.length} rejected, ${total} unaccounted lines, ${findings} findings, ${r.seconds.toFixed(2)} s${r.wrote ? '' : ' (database unchanged)'}`,
   );
   for (const s of r.skipped) if (s.reason.startsWith('note')) out.push(`${s.source}: ${s.reason}`);
   for (const x of r.rejected) out.push(`rejected: ${x.source}: ${x.reason}`);

@@ -33,6 +33,12 @@ export interface Citation {
   raw: string;
 }
 
+/** A "Note - …" paragraph of a Rulings Summaries section: its text as published, without "Note - ". */
+export interface RulingNote {
+  text: string;
+  citations: Citation[];
+}
+
 /** One numbered rule at any depth, in document order. */
 export interface RuleNode {
   /** "100", "100.1", "100.1a", "E.12.1", "E.12.Ruling.3": never a trailing dot. */
@@ -47,7 +53,7 @@ export interface RuleNode {
   /** Citations (Rulings Summaries only). */
   citations?: Citation[];
   /** "Note - …" paragraphs of a Rulings Summaries section, as published (sections only). */
-  notes?: string[];
+  notes?: RulingNote[];
   /** 1-based line of the rule's first line in the decoded source. */
   line: number;
 }
@@ -126,9 +132,25 @@ export interface KeywordEntry {
 /** Result of decoding a byte buffer into text. */
 export interface DecodedText {
   text: string;
-  encoding: 'ascii' | 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+  encoding: 'ascii' | 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1252' | 'mac-roman';
   /** Line endings seen in the source; the decoded text always uses "\n". */
-  lineEndings: Array<'lf' | 'crlf' | 'cr'>;
+  lineEndings: Array<'lf' | 'crlf' | 'cr' | 'nel' | 'ls' | 'ps'>;
   /** Set when the bytes were damaged and had to be repaired (characters were lost). */
   damage?: string;
+  /**
+   * Words holding a byte of another code page than the text's (a stray byte in a UTF-8 file, or
+   * one no typography explains in a single-byte file), with what the word reads as in each code
+   * page; the store step, which sees other editions, decides which reading the corpus attests.
+   */
+  ambiguous?: AmbiguousWord[];
+}
+
+/** A word holding stray bytes, as decoded and as it would read in other code pages. */
+export interface AmbiguousWord {
+  /** 1-based line in the decoded text. */
+  line: number;
+  /** The word as decoded (in the text's own code page). */
+  read: string;
+  /** Distinct other readings of the word, with the code page that gives each. */
+  alternatives: Array<{ codePage: string; word: string }>;
 }

@@ -309,3 +309,47 @@ test('label dates vs content dates: rulesraker/2006-06-01.txt holds the 2004-06-
   assert.equal(parseCrText(load('rulesraker/2006-06-01.txt')).effectiveDate, '2004-06-01');
   assert.equal(parseCrText(load('mtg-cr/CR-2004-06-01.txt')).effectiveDate, '2004-06-01');
 });
+
+test('a rule misnumbered into a later section (the 2007 "432.2b" typo) does not swallow the next heading', () => {
+  for (const rel of ['rulesraker/2007-05-01.txt', 'rulesraker/2007-07-13.txt', 'rulesraker/2007-09-07.txt']) {
+    const doc = parseCrText(load(rel));
+    assert.equal(rule(doc, '424').text, 'Costs', rel);
+    assert.equal(rule(doc, '424').kind, 'section');
+    assert.ok(!rule(doc, '423.6c').text.includes('Costs'), `${rel}: 423.6c swallowed the heading`);
+    assert.equal(rule(doc, '423.2b').parent, '423.2');
+    assert.ok(!doc.rules.some((r) => r.number.startsWith('432.')), `${rel}: a rule is filed in section 432`);
+    assert.ok(doc.warnings.some((w) => w.code === 'malformed-number' && /432\.2b .* read as 423\.2b/.test(w.message)));
+  }
+});
+
+test('a hyphen at a wrapped line joins its compound, and a suspended one keeps its space (2001–2004)', () => {
+  const doc = parseCrText(load('rulesraker/2003-12-01.txt'));
+  const texts = [...doc.rules.flatMap((r) => [r.text, ...r.examples]), ...doc.glossary.map((g) => g.definition)].join('\n');
+  assert.deepEqual(texts.match(/\S*[A-Za-z]- (?!and\b|or\b)\S*/g) ?? [], [], 'no space after a wrapped hyphen');
+  for (const w of ['Snow-Covered Plains', '"State-Based Effects', 'Assembly-Worker']) assert.ok(texts.includes(w), w);
+  assert.match(rule(doc, '418.5b').examples.join(' '), /a power- and toughness-changing effect/);
+  assert.doesNotMatch(texts, /power-and/);
+});
+
+test('glossary terms printed with no blank line before them, or glued to their first sense, are entries of their own', () => {
+  const term = (doc: ParsedDocument, t: string) => {
+    const g = doc.glossary.find((x) => x.term === t);
+    assert.ok(g, `glossary term ${t} not found`);
+    return g;
+  };
+  for (const [rel, before, after] of [
+    ['mtg-cr/CR-2021-07-12.txt', 'Adventurer Card', 'Affinity'],
+    ['mtg-cr/CR-2020-06-01.txt', 'Companion', 'Concede'],
+    ['mtg-cr/CR-2008-02-01.txt', 'Flip Cards', 'Floor Rules'],
+  ] as const) {
+    const doc = parseCrText(load(rel));
+    assert.ok(!term(doc, before).definition.includes(`\n${after}\n`), `${rel}: ${before} swallows ${after}`);
+    assert.match(term(doc, after).definition, /^[A-Z]\S* /);
+    assert.ok(doc.warnings.some((w) => w.code === 'glued-term' && w.message.includes(`"${after}"`)));
+  }
+  const june = parseCrText(load('mtg-cr/CR-2021-06-09.txt'));
+  for (const t of ['Ability', 'Ante', 'Archenemy', 'Draw', 'Exile', 'Face Down', 'Face Up', 'Graveyard', 'Hand', 'Library', 'Loyalty']) {
+    assert.match(term(june, t).definition, /^1\. \S.*\n2\. /, t);
+  }
+  assert.ok(!june.glossary.some((g) => /\d\. /.test(g.term)), 'no term holds a numbered sense');
+});

@@ -93,3 +93,30 @@ test('a raw HTML rulings page parses like its text', () => {
   assert.deepEqual(doc.rules.map((r) => r.number), ['E.12', 'E.12.Ruling.6']);
   assert.equal(doc.rules[1]!.text, 'If a spell says "as though" ... [CompRules 1999/11/01]');
 });
+
+test('1999-04-21: every "Note - …" paragraph kept with its citations, titles keep their colon, "[may]" is wording', () => {
+  const doc = parseRulings(release);
+  const notes = doc.rules.flatMap((r) => (r.notes ?? []).map((n) => ({ section: r.number, ...n })));
+  const noteLines = release.split('\n').filter((l) => /^Note\s*-/.test(l.trim()));
+  assert.equal(notes.length, noteLines.length);
+  assert.equal(notes.length, 196);
+  assert.equal(notes.reduce((n, x) => n + x.citations.length, 0), 24);
+  assert.deepEqual(notes[0], { section: 'A.1', text: 'The text "Counts as a <-something->" is not an ability. See Rule G.10.2.', citations: [] });
+  const titled = doc.rules.filter((r) => r.kind === 'section' && r.text.endsWith(':'));
+  assert.equal(titled.length, 18);
+  assert.equal(doc.rules.find((r) => r.number === 'A.11')!.text, 'Banding:');
+  const e71 = doc.rules.find((r) => r.number === 'E.7.1')!;
+  assert.match(e71.text, /you \[may\] do/);
+  assert.ok(!doc.rules.some((r) => (r.citations ?? []).some((c) => c.raw === '[may]')), '[may] is not a citation');
+  assert.deepEqual(splitCitations('you [may] do it. [WotC Rules Team 1994] [Legends Rulecards]').map((c) => c.raw), ['[WotC Rules Team 1994]', '[Legends Rulecards]']);
+});
+
+test('1999-04-21 index: a group heading holds only its own sub-entries', () => {
+  const topics = parseRulings(release).index.map((e) => e.topic);
+  assert.ok(topics.includes('End of Phase, Abilities'));
+  for (const t of ['End of Turn', 'Foresthome', 'Infinity', 'Beginning of Turn', 'Mana Burn', 'Pitch Spells', 'Damage Dealing']) {
+    assert.ok(topics.includes(t), `${t} is a topic of its own`);
+  }
+  assert.ok(!topics.some((t) => /^(End of Phase|Beginning of Phase|Phasing|Mana), (?!Abilities|Ability|General|In|Out|Colorless|Generic)/.test(t)), 'nothing else nested');
+  for (const t of ['Phasing, Out', 'Cost, X in Costs', 'Draw, Pile', 'Zones, Territory', 'Abilities, Untap']) assert.ok(topics.includes(t), t);
+});

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempDir } from '../support/tempDir.js';
-import { readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, copyFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runIngest } from '../../ingest/store/runIngest.js';
 import { expandInputs } from '../../ingest/store/sources.js';
@@ -249,3 +249,73 @@ test('temporary copies left by killed ingest runs are removed by the next run, e
   assert.equal(existsSync(`${db}.tmp-${process.ppid}`), false, 'under the lock no other run is writing a copy');
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** Runs `fn` with a database file in a temporary folder, removed afterwards. */
+async function inTmpDb(fn: (db: string) => Promise<void>): Promise<void> {
+  const dir = tmp();
+  try {
+    await fn(join(dir, 'x.db'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('bytes of another code page are repaired by the reading other editions attest, each repair a warning', () =>
+  inTmpDb(async (db) => {
+    // 2013-07-11 and 2006-10-01 hold CP437 and Mac Roman bytes; 2014-05-01 (UTF-8) prints the names
+    const inputs = expandInputs([file('mtg-cr/CR-2013-07-11.txt'), file('rulesraker/2006-10-01.txt'), file('mtg-cr/CR-2014-05-01.txt')]);
+    const r = await runIngest({ inputs, dbFile: db });
+    assert.deepEqual(r.rejected, []);
+    const july = editionSnapshot(db, '2013-07-13');
+    for (const word of ['Dandân', 'Ghazbán', 'Junún', 'Juzám', 'Khabál', "Ma'rûf", 'Æther Storm', 'El-Hajjâj']) assert.ok(july.includes(word), word);
+    assert.ok(!/Dandƒn|Jun£n|r–f|’ther|Ghazb\u00a0n/.test(july), 'no Windows-1252 reading left');
+    assert.ok(editionSnapshot(db, '2006-10-01').includes('El-Hajjâj'));
+    const warnings = r.editions.find((e) => e.effectiveDate === '2013-07-13')!.warnings.filter((w) => /another code page/.test(w));
+    assert.equal(warnings.length, 8);
+    assert.ok(warnings.some((w) => /CR-2013-07-11\.txt:2489: "Dandƒn" .* read as "Dandân" \(cp437\)/.test(w)), warnings.join('\n'));
+  }));
+
+test('with no edition attesting any reading, an ambiguous byte is kept as read and reported', () =>
+  inTmpDb(async (db) => {
+    const r = await runIngest({ inputs: expandInputs([file('mtg-cr/CR-2013-07-11.txt')]), dbFile: db });
+    assert.ok(editionSnapshot(db, '2013-07-13').includes('Dandƒn'));
+    const warnings = r.editions[0]!.warnings;
+    assert.ok(warnings.some((w) => /:2489: "Dandƒn" .* no other edition settles .*"Dandân" \(cp437\)/.test(w)), warnings.join('\n'));
+    assert.ok(!warnings.some((w) => /another code page/.test(w)));
+  }));
+
+test('the Rulings Summaries notes are stored with their section and citations (edition_notes)', () =>
+  inTmpDb(async (db) => {
+    await runIngest({ inputs: expandInputs([file('mtg-cr/CR-1999-04-21.txt')]), dbFile: db });
+    const r = openReadOnlyDb(db);
+    try {
+      const rows = r
+        .prepare(
+          `SELECT n.section, t.body, n.citations FROM edition_notes n JOIN editions e ON e.id = n.edition_id JOIN texts t ON t.id = n.text_id
+           WHERE e.family = 'rulings' ORDER BY n.ord`,
+        )
+        .all() as Array<{ section: string; body: string; citations: string | null }>;
+      assert.equal(rows.length, 196);
+      assert.deepEqual(rows[0], { section: 'A.1', body: 'The text "Counts as a <-something->" is not an ability. See Rule G.10.2.', citations: null });
+      const cited = rows.flatMap((x) => (x.citations ? (JSON.parse(x.citations) as unknown[]) : []));
+      assert.equal(cited.length, 24);
+      // notes are searchable like any stored text
+      const hits = r.prepare(`SELECT count(*) FROM texts_fts WHERE texts_fts MATCH 'prodigal' AND rowid IN (SELECT text_id FROM edition_notes)`).pluck().get() as number;
+      assert.ok(hits >= 1, `${hits} notes found by full-text search`);
+    } finally {
+      r.close();
+    }
+  }));
+
+test('a run with editions repaired after parsing stores the same texts and lineage as editions ingested one by one', () =>
+  inTmpDb(async (together) => {
+    // the 2013 files hold CP437 bytes repaired by the evidence of 2014-05-01 (UTF-8)
+    const files = ['CR-2013-04-29', 'CR-2013-07-11', 'CR-2013-09-27', 'CR-2013-11-01', 'CR-2014-02-01', 'CR-2014-05-01'].map((d) => file(`mtg-cr/${d}.txt`));
+    const r = await runIngest({ inputs: expandInputs(files), dbFile: together });
+    assert.ok(r.editions.some((e) => e.warnings.some((w) => /another code page/.test(w))), 'something was repaired');
+    const oneByOne = `${together}.one-by-one`;
+    // the evidence first, so each repair is the same
+    for (const f of [files[5]!, ...files.slice(0, 5)]) await runIngest({ inputs: expandInputs([f]), dbFile: oneByOne });
+    assert.equal(editionSnapshot(together, '2013-07-13'), editionSnapshot(oneByOne, '2013-07-13'));
+    assert.deepEqual(lineagePartition(together), lineagePartition(oneByOne));
+  }));
