@@ -1,5 +1,6 @@
 import type { EditionInfo } from '../../core/records.js';
 import { RULE_NUMBER_RE } from '../../core/ruleNumber.js';
+import { checkCitations } from '../../query/checkCitations.js';
 import { escapeHtml } from '../escapeHtml.js';
 import type { ApiContext } from '../ApiContext.js';
 import { decodeCursor, encodeCursor, firstArg, ruleNumberArg } from '../args.js';
@@ -86,6 +87,12 @@ export const Query = {
     const h = ctx.kb.history(e, n);
     if (h) return { lineageId: h.lineage, steps: h.steps };
     return ctx.run(() => ctx.kb.ruleOrThrow(e, n) && null);
+  },
+  citations(_: unknown, a: Args<{ text?: string | null; numbers?: string[] | null; asOf: string; to?: string | null }>, ctx: ApiContext) {
+    // resolved here first so the answer's cacheability is recorded
+    ctx.edition(a.asOf, 'asOf');
+    ctx.edition(a.to, 'to');
+    return ctx.run(() => checkCitations(ctx.kb, { text: a.text ?? null, numbers: a.numbers ?? null, asOf: a.asOf, to: a.to ?? null }));
   },
   lookup: (_: unknown, a: Args<{ q: string; edition?: string | null }>, ctx: ApiContext) => {
     const e = ctx.edition(a.edition);
