@@ -15,6 +15,8 @@ export interface FormatOptions {
   fullUrl: string;
   /** Skip the 2,000-character cap (the full answer itself). */
   full?: boolean;
+  /** A lower cap than CHAT_LIMIT, leaving room for a line of the caller's. */
+  limit?: number;
 }
 
 /** Escapes Markdown's inline syntax characters in plain text (and breaks bare URLs, which chat apps link). */
@@ -108,7 +110,7 @@ export function capLines(all: string[], limit: number, moreLine: string): string
   return [...fitLines(all, limit, moreLine.length), moreLine].join('\n');
 }
 
-/** Formats an answer as chat text or markdown, capped at CHAT_LIMIT characters unless `full`. */
+/** Formats an answer as chat text or markdown, capped at CHAT_LIMIT (or `limit`) characters unless `full`. */
 export function formatLookup(
   a: LookupAnswer,
   format: 'text' | 'markdown',
@@ -118,13 +120,14 @@ export function formatLookup(
   const md = format === 'markdown';
   const all = lines(a, md, examplesOf, opts);
   const texts = all.map((l) => l.text);
-  if (opts.full || texts.join('\n').length <= CHAT_LIMIT) return texts.join('\n');
+  const limit = Math.min(opts.limit ?? CHAT_LIMIT, CHAT_LIMIT);
+  if (opts.full || texts.join('\n').length <= limit) return texts.join('\n');
   const moreLine = (hidden: string): string =>
     md ? `[… ${hidden ? `${escapeMd(hidden)} not shown; ` : ''}the rest](<${opts.fullUrl}>)` : `… ${hidden ? `${hidden} not shown; ` : ''}the rest: ${opts.fullUrl}`;
   // room for the longest note the cut can need: every rule from the first to the last hidden
   const ruleNumbers = all.flatMap((l) => (l.rule === null ? [] : [l.rule]));
   const worst = moreLine(notShown([ruleNumbers[0] ?? '', ruleNumbers.at(-1) ?? '']));
-  const kept = fitLines(texts, CHAT_LIMIT, worst.length);
+  const kept = fitLines(texts, limit, worst.length);
   // a rule whose own line is shown but whose examples are cut counts as shown
   const shown = new Set(all.slice(0, kept.length).flatMap((l) => (l.rule === null ? [] : [l.rule])));
   const hidden = ruleNumbers.filter((n) => !shown.has(n));
