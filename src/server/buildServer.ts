@@ -3,6 +3,7 @@ import cors from 'cors';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { openReadOnlyDb, type Db } from '../db/openDb.js';
 import { discordRoutes } from '../integrations/discord/discordRoutes.js';
+import { downloadRoutes } from '../integrations/download/downloadRoutes.js';
 import { feedRoutes } from '../integrations/feeds/feedRoutes.js';
 import { KnowledgeBase } from '../query/KnowledgeBase.js';
 import type { CacheScope } from './ApiContext.js';
@@ -84,6 +85,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   const discordKey = opts.discordPublicKey ?? process.env.CRKB_DISCORD_PUBLIC_KEY;
   if (discordKey) app.use('/discord', discordRoutes({ kb: () => kb, publicKey: discordKey, publicUrl }));
   app.use(feedRoutes({ kb: () => kb, publicUrl }));
+  app.use(downloadRoutes({ kb: () => kb }));
 
   const send = (res: Response, r: GraphqlResponse): void => {
     res.status(r.status).set('Content-Type', 'application/json; charset=utf-8').send(r.body);

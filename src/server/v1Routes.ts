@@ -149,6 +149,28 @@ export function v1Routes(opts: V1Options): Router {
       return { body, exact: edition.exact };
     }),
   );
+  // One edition whole, as `crkb export` prints it.
+  router.get('/editions/:file', (req, res, next) => {
+    const file = String(req.params.file);
+    if (!file.endsWith('.json')) return next();
+    const key = req.originalUrl;
+    const hit = cache?.get(key);
+    if (hit) return sendCached(req, res, hit);
+    let entry: CachedResponse;
+    try {
+      const kb = opts.kb();
+      const { edition, exact } = kb.resolveEdition(file.slice(0, -'.json'.length));
+      const body = JSON.stringify(kb.exportEdition(edition));
+      entry = { status: 200, contentType: CONTENT_TYPE.json, body, etag: etagOf(body), cacheControl: exact ? IMMUTABLE : SHORT };
+    } catch (e) {
+      const code = codeOf(e);
+      if (code === undefined) throw e;
+      const body = JSON.stringify({ error: { code, message: toApiError(e).message } });
+      entry = { status: statusOf(code), contentType: CONTENT_TYPE.json, body, etag: etagOf(body), cacheControl: ERROR };
+    }
+    cache?.set(key, entry);
+    sendCached(req, res, entry);
+  });
   router.post('/citations', express.json({ limit: '1mb', type: () => true }), (req, res) => {
     try {
       const body = (req.body ?? {}) as Record<string, unknown>;
