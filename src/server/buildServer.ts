@@ -5,6 +5,7 @@ import { openReadOnlyDb, type Db } from '../db/openDb.js';
 import { discordRoutes } from '../integrations/discord/discordRoutes.js';
 import { downloadRoutes } from '../integrations/download/downloadRoutes.js';
 import { feedRoutes } from '../integrations/feeds/feedRoutes.js';
+import { openApiRoutes } from '../integrations/openapi/openApiRoutes.js';
 import { KnowledgeBase } from '../query/KnowledgeBase.js';
 import type { CacheScope } from './ApiContext.js';
 import { graphqlPage } from './graphqlPage.js';
@@ -86,6 +87,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   if (discordKey) app.use('/discord', discordRoutes({ kb: () => kb, publicKey: discordKey, publicUrl }));
   app.use(feedRoutes({ kb: () => kb, publicUrl }));
   app.use(downloadRoutes({ kb: () => kb }));
+  app.use(openApiRoutes({ publicUrl }));
 
   const send = (res: Response, r: GraphqlResponse): void => {
     res.status(r.status).set('Content-Type', 'application/json; charset=utf-8').send(r.body);
