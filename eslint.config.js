@@ -13,4 +13,14 @@ export default tseslint.config(
       'no-constant-condition': ['error', { checkLoops: false }],
     },
   },
+  {
+    // integrations are edges over the query layer: no SQL, engine or other edge (the HTTP cache helpers excepted)
+    files: ['src/integrations/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../../db/*', '../../engine/*', '../../../ingest/**', '../../cli/*', '../../web/**', '../../server/**', '!../../server/ResponseCache.js'], message: 'integrations import only src/query, src/core and src/server/ResponseCache' }] },
+      ],
+    },
+  },
 );
