@@ -1,10 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { buildServer } from '../../src/server/buildServer.js';
-import { listen } from '../../src/server/listen.js';
 import { fixtureDbWithLineage } from '../server/fixtures.js';
-import type { J } from '../server/helpers.js';
+import { fixtureServer, type J } from '../server/helpers.js';
 
 // The interactions endpoint over a loopback port, signed with a key pair made here.
 const { publicKey, privateKey } = generateKeyPairSync('ed25519');
@@ -14,13 +12,9 @@ let stop: () => Promise<void>;
 before(async () => {
   const db = fixtureDbWithLineage();
   db.prepare("UPDATE editions SET set_code = 'AFR' WHERE effective_date = '2021-07-23'").run();
-  const built = await buildServer({ db, discordPublicKey: publicHex, publicUrl: 'https://crkb.test' });
-  const l = await listen(built.app, 0);
-  url = l.url;
-  stop = async () => {
-    await l.close();
-    db.close();
-  };
+  const srv = await fixtureServer({ discordPublicKey: publicHex, publicUrl: 'https://crkb.test' }, db);
+  url = srv.url;
+  stop = srv.close;
 });
 after(() => stop());
 

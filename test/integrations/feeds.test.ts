@@ -1,22 +1,15 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { buildServer } from '../../src/server/buildServer.js';
-import { listen } from '../../src/server/listen.js';
 import { fixtureDbWithLineage } from '../server/fixtures.js';
-import type { J } from '../server/helpers.js';
+import { fixtureServer, type J } from '../server/helpers.js';
 
 let url = '';
 let stop: () => Promise<void>;
 before(async () => {
-  const db = fixtureDbWithLineage();
-  const built = await buildServer({ db, publicUrl: 'https://crkb.test' });
-  const l = await listen(built.app, 0);
-  url = l.url;
-  stop = async () => {
-    await l.close();
-    db.close();
-  };
+  const srv = await fixtureServer({ publicUrl: 'https://crkb.test' }, fixtureDbWithLineage());
+  url = srv.url;
+  stop = srv.close;
 });
 after(() => stop());
 

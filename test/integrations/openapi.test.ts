@@ -1,24 +1,17 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { buildServer } from '../../src/server/buildServer.js';
-import { listen } from '../../src/server/listen.js';
 import { fixtureDbWithLineage } from '../server/fixtures.js';
-import type { J } from '../server/helpers.js';
+import { fixtureServer, type J } from '../server/helpers.js';
 
 let url = '';
 let stop: () => Promise<void>;
 let doc: J;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 before(async () => {
-  const db = fixtureDbWithLineage();
-  const built = await buildServer({ db, publicUrl: 'https://crkb.test' });
-  const l = await listen(built.app, 0);
-  url = l.url;
-  stop = async () => {
-    await l.close();
-    db.close();
-  };
+  const srv = await fixtureServer({ publicUrl: 'https://crkb.test' }, fixtureDbWithLineage());
+  url = srv.url;
+  stop = srv.close;
   doc = await (await fetch(`${url}/openapi.json`)).json();
   ajv.addSchema(doc, 'openapi');
 });

@@ -1,24 +1,15 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildServer } from '../../src/server/buildServer.js';
-import { listen } from '../../src/server/listen.js';
 import { fixtureDbWithLineage } from './fixtures.js';
-import { gql, type J } from './helpers.js';
+import { fixtureServer, gql, type J } from './helpers.js';
 
-let srv: Awaited<ReturnType<typeof buildServer>>;
+let srv: Awaited<ReturnType<typeof fixtureServer>>;
 let url = '';
-let stop: () => Promise<void>;
 before(async () => {
-  const db = fixtureDbWithLineage();
-  srv = await buildServer({ db });
-  const l = await listen(srv.app, 0);
-  url = l.url;
-  stop = async () => {
-    await l.close();
-    db.close();
-  };
+  srv = await fixtureServer({}, fixtureDbWithLineage());
+  url = srv.url;
 });
-after(() => stop());
+after(() => srv.close());
 
 const post = (body: unknown, query = '') =>
   fetch(`${url}/v1/citations${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

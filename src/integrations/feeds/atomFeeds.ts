@@ -85,7 +85,7 @@ export function editionsFeed(kb: KnowledgeBase, base: string): string {
       title: name,
       updated: stamp(e.effectiveDate),
       link: `${base}/diff/${prev.effectiveDate}/${e.effectiveDate}`,
-      summary: `Since ${prev.effectiveDate}: ${parts.join(', ')}.${touched.length ? ` Sections: ${touched.join('; ')}${d.sections.length > touched.length ? '; …' : ''}.` : ''}`,
+      summary: `Since ${prev.effectiveDate}: ${parts.join(', ')}.${touched.length ? ` Sections: ${touched.join('; ')}${d.sections.length > touched.length ? ` and ${plural(d.sections.length - touched.length, 'more section')}` : ''}.` : ''}`,
     });
   }
   return feed({

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { EditionInfo } from '../../core/records.js';
 import { normalizeNumber, ruleLabel } from '../../core/ruleNumber.js';
 import { checkCitations, citationsJson, citationsMarkdown } from '../../query/checkCitations.js';
+import { diffCounts } from '../../query/diffCounts.js';
 import { formatLookup, lookupJson } from '../../query/formatLookup.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { QueryError } from '../../query/QueryError.js';
@@ -140,16 +141,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       const s = section === undefined ? undefined : numberArg(section, 'section');
       const d = kb.diff(a, b, { ...(s ? { section: s } : {}), rulesOnly: true, segments: false });
       const changes = d.changes.slice(0, limit ?? 100).map((c) => ({ before: c.before, after: c.after, renumbered: c.renumbered, textChange: c.textChange }));
-      const counts = { added: 0, removed: 0, renumbered: 0, references: 0, substantive: 0 };
-      for (const c of d.changes) {
-        if (!c.before) counts.added++;
-        else if (!c.after) counts.removed++;
-        else {
-          if (c.renumbered) counts.renumbered++;
-          if (c.textChange === 'references') counts.references++;
-          if (c.textChange === 'substantive') counts.substantive++;
-        }
-      }
+      const counts = diffCounts(d.changes);
       const lines = [
         `${a.effectiveDate} → ${b.effectiveDate}${s ? `, ${s}` : ''}: ${d.changes.length} changes (${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')})`,
         ...changes.map((c) =>

@@ -1,6 +1,7 @@
 import type { EditionInfo } from '../../core/records.js';
 import { RULE_NUMBER_RE } from '../../core/ruleNumber.js';
 import { checkCitations } from '../../query/checkCitations.js';
+import { diffCounts } from '../../query/diffCounts.js';
 import { escapeHtml } from '../escapeHtml.js';
 import type { ApiContext } from '../ApiContext.js';
 import { decodeCursor, encodeCursor, firstArg, ruleNumberArg } from '../args.js';
@@ -67,16 +68,7 @@ export const Query = {
     ctx.check();
     const d = ctx.kb.diff(from, to, { ...(section ? { section } : {}), rulesOnly: true });
     const all = d.changes;
-    const counts = { added: 0, removed: 0, renumbered: 0, references: 0, substantive: 0 };
-    for (const c of all) {
-      if (!c.before) counts.added++;
-      else if (!c.after) counts.removed++;
-      else {
-        if (c.renumbered) counts.renumbered++;
-        if (c.textChange === 'references') counts.references++;
-        if (c.textChange === 'substantive') counts.substantive++;
-      }
-    }
+    const counts = diffCounts(all);
     const page = all.slice(start, start + first);
     return { from, to, counts, ...connection(page, start + first < all.length, (_c, i) => encodeCursor('d', start + i), to) };
   },
