@@ -8,7 +8,11 @@ import { UsageError } from './UsageError.js';
 export const usage = `Usage: crkb serve [--db FILE] [--port 4000] [--host 127.0.0.1] [--public-url URL]
 
 Serves the database read-only: GraphQL (GraphiQL in a browser) at /graphql,
-bot lookups at /v1/lookup?q=… and /v1/rules/NUMBER. Stops on Ctrl-C.`;
+bot lookups at /v1/lookup?q=… and /v1/rules/NUMBER, citation checks at POST
+/v1/citations, Atom feeds at /feed.atom and /feed/NUMBER.atom, the database at
+/download/crkb.db, the API reference at /docs/api (/openapi.json). With
+CRKB_DISCORD_PUBLIC_KEY set, Discord interactions at /discord/interactions.
+--public-url is the base of every link in answers. Stops on Ctrl-C.`;
 
 /** `crkb serve`: serve the API until interrupted. */
 export async function run(argv: string[]): Promise<number> {

@@ -44,6 +44,14 @@ test('a good signature gets PONG; a bad, missing or replayed one gets 401', asyn
   const old = await send({ type: 1 }, { timestamp: String(Math.floor(Date.now() / 1000) - 3600) });
   assert.equal(old.status, 401);
   assert.match(((await old.json()) as J).error.message, /stale timestamp/);
+  // the very same signed request sent twice (Ed25519 signatures are deterministic; real interactions carry unique ids)
+  const timestamp0 = now();
+  const signature0 = sign(null, Buffer.from(`${timestamp0}{"type":1,"id":"42"}`), privateKey).toString('hex');
+  const again = () => fetch(`${url}/discord/interactions`, { method: 'POST', headers: { 'x-signature-timestamp': timestamp0, 'x-signature-ed25519': signature0 }, body: '{"type":1,"id":"42"}' });
+  assert.equal((await again()).status, 200);
+  const replay = await again();
+  assert.equal(replay.status, 401);
+  assert.match(((await replay.json()) as J).error.message, /replayed/);
   // a body altered after signing
   const timestamp = now();
   const signature = sign(null, Buffer.from(timestamp + '{"type":1}'), privateKey).toString('hex');

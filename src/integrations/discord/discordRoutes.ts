@@ -1,7 +1,8 @@
 import express, { Router, type Request, type Response } from 'express';
+import { LRUCache } from 'lru-cache';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { answerInteraction, type Interaction } from './answerInteraction.js';
-import { discordPublicKey, verifyDiscordRequest } from './verifyDiscordRequest.js';
+import { MAX_SKEW_SECONDS, discordPublicKey, verifyDiscordRequest } from './verifyDiscordRequest.js';
 
 /** Options of the Discord interactions endpoint. */
 export interface DiscordRouteOptions {
@@ -15,14 +16,19 @@ export interface DiscordRouteOptions {
 /** POST /interactions: Discord's HTTP interactions endpoint (signature checked, then answered). */
 export function discordRoutes(opts: DiscordRouteOptions): Router {
   const key = discordPublicKey(opts.publicKey);
+  // signatures seen while their timestamp is still fresh: the same request sent again is a replay
+  const seen = new LRUCache<string, true>({ max: 50_000, ttl: 2 * MAX_SKEW_SECONDS * 1000 });
   const router = Router();
   router.post('/interactions', express.raw({ type: () => true, limit: '64kb' }), (req: Request, res: Response) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const problem = verifyDiscordRequest(key, req.get('X-Signature-Ed25519'), req.get('X-Signature-Timestamp'), body);
+    const signature = req.get('X-Signature-Ed25519');
+    let problem = verifyDiscordRequest(key, signature, req.get('X-Signature-Timestamp'), body);
+    if (!problem && seen.has(signature!.toLowerCase())) problem = 'replayed request';
     if (problem) {
       res.status(401).json({ error: { code: 'UNAUTHORIZED', message: problem } });
       return;
     }
+    seen.set(signature!.toLowerCase(), true);
     let interaction: Interaction;
     try {
       interaction = JSON.parse(body.toString('utf8')) as Interaction;
