@@ -95,6 +95,9 @@ test('/define, /search, /diff and /history', async () => {
   assert.match(bad.data.content, /no rule 702\.99 .*Did you mean/);
   const badEdition = await command('cr', { number: '702.19', edition: 'someday' });
   assert.match(badEdition.data.content, /edition "someday" is not a date/);
+  const odd = await send({ type: 2, data: { name: 7, options: { number: 1 } } });
+  assert.equal(odd.status, 200);
+  assert.match(((await odd.json()) as J).data.content, /unknown command/);
 });
 
 test('autocomplete (type 4) answers choices (type 8) for numbers, terms and editions', async () => {

@@ -36,12 +36,15 @@ const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n -
  */
 export function answerInteraction(kb: KnowledgeBase, i: Interaction, publicUrl: string): InteractionResponse {
   if (i.type === PING) return { type: PONG };
-  const opts = new Map((i.data?.options ?? []).map((o) => [o.name, o]));
+  // signed by Discord, but read defensively all the same
+  const given = Array.isArray(i.data?.options) ? i.data.options : [];
+  const opts = new Map(given.filter((o) => typeof o === 'object' && o !== null).map((o) => [String(o.name), o]));
+  const name = typeof i.data?.name === 'string' ? i.data.name : '';
   const str = (name: string): string | undefined => {
     const v = opts.get(name)?.value;
     return typeof v === 'string' ? v : undefined;
   };
-  if (i.type === AUTOCOMPLETE) return { type: CHOICES, data: { choices: autocomplete(kb, i.data?.name ?? '', opts, str) } };
+  if (i.type === AUTOCOMPLETE) return { type: CHOICES, data: { choices: autocomplete(kb, name, opts, str) } };
   const ephemeral = opts.get('ephemeral')?.value === true;
   const message = (content: string, hidden = ephemeral): InteractionResponse => ({
     type: MESSAGE,
@@ -49,7 +52,7 @@ export function answerInteraction(kb: KnowledgeBase, i: Interaction, publicUrl: 
   });
   if (i.type !== COMMAND) return message(`crkb cannot answer interactions of type ${i.type}.`, true);
   try {
-    return message(command(kb, i.data?.name ?? '', str, publicUrl.replace(/\/+$/, '')));
+    return message(command(kb, name, str, publicUrl.replace(/\/+$/, '')));
   } catch (e) {
     if (!(e instanceof QueryError)) throw e;
     const s = e.details.suggestions ?? [];
