@@ -17,6 +17,9 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   diff: { summary: 'compare two editions rule by rule', load: () => import('./diff.js') },
   history: { summary: "a rule's history across editions", load: () => import('./history.js') },
   refs: { summary: "a rule's cross-references (outgoing, --incoming, --dangling)", load: () => import('./refs.js') },
+  cite: { summary: 'check rule citations in a file against a later edition', load: () => import('./cite.js') },
+  discord: { summary: 'print or register the Discord slash commands', load: () => import('./discord.js') },
+  mcp: { summary: 'serve the Model Context Protocol over stdio (AI assistants)', load: () => import('./mcp.js') },
   identify: { summary: 'print the provenance report of a file or URL (stores nothing)', load: () => import('./identify.js') },
 };
 

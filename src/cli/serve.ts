@@ -8,10 +8,14 @@ import { UsageError } from './UsageError.js';
 export const usage = `Usage: crkb serve [--db FILE] [--port 4000] [--host 127.0.0.1] [--public-url URL]
 
 Serves the database read-only: GraphQL at /graphql, bot lookups at
-/v1/lookup?q=… and /v1/rules/NUMBER. Links in answers start with --public-url
-(default http://HOST:PORT); request headers never change an answer. A database
-file replaced under the server (renamed into place, as ingest does) is loaded
-and served without a restart; so is the file again on SIGHUP. Stops on Ctrl-C.`;
+/v1/lookup?q=… and /v1/rules/NUMBER, citation checks at POST /v1/citations,
+Atom feeds at /feed.atom and /feed/NUMBER.atom, the database at
+/download/crkb.db, the API reference at /docs/api (/openapi.json). With
+CRKB_DISCORD_PUBLIC_KEY set, Discord interactions at /discord/interactions.
+Links in answers start with --public-url (default http://HOST:PORT); request
+headers never change an answer. A database file replaced under the server
+(renamed into place, as ingest does) is loaded and served without a restart;
+so is the file again on SIGHUP. Stops on Ctrl-C.`;
 
 /** `crkb serve`: serve the API until interrupted. */
 export async function run(argv: string[]): Promise<number> {

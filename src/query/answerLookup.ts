@@ -1,12 +1,19 @@
 import type { EditionInfo, GlossaryRecord, RuleRecord } from '../core/records.js';
 import { compareNumbers } from '../core/ruleNumber.js';
 import { closestTerms, nearestNumbers, typoBudget } from '../core/suggest.js';
+import { expandAbbreviation } from './abbreviations.js';
 import type { KnowledgeBase } from './KnowledgeBase.js';
 import { parseQuery } from './parseQuery.js';
 import { QueryError } from './QueryError.js';
 
 /** How a lookup was answered. */
-export type LookupKind = 'rule' | 'range' | 'keyword' | 'glossary' | 'fuzzy' | 'search' | 'none';
+export type LookupKind = 'rule' | 'range' | 'example' | 'keyword' | 'glossary' | 'fuzzy' | 'search' | 'none';
+
+/** One example of a rule, picked by a lookup ("702.19b ex 2"); index is 1-based. */
+export interface LookupExample {
+  index: number;
+  text: string;
+}
 
 /** A lookup answer, before formatting. */
 export interface LookupAnswer {
@@ -19,6 +26,8 @@ export interface LookupAnswer {
   rules: RuleRecord[];
   glossary: GlossaryRecord[];
   suggestions: string[];
+  /** The example asked for (kind example), else null. */
+  example: LookupExample | null;
 }
 
 /** Section rules answer with their direct children only: a whole section would not fit anywhere. */
@@ -43,7 +52,7 @@ function notFoundNumber(reader: KnowledgeBase, edition: EditionInfo, number: str
  */
 export function answerLookup(reader: KnowledgeBase, edition: EditionInfo, q: string): LookupAnswer {
   const parsed = parseQuery(q);
-  const base = { query: q, edition, glossary: [] as GlossaryRecord[], suggestions: [] as string[] };
+  const base = { query: q, edition, glossary: [] as GlossaryRecord[], suggestions: [] as string[], example: null };
   switch (parsed.kind) {
     case 'invalid':
       throw new QueryError('BAD_INPUT', parsed.reason, { argument: 'q' });
@@ -51,6 +60,17 @@ export function answerLookup(reader: KnowledgeBase, edition: EditionInfo, q: str
       const rule = reader.rule(edition.id, parsed.number);
       if (!rule) notFoundNumber(reader, edition, parsed.number);
       return { ...base, kind: 'rule', matched: rule.number, rules: withBelow(reader, rule) };
+    }
+    case 'example': {
+      const rule = reader.rule(edition.id, parsed.number);
+      if (!rule) notFoundNumber(reader, edition, parsed.number);
+      const examples = reader.examples(rule);
+      const text = examples[parsed.index - 1];
+      if (text === undefined) {
+        const has = examples.length === 0 ? 'has no examples' : examples.length === 1 ? 'has 1 example' : `has ${examples.length} examples`;
+        throw new QueryError('NOT_FOUND', `rule ${rule.number} ${has} in the ${edition.effectiveDate} edition`, { edition: edition.effectiveDate });
+      }
+      return { ...base, kind: 'example', matched: `${rule.number} example ${parsed.index}`, rules: [rule], example: { index: parsed.index, text } };
     }
     case 'range': {
       const { from, to } = parsed;
@@ -74,8 +94,11 @@ function answerTerm(
   reader: KnowledgeBase,
   edition: EditionInfo,
   term: string,
-  base: Pick<LookupAnswer, 'query' | 'edition' | 'glossary' | 'suggestions'>,
+  base: Pick<LookupAnswer, 'query' | 'edition' | 'glossary' | 'suggestions' | 'example'>,
 ): LookupAnswer {
+  for (const full of expandAbbreviation(term)) {
+    if (reader.glossaryTerm(edition.id, full) || sectionTitled(reader, edition, full)) return answerTerm(reader, edition, full, base);
+  }
   const keywords = reader.keywords(edition.id);
   const lc = term.toLowerCase();
   const kw = keywords.find((k) => k.name.toLowerCase() === lc);
@@ -86,7 +109,15 @@ function answerTerm(
       return { ...base, kind: 'keyword', matched: kw.name, rules: withBelow(reader, rule), glossary: gloss ? [gloss] : [] };
     }
   }
-  if (gloss) return { ...base, kind: 'glossary', matched: gloss.term, rules: rulesCitedBy(reader, gloss), glossary: [gloss] };
+  if (gloss) {
+    // "APNAP Order: See Active Player, Nonactive Player Order." answers with the entry it points to
+    const see = /^See ([^.]{1,80})\.$/.exec(gloss.definition.trim());
+    const target = see ? reader.glossaryTerm(edition.id, see[1]!) : null;
+    const shown = target ? [gloss, target] : [gloss];
+    return { ...base, kind: 'glossary', matched: (target ?? gloss).term, rules: rulesCitedBy(reader, target ?? gloss), glossary: shown };
+  }
+  const section = sectionTitled(reader, edition, term);
+  if (section) return { ...base, kind: 'rule', matched: section.number, rules: withBelow(reader, section) };
   const glossary = reader.glossary(edition.id);
   const candidates = [...keywords.map((k) => k.name), ...glossary.map((g) => g.term)];
   const close = closestTerms(term, candidates, 6, typoBudget(term));
@@ -108,9 +139,28 @@ function answerTerm(
   return { ...base, kind: 'none', matched: null, rules: [], suggestions };
 }
 
-/** Rules a glossary definition points to ("See rule 700.4"), in the same edition. */
+/**
+ * Rules a glossary definition points to ("See rule 700.4"), in the same edition; a section
+ * ("See rule 704, State-Based Actions") comes with its first rules, not just its title.
+ */
 function rulesCitedBy(reader: KnowledgeBase, g: GlossaryRecord): RuleRecord[] {
   const refs = reader.refsOfTexts([g.textId]).get(g.textId) ?? [];
   const numbers = [...new Set(refs.map((r) => r.target))];
-  return reader.rulesByNumbers(g.editionId, numbers).filter((r): r is RuleRecord => r !== null);
+  const out: RuleRecord[] = [];
+  const seen = new Set<number>();
+  for (const r of reader.rulesByNumbers(g.editionId, numbers)) {
+    if (!r) continue;
+    for (const x of r.kind === 'section' ? withBelow(reader, r) : [r]) {
+      if (!seen.has(x.ord)) out.push(x);
+      seen.add(x.ord);
+    }
+  }
+  return out;
+}
+
+/** The section of an edition titled `title` ("Power/Toughness", "casting spells"), or null. */
+function sectionTitled(reader: KnowledgeBase, edition: EditionInfo, title: string): RuleRecord | null {
+  const t = title.trim().toLowerCase();
+  const s = reader.sections(edition.id).find((x) => x.title.toLowerCase() === t);
+  return s ? reader.rule(edition.id, s.number) : null;
 }

@@ -1,6 +1,10 @@
 import compression from 'compression';
 import cors from 'cors';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { discordRoutes } from '../integrations/discord/discordRoutes.js';
+import { downloadRoutes } from '../integrations/download/downloadRoutes.js';
+import { feedRoutes } from '../integrations/feeds/feedRoutes.js';
+import { openApiRoutes } from '../integrations/openapi/openApiRoutes.js';
 import { KnowledgeBase } from '../query/KnowledgeBase.js';
 import type { CacheScope } from './ApiContext.js';
 import { graphqlPage } from './graphqlPage.js';
@@ -24,6 +28,8 @@ export interface BuildServerOptions {
   /** Keep finished GET answers in memory (default true), at most this many bytes (default 8 MB). */
   responseCache?: boolean;
   responseCacheBytes?: number;
+  /** Discord application public key (hex): serves /discord/interactions (default $CRKB_DISCORD_PUBLIC_KEY). */
+  discordPublicKey?: string;
 }
 
 /** What buildServer returns: the app to listen with, and its parts. */
@@ -77,6 +83,11 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
     res.json({ graphql: '/graphql', lookup: '/v1/lookup?q=trample&format=text', rule: '/v1/rules/702.19b?edition=latest&format=json' });
   });
   app.use('/v1', v1Routes({ kb: () => kb, cache, publicUrl }));
+  const discordKey = opts.discordPublicKey ?? process.env.CRKB_DISCORD_PUBLIC_KEY;
+  if (discordKey) app.use('/discord', discordRoutes({ kb: () => kb, publicKey: discordKey, publicUrl }));
+  app.use(feedRoutes({ kb: () => kb, publicUrl }));
+  app.use(downloadRoutes({ kb: () => kb }));
+  app.use(openApiRoutes({ publicUrl }));
 
   const send = (res: Response, r: GraphqlResponse): void => {
     res.status(r.status).set('Content-Type', 'application/json; charset=utf-8').send(r.body);

@@ -136,6 +136,22 @@ export const FIELD_COST: Record<string, { cost: number; list?: number }> = {
   'LookupResult.rules': { cost: 0, list: 30 },
   'LookupResult.glossary': { cost: 0, list: 2 },
   'LookupResult.suggestions': { cost: 0, list: 5 },
+  'LookupResult.example': { cost: 0 },
+  'LookupExample.index': { cost: 0 },
+  'LookupExample.text': { cost: 0 },
+  'Query.citations': { cost: 40 },
+  'Citation.cited': { cost: 0 },
+  'Citation.title': { cost: 0 },
+  'Citation.then': { cost: 0 },
+  'Citation.status': { cost: 0 },
+  'Citation.now': { cost: 0 },
+  'Citation.goneSince': { cost: 0 },
+  'Citation.textChange': { cost: 0 },
+  'Citation.titleMatches': { cost: 0 },
+  'CitationReport.asOf': { cost: 0 },
+  'CitationReport.to': { cost: 0 },
+  'CitationReport.citations': { cost: 0, list: 20 },
+  'CitationReport.markdown': { cost: 1 },
 };
 
 /** Default `first` of each connection field (list -1 above: the page size multiplies what is below). */

@@ -1,5 +1,6 @@
-import { Router, type Request, type Response } from 'express';
+import express, { Router, type Request, type Response } from 'express';
 import type { RuleRecord } from '../core/records.js';
+import { checkCitations, citationsJson, citationsMarkdown } from '../query/checkCitations.js';
 import type { KnowledgeBase } from '../query/KnowledgeBase.js';
 import { escapeMd, formatLookup, lookupJson, type LookupFormat } from '../query/formatLookup.js';
 import { parseQuery } from '../query/parseQuery.js';
@@ -56,7 +57,7 @@ function formatParam(req: Request): LookupFormat {
 
 /**
  * The bot endpoints: GET /v1/lookup?q=…&edition=…&format=json|text|markdown&examples=1,
- * GET /v1/rules/:number and GET /v1/search?q=…&edition=…&limit=10&format=….
+ * GET /v1/rules/:number, GET /v1/search?q=…&edition=…&limit=10&format=… and POST /v1/citations.
  */
 export function v1Routes(opts: V1Options): Router {
   const { cache } = opts;
@@ -148,6 +149,57 @@ export function v1Routes(opts: V1Options): Router {
       return { body, exact: edition.exact };
     }),
   );
+  // One edition whole, as `crkb export` prints it.
+  router.get('/editions/:file', (req, res, next) => {
+    const file = String(req.params.file);
+    if (!file.endsWith('.json')) return next();
+    const key = req.originalUrl;
+    const hit = cache?.get(key);
+    if (hit) return sendCached(req, res, hit);
+    let entry: CachedResponse;
+    try {
+      const kb = opts.kb();
+      const { edition, exact } = kb.resolveEdition(file.slice(0, -'.json'.length));
+      const body = JSON.stringify(kb.exportEdition(edition));
+      entry = { status: 200, contentType: CONTENT_TYPE.json, body, etag: etagOf(body), cacheControl: exact ? IMMUTABLE : SHORT };
+    } catch (e) {
+      const code = codeOf(e);
+      if (code === undefined) throw e;
+      const body = JSON.stringify({ error: { code, message: toApiError(e).message } });
+      entry = { status: statusOf(code), contentType: CONTENT_TYPE.json, body, etag: etagOf(body), cacheControl: ERROR };
+    }
+    cache?.set(key, entry);
+    sendCached(req, res, entry);
+  });
+  router.post('/citations', express.json({ limit: '1mb', type: () => true }), (req, res) => {
+    try {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      if (typeof body !== 'object' || Array.isArray(body)) throw apiError('BAD_USER_INPUT', 'the body must be a JSON object', { argument: 'body' });
+      const str = (name: string): string | null => {
+        const v = body[name];
+        if (v === undefined || v === null) return null;
+        if (typeof v !== 'string') throw apiError('BAD_USER_INPUT', `"${name}" must be a string`, { argument: name });
+        return v;
+      };
+      const numbers = body.numbers;
+      if (numbers !== undefined && numbers !== null && !(Array.isArray(numbers) && numbers.every((n) => typeof n === 'string'))) {
+        throw apiError('BAD_USER_INPUT', '"numbers" must be an array of strings', { argument: 'numbers' });
+      }
+      const format = str('format') ?? param(req, 'format') ?? 'json';
+      if (format !== 'json' && format !== 'markdown' && format !== 'md') {
+        throw apiError('BAD_USER_INPUT', `format must be json or markdown, not "${format.slice(0, 20)}"`, { argument: 'format' });
+      }
+      const r = checkCitations(opts.kb(), { text: str('text'), numbers: (numbers as string[] | null | undefined) ?? null, asOf: str('asOf'), to: str('to') });
+      res.set('Cache-Control', 'no-store');
+      if (format === 'json') res.type('application/json; charset=utf-8').send(JSON.stringify(citationsJson(r)));
+      else res.type('text/markdown; charset=utf-8').send(citationsMarkdown(r));
+    } catch (e) {
+      const code = codeOf(e);
+      if (code === undefined) throw e;
+      const err = toApiError(e);
+      res.status(statusOf(code)).json({ error: { code, message: err.message, ...(err.extensions.argument ? { argument: err.extensions.argument } : {}) } });
+    }
+  });
   return router;
 }
 

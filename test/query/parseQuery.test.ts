@@ -55,3 +55,16 @@ test('capLines cuts at a line boundary and points to the rest', () => {
   const huge = capLines(['word '.repeat(1000)], 2000, 'more');
   assert.ok(huge.length <= 2000 && huge.endsWith('…\nmore'));
 });
+
+test('questions around a term or number, and one example of a rule', () => {
+  assert.deepEqual(parseQuery('define dies'), { kind: 'term', term: 'dies' });
+  assert.deepEqual(parseQuery('What is a token?'), { kind: 'term', term: 'token' });
+  assert.deepEqual(parseQuery("what's the stack"), { kind: 'term', term: 'stack' });
+  assert.deepEqual(parseQuery('what does trample mean?'), { kind: 'term', term: 'trample' });
+  assert.deepEqual(parseQuery('what is 702.19b'), { kind: 'number', number: '702.19b' });
+  assert.deepEqual(parseQuery('702.19b ex 2'), { kind: 'example', number: '702.19b', index: 2 });
+  assert.deepEqual(parseQuery('rule 702.19b example 1'), { kind: 'example', number: '702.19b', index: 1 });
+  assert.equal(parseQuery('702.19b ex 0').kind, 'invalid');
+  // words that merely start like a question stay terms
+  assert.deepEqual(parseQuery('whatever'), { kind: 'term', term: 'whatever' });
+});

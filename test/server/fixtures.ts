@@ -1,5 +1,6 @@
 import type { GlossaryEntry, ParsedDocument, RuleNode } from '../../src/core/types.js';
 import { openWritableDb, type Db } from '../../src/db/openDb.js';
+import { storeDerived } from '../../ingest/store/storeDerived.js';
 import { Writer } from '../../ingest/store/Writer.js';
 
 /** [number, text, examples?] */
@@ -183,5 +184,12 @@ export function fixtureDb(file = ':memory:', docs: ParsedDocument[] = fixtureDoc
     w.indexNewTexts();
     fillRefs(db);
   })();
+  return db;
+}
+
+/** The fixture database with lineage (and the ingest's own references) derived, as an ingest stores them. */
+export function fixtureDbWithLineage(file = ':memory:'): Db {
+  const db = fixtureDb(file);
+  db.transaction(() => storeDerived(new Writer(db)))();
   return db;
 }

@@ -167,3 +167,13 @@ test('search snippets and highlights are HTML: the text is escaped, matches are 
     db.close();
   }
 });
+
+test('lookup picks one example and reads questions', async () => {
+  const r = await gql(built, '{ a: lookup(q: "702.19b ex 2") { kind example { index text } rules { number } } b: lookup(q: "what does dies mean?") { kind matched } }');
+  assert.equal(r.json.errors, undefined);
+  assert.equal(r.json.data.a.kind, 'example');
+  assert.equal(r.json.data.a.example.index, 2);
+  assert.match(r.json.data.a.example.text, /trample and deathtouch/);
+  assert.deepEqual(r.json.data.a.rules, [{ number: '702.19b' }]);
+  assert.deepEqual(r.json.data.b, { kind: 'glossary', matched: 'Dies' });
+});

@@ -1,10 +1,10 @@
 import { buildServer, type BuildServerOptions } from '../../src/server/buildServer.js';
 import { listen } from '../../src/server/listen.js';
+import type { Db } from '../../src/db/openDb.js';
 import { fixtureDb } from './fixtures.js';
 
-/** A server over a fresh fixture database, listening on a loopback port. */
-export async function fixtureServer(opts: Partial<BuildServerOptions> = {}) {
-  const db = fixtureDb();
+/** A server over a fresh fixture database (or the one given, closed with it), listening on a loopback port. */
+export async function fixtureServer(opts: Partial<BuildServerOptions> = {}, db: Db = fixtureDb()) {
   const built = await buildServer({ db, ...opts });
   const l = await listen(built.app, 0);
   return {

@@ -1,5 +1,7 @@
 import type { EditionInfo } from '../../core/records.js';
 import { RULE_NUMBER_RE } from '../../core/ruleNumber.js';
+import { checkCitations } from '../../query/checkCitations.js';
+import { diffCounts } from '../../query/diffCounts.js';
 import { escapeHtml } from '../escapeHtml.js';
 import type { ApiContext } from '../ApiContext.js';
 import { decodeCursor, encodeCursor, firstArg, ruleNumberArg } from '../args.js';
@@ -66,16 +68,7 @@ export const Query = {
     ctx.check();
     const d = ctx.kb.diff(from, to, { ...(section ? { section } : {}), rulesOnly: true, segments: false });
     const all = d.changes;
-    const counts = { added: 0, removed: 0, renumbered: 0, references: 0, substantive: 0 };
-    for (const c of all) {
-      if (!c.before) counts.added++;
-      else if (!c.after) counts.removed++;
-      else {
-        if (c.renumbered) counts.renumbered++;
-        if (c.textChange === 'references') counts.references++;
-        if (c.textChange === 'substantive') counts.substantive++;
-      }
-    }
+    const counts = diffCounts(all);
     const page = all.slice(start, start + first);
     return { from, to, counts, ...connection(page, start + first < all.length, (_c, i) => encodeCursor('d', start + i), to) };
   },
@@ -86,6 +79,12 @@ export const Query = {
     const h = ctx.kb.history(e, n);
     if (h) return { lineageId: h.lineage, steps: h.steps };
     return ctx.run(() => ctx.kb.ruleOrThrow(e, n) && null);
+  },
+  citations(_: unknown, a: Args<{ text?: string | null; numbers?: string[] | null; asOf: string; to?: string | null }>, ctx: ApiContext) {
+    // resolved here first so the answer's cacheability is recorded
+    ctx.edition(a.asOf, 'asOf');
+    ctx.edition(a.to, 'to');
+    return ctx.run(() => checkCitations(ctx.kb, { text: a.text ?? null, numbers: a.numbers ?? null, asOf: a.asOf, to: a.to ?? null }));
   },
   lookup: (_: unknown, a: Args<{ q: string; edition?: string | null }>, ctx: ApiContext) => {
     const e = ctx.edition(a.edition);

@@ -1,3 +1,4 @@
+import { CitationReport } from './CitationReport.js';
 import { CrossReference } from './CrossReference.js';
 import { Edition } from './Edition.js';
 import { GlossaryEntry } from './GlossaryEntry.js';
@@ -8,5 +9,5 @@ import { Query } from './Query.js';
 import { Rule } from './Rule.js';
 
 /** Every resolver, by type name. */
-export const resolvers = { Query, Rule, CrossReference, GlossaryEntry, Edition, Keyword, HistoryStep, DiffChange, LookupResult };
+export const resolvers = { Query, Rule, CrossReference, GlossaryEntry, Edition, Keyword, HistoryStep, DiffChange, LookupResult, CitationReport };
 export type { CrossRefParent } from './Rule.js';

@@ -1,0 +1,173 @@
+import type { EditionInfo } from '../../core/records.js';
+import { normalizeNumber, ruleLabel } from '../../core/ruleNumber.js';
+import { closestTerms } from '../../core/suggest.js';
+import { CHAT_LIMIT, capLines, escapeMd, formatLookup } from '../../query/formatLookup.js';
+import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
+import { QueryError } from '../../query/QueryError.js';
+
+/** Interaction types Discord sends, and response types we answer with. */
+const PING = 1;
+const COMMAND = 2;
+const AUTOCOMPLETE = 4;
+const PONG = 1;
+const MESSAGE = 4;
+const CHOICES = 8;
+/** Message flag: only the user who asked sees it. */
+const EPHEMERAL = 64;
+
+/** The parts of an interaction read here. */
+export interface Interaction {
+  type: number;
+  data?: { name?: string; options?: Array<{ name: string; type?: number; value?: unknown; focused?: boolean }> };
+}
+
+/** An interaction response as Discord takes it. */
+export type InteractionResponse =
+  | { type: typeof PONG }
+  | { type: typeof MESSAGE; data: { content: string; flags?: number; allowed_mentions: { parse: [] } } }
+  | { type: typeof CHOICES; data: { choices: Array<{ name: string; value: string }> } };
+
+const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/**
+ * Answers one Discord interaction (already verified): PING, a slash command (/cr, /define, /search,
+ * /diff, /history) as a chat-sized Markdown message with a link to the web page for the rest, or
+ * autocomplete choices for numbers, terms and editions. Pages live under `publicUrl`.
+ */
+export function answerInteraction(kb: KnowledgeBase, i: Interaction, publicUrl: string): InteractionResponse {
+  if (i.type === PING) return { type: PONG };
+  // signed by Discord, but read defensively all the same
+  const given = Array.isArray(i.data?.options) ? i.data.options : [];
+  const opts = new Map(given.filter((o) => typeof o === 'object' && o !== null).map((o) => [String(o.name), o]));
+  const name = typeof i.data?.name === 'string' ? i.data.name : '';
+  const str = (name: string): string | undefined => {
+    const v = opts.get(name)?.value;
+    return typeof v === 'string' ? v : undefined;
+  };
+  if (i.type === AUTOCOMPLETE) return { type: CHOICES, data: { choices: autocomplete(kb, name, opts, str) } };
+  const ephemeral = opts.get('ephemeral')?.value === true;
+  const message = (content: string, hidden = ephemeral): InteractionResponse => ({
+    type: MESSAGE,
+    data: { content: clip(content, CHAT_LIMIT), ...(hidden ? { flags: EPHEMERAL } : {}), allowed_mentions: { parse: [] } },
+  });
+  if (i.type !== COMMAND) return message(`crkb cannot answer interactions of type ${i.type}.`, true);
+  try {
+    return message(command(kb, name, str, publicUrl.replace(/\/+$/, '')));
+  } catch (e) {
+    if (!(e instanceof QueryError)) throw e;
+    const s = e.details.suggestions ?? [];
+    // mistakes are shown to the asker only
+    return message(`${e.message}.${s.length ? ` Did you mean: ${s.map(escapeMd).join(', ')}?` : ''}`, true);
+  }
+}
+
+function command(kb: KnowledgeBase, name: string, str: (n: string) => string | undefined, base: string): string {
+  const required = (n: string): string => {
+    const v = str(n)?.trim();
+    if (!v) throw new QueryError('BAD_INPUT', `the "${n}" option is required`, { argument: n });
+    return v;
+  };
+  const edition = (arg = 'edition') => kb.resolveEdition(str(arg), 'cr', arg).edition;
+  const editionParam = (e: EditionInfo) => (str('edition') ? `?edition=${e.effectiveDate}` : '');
+  switch (name) {
+    case 'cr':
+    case 'define': {
+      const q = required(name === 'cr' ? 'number' : 'term');
+      const e = edition();
+      const a = kb.lookup(e, q);
+      if (name === 'define' && (a.glossary.length === 0 || a.kind === 'fuzzy')) kb.glossaryTermOrThrow(e, q);
+      const first = a.rules[0];
+      const url = first ? `${base}/cr/${e.effectiveDate}/${first.number}` : `${base}/search?q=${encodeURIComponent(q)}&edition=${e.effectiveDate}`;
+      const link = `[Read it on crkb](<${url}>)`;
+      const body = formatLookup(a, 'markdown', () => [], { examples: false, fullUrl: url, limit: CHAT_LIMIT - link.length - 1 });
+      // a cut answer already ends with the link to the rest
+      return body.endsWith(`(<${url}>)`) ? body : `${body}\n${link}`;
+    }
+    case 'search': {
+      const q = required('query');
+      const e = edition();
+      const hits = kb.search(e.id, q, { limit: 5, marks: { open: '**', close: '**' }, escape: escapeMd });
+      const url = `${base}/search?q=${encodeURIComponent(q)}&edition=${e.effectiveDate}`;
+      const lines = hits.map((h) => `- **${h.glossary ? `Glossary: ${escapeMd(h.glossary.term)}` : h.rule!.number}${h.kind === 'example' ? ' (example)' : ''}** ${h.snippet}`);
+      if (lines.length === 0) lines.push(`Nothing in the ${e.effectiveDate} edition matches ${'`'}${q.replace(/`/g, "'")}${'`'}.`);
+      lines.push(`*CR ${e.effectiveDate}*`);
+      return capLines([...lines, `[All results](<${url}>)`], CHAT_LIMIT, `[… all results](<${url}>)`);
+    }
+    case 'diff': {
+      const from = kb.resolveEdition(required('from'), 'cr', 'from').edition;
+      const to = kb.resolveEdition(required('to'), 'cr', 'to').edition;
+      const sectionArg = str('section')?.trim();
+      const section = sectionArg ? normalizeNumber(sectionArg) : null;
+      if (sectionArg && section === null) throw new QueryError('BAD_INPUT', `section "${sectionArg.slice(0, 20)}" is not a part, section or rule number`, { argument: 'section' });
+      const d = kb.diff(from, to, { ...(section ? { section } : {}), rulesOnly: true, segments: false });
+      const url = `${base}/diff/${from.effectiveDate}/${to.effectiveDate}${section ? `?section=${section}` : ''}`;
+      const lines = [`**${from.effectiveDate} → ${to.effectiveDate}**${section ? ` (${section})` : ''}: ${d.changes.length} changed rules`];
+      for (const c of d.changes) {
+        if (!c.before) lines.push(`+ **${c.after!.number}** ${escapeMd(clip(c.after!.text, 120))}`);
+        else if (!c.after) lines.push(`− **${c.before.number}** ${escapeMd(clip(c.before.text, 120))}`);
+        else lines.push(`~ **${c.before.number}**${c.renumbered ? ` → **${c.after.number}**` : ''}${c.textChange === 'none' ? '' : ` (${c.textChange})`}`);
+      }
+      return capLines([...lines, `[The whole diff](<${url}>)`], CHAT_LIMIT, `[… the whole diff](<${url}>)`);
+    }
+    case 'history': {
+      const raw = required('number');
+      const n = normalizeNumber(raw);
+      if (n === null) throw new QueryError('BAD_INPUT', `"${raw.slice(0, 20)}" is not a rule number (like 702.19b)`, { argument: 'number' });
+      let e = edition();
+      if (!kb.rule(e.id, n)) e = kb.editionsWithNumber(n).at(-1) ?? e;
+      kb.ruleOrThrow(e, n);
+      const h = kb.history(e, n)!;
+      const url = `${base}/history/${n}${editionParam(e)}`;
+      const lines = [`**${n}**: numbered ${h.numbers.join(' → ')}; in ${h.steps.length} editions, ${h.first} to ${h.last}`];
+      for (const s of h.steps) {
+        if (s.change === 'unchanged') continue;
+        const what = [s.change === 'added' ? 'first appears' : s.change === 'returned' ? 'returns' : null, s.renumbered ? `renumbered from ${s.previousNumber}` : null, s.textChange && s.textChange !== 'none' ? `${s.textChange} change` : null];
+        lines.push(`- ${s.date} **${ruleLabel(s)}** ${what.filter(Boolean).join(', ') || 'examples changed'}`);
+      }
+      return capLines([...lines, `[Full history](<${url}>)`], CHAT_LIMIT, `[… full history](<${url}>)`);
+    }
+    default:
+      throw new QueryError('BAD_INPUT', `unknown command "/${name.slice(0, 20)}"`, { argument: 'command' });
+  }
+}
+
+/** Up to 25 choices for the option being typed: rule numbers, glossary terms or editions. */
+function autocomplete(
+  kb: KnowledgeBase,
+  name: string,
+  opts: Map<string, { focused?: boolean; value?: unknown }>,
+  str: (n: string) => string | undefined,
+): Array<{ name: string; value: string }> {
+  const focused = [...opts.entries()].find(([, o]) => o.focused)?.[0];
+  if (!focused) return [];
+  const typed = (str(focused) ?? '').trim().toLowerCase();
+  if (focused === 'edition' || focused === 'from' || focused === 'to') {
+    return kb
+      .editions()
+      .filter((e) => e.family === 'cr' && e.official)
+      .reverse()
+      .filter((e) => typed === '' || e.effectiveDate.startsWith(typed) || (e.setCode ?? '').toLowerCase().startsWith(typed))
+      .slice(0, 25)
+      .map((e) => ({ name: clip(`${e.effectiveDate}${e.setCode ? ` ${e.setCode}` : ''}${e.setName ? ` (${e.setName})` : ''}`, 100), value: e.effectiveDate }));
+  }
+  // the edition chosen so far, if it reads; else the latest
+  let edition: EditionInfo;
+  try {
+    edition = kb.resolveEdition(str('edition'), 'cr').edition;
+  } catch {
+    edition = kb.resolveEdition(null, 'cr').edition;
+  }
+  if (name === 'define' || (name === 'cr' && /^[a-z]/.test(typed))) {
+    const terms = [...kb.glossary(edition.id).map((g) => g.term), ...kb.keywords(edition.id).map((k) => k.name)];
+    const unique = [...new Set(terms)];
+    const starts = unique.filter((t) => t.toLowerCase().startsWith(typed));
+    const inside = unique.filter((t) => !t.toLowerCase().startsWith(typed) && t.toLowerCase().includes(typed));
+    let out = [...starts, ...inside];
+    if (out.length === 0 && typed.length >= 3) out = closestTerms(typed, unique, 10, 3).map((s) => s.value);
+    return out.slice(0, 25).map((t) => ({ name: clip(t, 100), value: clip(t, 100) }));
+  }
+  const q = typed.replace(/^(?:cr|rule)\s*/, '');
+  const numbers = kb.numbers(edition.id);
+  const matches = q === '' ? numbers.filter((n) => /^\d{3}$/.test(n)) : numbers.filter((n) => n.startsWith(q));
+  return matches.slice(0, 25).map((n) => ({ name: clip(`${n} ${kb.rule(edition.id, n)!.text}`, 100), value: n }));
+}

@@ -1,0 +1,71 @@
+/** Discord's option types used here. */
+const STRING = 3;
+const BOOLEAN = 5;
+
+/** An application command option as Discord's API takes it. */
+export interface DiscordOption {
+  type: number;
+  name: string;
+  description: string;
+  required?: boolean;
+  autocomplete?: boolean;
+  max_length?: number;
+}
+
+/** A slash command as Discord's API takes it. */
+export interface DiscordCommand {
+  name: string;
+  description: string;
+  type: 1;
+  options: DiscordOption[];
+}
+
+const edition: DiscordOption = {
+  type: STRING,
+  name: 'edition',
+  description: 'Edition: a date, a set code (AFR) or latest (default)',
+  autocomplete: true,
+  max_length: 64,
+};
+const ephemeral: DiscordOption = { type: BOOLEAN, name: 'ephemeral', description: 'Only you see the answer' };
+
+/** The slash commands of the crkb bot: /cr, /define, /search, /diff and /history. */
+export function discordCommands(): DiscordCommand[] {
+  return [
+    {
+      name: 'cr',
+      type: 1,
+      description: 'A Comprehensive Rules rule with its subrules (702.19b, 601.2a-h, 702.19b ex 2, trample)',
+      options: [{ type: STRING, name: 'number', description: 'Rule number, range or keyword', required: true, autocomplete: true, max_length: 100 }, edition, ephemeral],
+    },
+    {
+      name: 'define',
+      type: 1,
+      description: 'A glossary term and the rules it points to (dies, token, sba, etb)',
+      options: [{ type: STRING, name: 'term', description: 'The term', required: true, autocomplete: true, max_length: 100 }, edition, ephemeral],
+    },
+    {
+      name: 'search',
+      type: 1,
+      description: 'Full-text search of the Comprehensive Rules',
+      options: [{ type: STRING, name: 'query', description: 'Words to find', required: true, max_length: 200 }, edition, ephemeral],
+    },
+    {
+      name: 'diff',
+      type: 1,
+      description: 'What changed between two editions',
+      options: [
+        { ...edition, name: 'from', description: 'The earlier edition (date or set code)', required: true },
+        { ...edition, name: 'to', description: 'The later edition (date, set code or latest)', required: true },
+        { type: STRING, name: 'section', description: 'Only this part, section or rule (702, 702.19)', max_length: 20 },
+        ephemeral,
+      ],
+    },
+    {
+      name: 'history',
+      type: 1,
+      description: "A rule's history across editions and renumbering",
+      options: [{ type: STRING, name: 'number', description: 'Rule number', required: true, autocomplete: true, max_length: 20 }, edition, ephemeral],
+    },
+  ];
+}

@@ -1,0 +1,136 @@
+import type { EditionInfo } from '../../core/records.js';
+import { ruleLabel } from '../../core/ruleNumber.js';
+import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
+import { QueryError } from '../../query/QueryError.js';
+
+/** Editions the main feed lists, newest first (each entry summarizes a diff, computed once per database). */
+export const FEED_EDITIONS = 25;
+
+// XML 1.0 forbids most control characters even escaped.
+// eslint-disable-next-line no-control-regex
+const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
+
+/** Escapes text for XML content and attribute values. */
+export function escapeXml(s: string): string {
+  return s.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+interface Entry {
+  id: string;
+  title: string;
+  updated: string;
+  link: string;
+  summary: string;
+  content?: string;
+}
+
+const stamp = (date: string): string => `${date}T00:00:00Z`;
+
+function feed(f: { id: string; title: string; subtitle: string; self: string; alternate: string; updated: string; entries: Entry[] }): string {
+  const x = escapeXml;
+  const entries = f.entries.map((e) =>
+    [
+      '  <entry>',
+      `    <id>${x(e.id)}</id>`,
+      `    <title>${x(e.title)}</title>`,
+      `    <updated>${e.updated}</updated>`,
+      `    <link rel="alternate" type="text/html" href="${x(e.link)}"/>`,
+      `    <summary>${x(e.summary)}</summary>`,
+      ...(e.content !== undefined ? [`    <content type="text">${x(e.content)}</content>`] : []),
+      '  </entry>',
+    ].join('\n'),
+  );
+  return [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    `  <id>${x(f.id)}</id>`,
+    `  <title>${x(f.title)}</title>`,
+    `  <subtitle>${x(f.subtitle)}</subtitle>`,
+    `  <updated>${f.updated}</updated>`,
+    `  <link rel="self" type="application/atom+xml" href="${x(f.self)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${x(f.alternate)}"/>`,
+    '  <author><name>crkb</name></author>',
+    ...entries,
+    '</feed>',
+    '',
+  ].join('\n');
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The editions feed: the newest editions, each with its release notes summary and a link to its diff page. */
+export function editionsFeed(kb: KnowledgeBase, base: string): string {
+  const chain = kb.editions().filter((e) => e.family === 'cr' && e.official);
+  const entries: Entry[] = [];
+  for (let k = chain.length - 1; k >= 0 && entries.length < FEED_EDITIONS; k--) {
+    const e = chain[k]!;
+    const prev = chain[k - 1];
+    const name = `Comprehensive Rules effective ${e.effectiveDate}${e.setName ? ` (${e.setName})` : ''}`;
+    if (!prev) {
+      entries.push({ id: `${base}/cr/${e.effectiveDate}`, title: name, updated: stamp(e.effectiveDate), link: `${base}/cr/${e.effectiveDate}`, summary: `The first stored edition: ${plural(kb.ruleCount(e.id), 'rule')}.` });
+      continue;
+    }
+    const d = kb.diff(prev, e, { rulesOnly: true, segments: false });
+    const c = d.counts;
+    const parts = [
+      plural(c.added ?? 0, 'rule') + ' added',
+      `${c.removed ?? 0} removed`,
+      `${c.renumbered ?? 0} renumbered`,
+      `${c.substantive ?? 0} with new wording`,
+      `${c.references ?? 0} with updated references`,
+    ];
+    const touched = d.sections.slice(0, 8).map((s) => `${s.section}${s.title ? ` ${s.title}` : ''}`);
+    entries.push({
+      id: `${base}/diff/${prev.effectiveDate}/${e.effectiveDate}`,
+      title: name,
+      updated: stamp(e.effectiveDate),
+      link: `${base}/diff/${prev.effectiveDate}/${e.effectiveDate}`,
+      summary: `Since ${prev.effectiveDate}: ${parts.join(', ')}.${touched.length ? ` Sections: ${touched.join('; ')}${d.sections.length > touched.length ? ` and ${plural(d.sections.length - touched.length, 'more section')}` : ''}.` : ''}`,
+    });
+  }
+  return feed({
+    id: `${base}/feed.atom`,
+    title: 'Magic: The Gathering Comprehensive Rules — new editions',
+    subtitle: 'Every edition of the Comprehensive Rules, with what changed since the one before.',
+    self: `${base}/feed.atom`,
+    alternate: `${base}/`,
+    updated: stamp(chain.at(-1)?.effectiveDate ?? '1999-01-01'),
+    entries,
+  });
+}
+
+/** A rule's feed: one entry per edition that changed it (added, renumbered, reworded, returned), newest first. */
+export function ruleFeed(kb: KnowledgeBase, number: string, base: string): string {
+  let edition: EditionInfo = kb.resolveEdition('latest').edition;
+  if (!kb.rule(edition.id, number)) edition = kb.editionsWithNumber(number).at(-1) ?? edition;
+  kb.ruleOrThrow(edition, number);
+  const h = kb.history(edition, number);
+  if (!h) throw new QueryError('NOT_FOUND', `no history of rule ${number}`, {});
+  const entries: Entry[] = [];
+  for (const s of [...h.steps].reverse()) {
+    if (s.change === 'unchanged') continue;
+    const what = [
+      s.change === 'added' ? 'first appears' : s.change === 'returned' ? 'returns after a gap' : null,
+      s.renumbered ? `renumbered from ${s.previousNumber}` : null,
+      s.textChange === 'substantive' ? 'new wording' : s.textChange === 'references' ? 'reference numbers updated' : s.textChange === 'none' ? 'typography' : null,
+      s.examplesChanged ? 'examples changed' : null,
+    ].filter((w): w is string => w !== null);
+    entries.push({
+      id: `${base}/cr/${s.date}/${s.number}`,
+      title: `${ruleLabel(s)} (${s.date}): ${what.join(', ') || 'changed'}`,
+      updated: stamp(s.date),
+      link: `${base}/cr/${s.date}/${s.number}`,
+      summary: s.text,
+    });
+  }
+  const last = h.steps.at(-1)!;
+  return feed({
+    id: `${base}/feed/${number}.atom`,
+    title: `Comprehensive Rules ${number}: changes`,
+    subtitle: `Rule ${number} (${h.numbers.join(' → ')}) across every edition it appears in.`,
+    self: `${base}/feed/${number}.atom`,
+    alternate: `${base}/history/${number}`,
+    updated: stamp(entries[0]?.updated.slice(0, 10) ?? last.date),
+    entries,
+  });
+}

@@ -1,0 +1,58 @@
+import { Router, type Request, type Response } from 'express';
+import { normalizeNumber } from '../../core/ruleNumber.js';
+import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
+import { QueryError } from '../../query/QueryError.js';
+import { ERROR, SHORT, etagOf } from '../../server/ResponseCache.js';
+import { editionsFeed, ruleFeed } from './atomFeeds.js';
+
+/** Options of the feeds. */
+export interface FeedRouteOptions {
+  kb: () => KnowledgeBase;
+  /** Base of the links in the feeds; never taken from request headers. */
+  publicUrl: () => string;
+}
+
+const ATOM = 'application/atom+xml; charset=utf-8';
+
+function send(req: Request, res: Response, status: number, type: string, body: string, cacheControl: string): void {
+  const etag = etagOf(body);
+  res.status(status).set({ 'Content-Type': type, 'Cache-Control': cacheControl, ETag: etag });
+  if (status === 200 && req.fresh) {
+    res.status(304).end();
+    return;
+  }
+  res.send(body);
+}
+
+/** GET /feed.atom (new editions) and GET /feed/{number}.atom (the changes to one rule), with ETags. */
+export function feedRoutes(opts: FeedRouteOptions): Router {
+  const router = Router();
+  // the editions feed diffs 25 editions: made once per database (and base URL)
+  const memo = new WeakMap<KnowledgeBase, { base: string; body: string }>();
+  router.get('/feed.atom', (req, res) => {
+    const kb = opts.kb();
+    const base = opts.publicUrl().replace(/\/+$/, '');
+    let m = memo.get(kb);
+    if (!m || m.base !== base) {
+      m = { base, body: editionsFeed(kb, base) };
+      memo.set(kb, m);
+    }
+    send(req, res, 200, ATOM, m.body, SHORT);
+  });
+  router.get('/feed/:file', (req, res, next) => {
+    const file = String(req.params.file);
+    if (!file.endsWith('.atom')) return next();
+    const number = normalizeNumber(file.slice(0, -'.atom'.length));
+    const problem = (status: number, code: string, message: string) =>
+      send(req, res, status, 'application/json; charset=utf-8', JSON.stringify({ error: { code, message } }), ERROR);
+    if (number === null) return problem(400, 'BAD_USER_INPUT', `"${file.slice(0, 40)}" is not a rule number followed by .atom (like 702.19b.atom)`);
+    try {
+      send(req, res, 200, ATOM, ruleFeed(opts.kb(), number, opts.publicUrl().replace(/\/+$/, '')), SHORT);
+    } catch (e) {
+      if (!(e instanceof QueryError)) throw e;
+      const s = e.details.suggestions ?? [];
+      problem(e.code === 'NOT_FOUND' ? 404 : 400, e.code === 'NOT_FOUND' ? 'NOT_FOUND' : 'BAD_USER_INPUT', `${e.message}${s.length ? `; nearest: ${s.join(', ')}` : ''}`);
+    }
+  });
+  return router;
+}

@@ -1,0 +1,202 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { EditionInfo } from '../../core/records.js';
+import { normalizeNumber, ruleLabel } from '../../core/ruleNumber.js';
+import { checkCitations, citationsJson, citationsMarkdown } from '../../query/checkCitations.js';
+import { diffCounts } from '../../query/diffCounts.js';
+import { formatLookup, lookupJson } from '../../query/formatLookup.js';
+import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
+import { QueryError } from '../../query/QueryError.js';
+
+/** Where an answer comes from: the edition and the source file its text was read from. */
+export interface Provenance {
+  effectiveDate: string;
+  setCode: string | null;
+  setName: string | null;
+  sourceFile: string | null;
+  sha256: string | null;
+}
+
+/** Longest text answer a tool gives, in characters (long diffs are cut, and say so). */
+const MAX_TEXT = 40_000;
+
+const edition = z.string().max(64).optional().describe('Edition: an effective date, any date (the edition in force that day), a set code such as AFR, or "latest" (default).');
+
+/**
+ * The crkb MCP server: tools to look up a rule in any edition, search, define a term, diff two
+ * editions, show a rule's history and check citations. Every answer carries the provenance of
+ * the editions it read (effective date, source file, sha256), in its text and its structured content.
+ */
+export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer {
+  const server = new McpServer({ name: 'crkb', version }, { instructions: 'Every edition of the Magic: The Gathering Comprehensive Rules, 1999 to today. Cite rules with the edition and sha256 the answers give.' });
+  const summaries = new Map(kb.editionSummaries().map((s) => [s.id, s]));
+  const provenance = (e: EditionInfo): Provenance => {
+    const s = summaries.get(e.id);
+    return { effectiveDate: e.effectiveDate, setCode: e.setCode, setName: e.setName, sourceFile: s?.primaryFile ?? null, sha256: s?.sha256 ?? null };
+  };
+  const source = (p: Provenance): string =>
+    `Source: Comprehensive Rules effective ${p.effectiveDate}${p.setCode ? ` (${p.setCode})` : ''}${p.sha256 ? `, file ${p.sourceFile ?? '?'} sha256 ${p.sha256}` : ''}`;
+  const answer = (text: string, data: Record<string, unknown>, editions: EditionInfo[]): CallToolResult => {
+    const prov = editions.map(provenance);
+    const body = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}\n… (cut at ${MAX_TEXT} characters)` : text;
+    return { content: [{ type: 'text', text: [body, '', ...prov.map(source)].join('\n') }], structuredContent: { ...data, provenance: prov } };
+  };
+  // A query-layer error is the tool's answer (isError), with the nearest candidates; anything else is a bug.
+  const tool =
+    <A>(f: (args: A) => CallToolResult) =>
+    async (args: A): Promise<CallToolResult> => {
+      try {
+        return f(args);
+      } catch (e) {
+        if (!(e instanceof QueryError)) throw e;
+        const s = e.details.suggestions ?? [];
+        const where = e.details.argument ? `${e.details.argument}: ` : '';
+        return { isError: true, content: [{ type: 'text', text: `${where}${e.message}${s.length ? `. Did you mean: ${s.join(', ')}?` : ''}` }] };
+      }
+    };
+  const ed = (arg: string | undefined, name = 'edition') => kb.resolveEdition(arg, 'cr', name).edition;
+  const numberArg = (n: string, name: string): string => {
+    const t = normalizeNumber(n);
+    if (t === null) throw new QueryError('BAD_INPUT', `"${n.slice(0, 40)}" is not a rule number (like 702.19b)`, { argument: name });
+    return t;
+  };
+
+  server.registerTool(
+    'lookup_rule',
+    {
+      title: 'Look up a rule',
+      description:
+        'A rule with its subrules as it reads in any edition: a number ("702.19b"), a range ("601.2a-h"), one example ("702.19b ex 2"), a keyword ("trample"), a glossary term or abbreviation ("sba", "etb").',
+      inputSchema: { query: z.string().min(1).max(100).describe('What to look up.'), edition, examples: z.boolean().optional().describe('Include the examples.') },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    tool(({ query, edition: e, examples }: { query: string; edition?: string; examples?: boolean }) => {
+      const en = ed(e);
+      const a = kb.lookup(en, query);
+      const examplesOf = (r: Parameters<typeof kb.examples>[0]) => kb.examples(r);
+      const fo = { examples: examples === true, fullUrl: '', full: true };
+      return answer(formatLookup(a, 'markdown', examplesOf, fo), lookupJson(a, examplesOf, fo), [en]);
+    }),
+  );
+
+  server.registerTool(
+    'search_rules',
+    {
+      title: 'Search the rules',
+      description: 'Full-text search (bm25 ranking, typo tolerant) over the rules, examples and glossary of one edition.',
+      inputSchema: { query: z.string().min(1).max(500).describe('Plain words.'), edition, limit: z.number().int().min(1).max(50).optional().describe('Hits, 1-50 (default 10).') },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    tool(({ query, edition: e, limit }: { query: string; edition?: string; limit?: number }) => {
+      const en = ed(e);
+      const hits = kb.search(en.id, query, { limit: limit ?? 10, marks: { open: '**', close: '**' } }).map((h) => ({
+        kind: h.kind,
+        number: h.rule?.number ?? null,
+        term: h.glossary?.term ?? null,
+        exampleIndex: h.exampleIndex,
+        snippet: h.snippet,
+      }));
+      const lines = hits.map((h) => `- ${h.kind === 'glossary' ? `Glossary: ${h.term}` : h.kind === 'example' ? `${h.number} (example ${h.exampleIndex! + 1})` : h.number}: ${h.snippet}`);
+      return answer(lines.length ? lines.join('\n') : `No text of the ${en.effectiveDate} edition matches "${query}".`, { query, edition: en.effectiveDate, hits }, [en]);
+    }),
+  );
+
+  server.registerTool(
+    'define_term',
+    {
+      title: 'Define a term',
+      description: 'A glossary term ("dies", "token", "APNAP order", "sba") with the rules it points to.',
+      inputSchema: { term: z.string().min(1).max(100).describe('The term.'), edition },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    tool(({ term, edition: e }: { term: string; edition?: string }) => {
+      const en = ed(e);
+      const a = kb.lookup(en, term);
+      // no glossary entry found: NOT_FOUND with the closest terms
+      if (a.glossary.length === 0 || a.kind === 'fuzzy') kb.glossaryTermOrThrow(en, term);
+      const examplesOf = () => [];
+      const fo = { examples: false, fullUrl: '', full: true };
+      const json = lookupJson(a, examplesOf, fo);
+      return answer(formatLookup(a, 'markdown', examplesOf, fo), { term: a.matched, edition: en.effectiveDate, glossary: json.glossary, rules: json.rules }, [en]);
+    }),
+  );
+
+  server.registerTool(
+    'diff_editions',
+    {
+      title: 'Diff two editions',
+      description: 'Rules added, removed, renumbered or changed between two editions (any two), optionally within a part, section or rule.',
+      inputSchema: {
+        from: z.string().max(64).describe('The earlier edition (date or set code).'),
+        to: z.string().max(64).describe('The later edition (date, set code or "latest").'),
+        section: z.string().max(20).optional().describe('Keep one part ("7"), section ("702") or rule ("702.19").'),
+        limit: z.number().int().min(1).max(500).optional().describe('Most changes listed (default 100).'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    tool(({ from, to, section, limit }: { from: string; to: string; section?: string; limit?: number }) => {
+      const a = ed(from, 'from');
+      const b = ed(to, 'to');
+      const s = section === undefined ? undefined : numberArg(section, 'section');
+      const d = kb.diff(a, b, { ...(s ? { section: s } : {}), rulesOnly: true, segments: false });
+      const changes = d.changes.slice(0, limit ?? 100).map((c) => ({ before: c.before, after: c.after, renumbered: c.renumbered, textChange: c.textChange }));
+      const counts = diffCounts(d.changes);
+      const lines = [
+        `${a.effectiveDate} → ${b.effectiveDate}${s ? `, ${s}` : ''}: ${d.changes.length} changes (${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')})`,
+        ...changes.map((c) =>
+          !c.before ? `+ ${c.after!.number} ${c.after!.text}` : !c.after ? `- ${c.before.number} ${c.before.text}` : `~ ${c.before.number}${c.renumbered ? ` → ${c.after.number}` : ''} (${c.textChange}) ${c.after.text}`,
+        ),
+      ];
+      if (d.changes.length > changes.length) lines.push(`… ${d.changes.length - changes.length} more changes (raise limit or narrow section)`);
+      return answer(lines.join('\n'), { from: a.effectiveDate, to: b.effectiveDate, section: s ?? null, counts, total: d.changes.length, changes }, [a, b]);
+    }),
+  );
+
+  server.registerTool(
+    'rule_history',
+    {
+      title: "A rule's history",
+      description: 'Every edition a rule appears in, across renumbering, and what changed at each step.',
+      inputSchema: { number: z.string().max(20).describe('The rule number, as numbered in `edition`.'), edition },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    tool(({ number, edition: e }: { number: string; edition?: string }) => {
+      const n = numberArg(number, 'number');
+      let en = ed(e);
+      // a number the edition lacks: the last edition that had it (as the CLI does)
+      if (!kb.rule(en.id, n)) en = kb.editionsWithNumber(n).at(-1) ?? en;
+      kb.ruleOrThrow(en, n);
+      const h = kb.history(en, n)!;
+      const steps = h.steps
+        .filter((s) => s.change !== 'unchanged')
+        .map((s) => ({ date: s.date, number: s.number, change: s.change, renumbered: s.renumbered, previousNumber: s.previousNumber ?? null, textChange: s.textChange ?? null, text: s.text }));
+      const lines = [
+        `${n} (${en.effectiveDate}): numbered ${h.numbers.join(' → ')}; in ${h.steps.length} editions, ${h.first} to ${h.last}`,
+        ...steps.map((s) => `- ${s.date} ${ruleLabel(s)} ${s.change}${s.renumbered ? ` (renumbered from ${s.previousNumber})` : ''}${s.textChange ? `, ${s.textChange}` : ''}: ${s.text}`),
+      ];
+      return answer(lines.join('\n'), { number: n, edition: en.effectiveDate, numbers: h.numbers, first: h.first, last: h.last, editions: h.steps.length, steps }, [en]);
+    }),
+  );
+
+  server.registerTool(
+    'check_citations',
+    {
+      title: 'Check rule citations',
+      description:
+        'Checks rule citations written against one edition in another (default latest): same, moved (renumbered), changed, gone (and since when), or not a rule then; a title quoted after a number is checked too. Give text or numbers.',
+      inputSchema: {
+        text: z.string().max(200_000).optional().describe('A text citing rules ("rule 706.10", "rules 601.2a-h").'),
+        numbers: z.array(z.string().max(20)).max(1000).optional().describe('Rule numbers instead of a text.'),
+        asOf: z.string().max(64).describe('When the citations were written: a date or set code.'),
+        to: z.string().max(64).optional().describe('Check them in this edition (default latest).'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    tool(({ text, numbers, asOf, to }: { text?: string; numbers?: string[]; asOf: string; to?: string }) => {
+      const r = checkCitations(kb, { text: text ?? null, numbers: numbers ?? null, asOf, to: to ?? null });
+      return answer(citationsMarkdown(r), citationsJson(r), [r.asOf, r.to]);
+    }),
+  );
+  return server;
+}

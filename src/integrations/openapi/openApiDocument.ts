@@ -1,0 +1,208 @@
+import { CHAT_LIMIT } from '../../query/formatLookup.js';
+
+type Schema = Record<string, unknown>;
+
+const str = (description: string): Schema => ({ type: 'string', description });
+const nullable = (s: Schema): Schema => ({ ...s, type: [s.type as string, 'null'] });
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const obj = (properties: Record<string, Schema>, required = Object.keys(properties), description?: string): Schema => ({
+  type: 'object',
+  ...(description ? { description } : {}),
+  properties,
+  required,
+  additionalProperties: false,
+});
+
+const edition = {
+  name: 'edition',
+  in: 'query',
+  description: 'An effective date, any other date (the edition in force that day), a set code (AFR) or `latest` (default).',
+  schema: { type: 'string', maxLength: 64, examples: ['latest', '2021-07-23', 'AFR'] },
+};
+const format = {
+  name: 'format',
+  in: 'query',
+  description: `json (default), or text / markdown: one chat message of at most ${CHAT_LIMIT} characters, cut at a line with a link to the rest.`,
+  schema: { type: 'string', enum: ['json', 'text', 'markdown', 'md'] },
+};
+const examples = { name: 'examples', in: 'query', description: 'Include examples (1).', schema: { type: 'string', enum: ['0', '1', 'true', 'false'] } };
+const full = { name: 'full', in: 'query', description: 'Text and markdown: no 2,000-character cap (1).', schema: { type: 'string', enum: ['0', '1', 'true', 'false'] } };
+
+const errors = {
+  '400': { description: 'A bad argument (named in the message).', content: { 'application/json': { schema: ref('Error') }, 'text/plain': { schema: { type: 'string' } } } },
+  '404': { description: 'No such rule or term, with suggestions.', content: { 'application/json': { schema: ref('Error') }, 'text/plain': { schema: { type: 'string' } } } },
+};
+const lookupResponses = {
+  '200': {
+    description: 'The answer. Pinned editions are cached for a year (immutable), `latest` for five minutes; ETag and 304.',
+    content: {
+      'application/json': { schema: ref('LookupResult') },
+      'text/plain': { schema: { type: 'string', maxLength: CHAT_LIMIT } },
+      'text/markdown': { schema: { type: 'string', maxLength: CHAT_LIMIT } },
+    },
+  },
+  ...errors,
+};
+
+/** The OpenAPI 3.1 document of the /v1 endpoints, with `server` as the server URL. */
+export function openApiDocument(server: string) {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'crkb bot endpoints',
+      version: '1',
+      description:
+        'Every edition of the Magic: The Gathering Comprehensive Rules, 1999 to today. Chat-sized lookups, search, citation checks and whole editions. GraphQL (with history, diffs and cross-references) is at /graphql.',
+    },
+    servers: [{ url: server }],
+    paths: {
+      '/v1/lookup': {
+        get: {
+          operationId: 'lookup',
+          summary: 'What a bot sends: a number, range, example, keyword, term, abbreviation or question',
+          description:
+            'Reads "702.19b", "CR 702.19b", "601.2a-h", "702.19b ex 2", "trample", "dies", "define dies", "what is a token", "sba", or a misspelling (answered with the closest term and suggestions).',
+          parameters: [{ name: 'q', in: 'query', required: true, description: 'What the user typed; at most 100 characters.', schema: { type: 'string', maxLength: 100 } }, edition, format, examples, full],
+          responses: lookupResponses,
+        },
+      },
+      '/v1/rules/{number}': {
+        get: {
+          operationId: 'rule',
+          summary: 'One rule with its subrules',
+          parameters: [{ name: 'number', in: 'path', required: true, description: 'A rule number (702.19b).', schema: { type: 'string', pattern: '^\\d{1,3}(\\.\\d{1,3}[a-z]{0,2})?\\.?$' } }, edition, format, examples, full],
+          responses: lookupResponses,
+        },
+      },
+      '/v1/search': {
+        get: {
+          operationId: 'search',
+          summary: 'Full-text search of one edition (bm25, typo tolerant)',
+          parameters: [
+            { name: 'q', in: 'query', required: true, description: 'Plain words; at most 500 characters.', schema: { type: 'string', maxLength: 500 } },
+            edition,
+            { name: 'limit', in: 'query', description: 'Hits, 1-50 (default 10).', schema: { type: 'integer', minimum: 1, maximum: 50 } },
+            format,
+          ],
+          responses: {
+            '200': {
+              description: 'Hits, best first. JSON snippets are HTML (matches in <b>); markdown ones Markdown.',
+              content: { 'application/json': { schema: ref('SearchResult') }, 'text/plain': { schema: { type: 'string' } }, 'text/markdown': { schema: { type: 'string' } } },
+            },
+            '400': errors['400'],
+          },
+        },
+      },
+      '/v1/citations': {
+        post: {
+          operationId: 'citations',
+          summary: 'Check rule citations written against one edition in another',
+          description:
+            'For each rule cited in `text` (or listed in `numbers`): the rule it named in the `asOf` edition, where the same rule is now (followed across renumbering) in `to` (default latest), or since when it is gone, and whether a quoted title still matches.',
+          requestBody: { required: true, content: { 'application/json': { schema: ref('CitationRequest') } } },
+          responses: {
+            '200': {
+              description: 'The report: JSON, or a Markdown table with "format": "markdown".',
+              content: { 'application/json': { schema: ref('CitationReport') }, 'text/markdown': { schema: { type: 'string' } } },
+            },
+            '400': { description: 'A bad or missing argument, named.', content: { 'application/json': { schema: ref('Error') } } },
+          },
+        },
+      },
+      '/v1/editions/{edition}.json': {
+        get: {
+          operationId: 'exportEdition',
+          summary: 'One edition whole (the crkb export shape)',
+          parameters: [{ ...edition, in: 'path', required: true }],
+          responses: { '200': { description: 'The edition.', content: { 'application/json': { schema: ref('EditionExport') } } }, '400': { description: 'Not an edition.', content: { 'application/json': { schema: ref('Error') } } } },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Error: obj({
+          error: obj(
+            {
+              code: { type: 'string', enum: ['BAD_USER_INPUT', 'NOT_FOUND'], description: 'What went wrong.' },
+              message: str('A sentence naming the argument and the problem.'),
+              suggestions: { type: 'array', items: { type: 'string' }, description: 'What the user may have meant.' },
+              argument: str('The argument at fault.'),
+            },
+            ['code', 'message'],
+          ),
+        }),
+        RuleSide: obj({ number: str('The rule number.'), text: str('Its text.') }),
+        LookupRule: obj(
+          {
+            number: str('The rule number.'),
+            parent: nullable(str('The number it sits under.')),
+            text: str('Its text as published.'),
+            examples: { type: 'array', items: { type: 'string' }, description: 'Its examples (with examples=1).' },
+          },
+          ['number', 'parent', 'text'],
+        ),
+        LookupResult: obj(
+          {
+            query: str('The query as sent.'),
+            kind: { type: 'string', enum: ['rule', 'range', 'example', 'keyword', 'glossary', 'fuzzy', 'search', 'none'], description: 'How it was answered.' },
+            matched: nullable(str('What it was read as.')),
+            edition: str('Effective date of the edition read.'),
+            rules: { type: 'array', items: ref('LookupRule') },
+            glossary: { type: 'array', items: obj({ term: str('The term.'), definition: str('Its definition.') }) },
+            example: obj({ index: { type: 'integer', minimum: 1 }, text: str('The example.') }, ['index', 'text'], 'The example asked for ("702.19b ex 2").'),
+            suggestions: { type: 'array', items: { type: 'string' } },
+            url: str('The whole answer as text.'),
+          },
+          ['query', 'kind', 'matched', 'edition', 'rules', 'glossary', 'suggestions', 'url'],
+        ),
+        SearchResult: obj({
+          query: str('The words searched.'),
+          edition: str('Effective date of the edition searched.'),
+          hits: {
+            type: 'array',
+            items: obj({
+              kind: { type: 'string', enum: ['rule', 'example', 'glossary'] },
+              number: nullable(str('The rule (rule and example hits).')),
+              term: nullable(str('The glossary term (glossary hits).')),
+              exampleIndex: { type: ['integer', 'null'], description: 'Index of the example, from 0.' },
+              snippet: str('An excerpt around the matches.'),
+            }),
+          },
+        }),
+        CitationRequest: {
+          ...obj(
+            {
+              text: str('A text citing rules ("rule 706.10", "rules 601.2a-h", a bare 704.5m); at most 200,000 characters.'),
+              numbers: { type: 'array', items: { type: 'string' }, maxItems: 1000, description: 'Rule numbers instead of a text.' },
+              asOf: str('When the citations were written: a date, an effective date or a set code.'),
+              to: str('The edition to check them in (default latest).'),
+              format: { type: 'string', enum: ['json', 'markdown'] },
+            },
+            ['asOf'],
+          ),
+          oneOf: [{ required: ['text'] }, { required: ['numbers'] }],
+        },
+        Citation: obj({
+          cited: str('The number as cited.'),
+          title: nullable(str('A title quoted or in parentheses after the number.')),
+          then: { oneOf: [ref('RuleSide'), { type: 'null' }], description: 'The rule the number named in the asOf edition.' },
+          status: { type: 'string', enum: ['same', 'moved', 'changed', 'gone', 'unknown'], description: 'unknown: the number named no rule then.' },
+          now: { oneOf: [ref('RuleSide'), { type: 'null' }], description: 'The same rule in the edition checked.' },
+          goneSince: nullable(str('Effective date of the first edition without it, when gone.')),
+          textChange: { type: ['string', 'null'], enum: ['none', 'references', 'substantive', null] },
+          titleMatches: { type: ['boolean', 'null'], description: 'Whether the quoted title still matches.' },
+        }),
+        CitationReport: obj({
+          asOf: str('Effective date of the edition the citations were written against.'),
+          to: str('Effective date of the edition they were checked in.'),
+          citations: { type: 'array', items: ref('Citation') },
+        }),
+        EditionExport: obj({
+          effectiveDate: str('The edition.'),
+          rules: { type: 'array', items: obj({ number: { type: 'string' }, parent: { type: ['string', 'null'] }, text: { type: 'string' }, examples: { type: 'array', items: { type: 'string' } } }) },
+          glossary: { type: 'array', items: obj({ term: { type: 'string' }, definition: { type: 'string' } }) },
+        }),
+      },
+    },
+  };
+}

@@ -1,0 +1,209 @@
+import type { EditionInfo, RuleRecord } from '../core/records.js';
+import { extractReferences } from '../core/references.js';
+import { normalizeNumber, ruleLabel } from '../core/ruleNumber.js';
+import { compareRuleText, type TextChange } from '../engine/compareRule.js';
+import type { KnowledgeBase } from './KnowledgeBase.js';
+import { QueryError } from './QueryError.js';
+
+/** What became of a cited rule: same number and text, another number, same number but new text, no longer there. */
+export type CitationStatus = 'same' | 'moved' | 'changed' | 'gone' | 'unknown';
+
+/** A rule as a citation sees it. */
+export interface CitedRule {
+  number: string;
+  text: string;
+}
+
+/** One citation checked. */
+export interface CitationCheck {
+  /** The number as cited ("706.10"). */
+  cited: string;
+  /** A title quoted beside the number ("702.19 (Trample)"), or null. */
+  title: string | null;
+  /** The rule the number named in the `asOf` edition; null when it named none (status unknown). */
+  then: CitedRule | null;
+  status: CitationStatus;
+  /** The same rule (same lineage) in the target edition, under whatever number it has now; null when gone. */
+  now: CitedRule | null;
+  /** Effective date of the first edition without the rule, when gone (null when it never came back into view). */
+  goneSince: string | null;
+  /** How its text changed between then and now: only reference numbers, or more; null when gone or unknown. */
+  textChange: TextChange | null;
+  /** Whether the quoted title is still found in the text of the rule now or of a rule it sits under; null without a title or a rule now. */
+  titleMatches: boolean | null;
+}
+
+/** What to check: a text to find citations in, or numbers; the edition they were written against. */
+export interface CitationQuery {
+  text?: string | null;
+  numbers?: readonly string[] | null;
+  /** When the citations were written: a date, an effective date, a set code. */
+  asOf: string | null | undefined;
+  /** Where to follow them to (default latest). */
+  to?: string | null;
+}
+
+/** The citations of a text or list, checked from one edition to another. */
+export interface CitationReport {
+  asOf: EditionInfo;
+  to: EditionInfo;
+  /** Both editions pinned (the answer never changes). */
+  exact: boolean;
+  citations: CitationCheck[];
+}
+
+/** Longest text checked, in characters. */
+export const MAX_CITATION_TEXT = 200_000;
+/** Most citations checked in one request. */
+export const MAX_CITATIONS = 1000;
+
+// A title quoted or in parentheses right after a number: 702.19 "Trample", 702.19 (“Trample”), 702.19 (Trample).
+const QUOTED_RE = /^\s*,?\s*\(?\s*["“]([^"“”\n]{1,80}?)[,.]?["”]/;
+const PAREN_RE = /^\s*\(\s*([\p{L}][^()\d\n]{0,79}?)\s*\)/u;
+
+interface Found {
+  cited: string;
+  title: string | null;
+}
+
+/** Citations of rule and section numbers in a text, in order, once each (number and title). */
+function citationsIn(text: string): Found[] {
+  const out: Found[] = [];
+  const seen = new Set<string>();
+  const refs = extractReferences(text).filter((r) => r.kind !== 'part');
+  const spanCount = new Map<string, number>();
+  for (const r of refs) spanCount.set(`${r.start}:${r.end}`, (spanCount.get(`${r.start}:${r.end}`) ?? 0) + 1);
+  for (const r of refs) {
+    let title: string | null = null;
+    // a title belongs to a single number, not to a range
+    if (spanCount.get(`${r.start}:${r.end}`) === 1) {
+      const rest = text.slice(r.end, r.end + 120);
+      const m = QUOTED_RE.exec(rest) ?? PAREN_RE.exec(rest);
+      title = m ? m[1]!.trim() : null;
+    }
+    const key = `${r.target}\u0000${title ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ cited: r.target, title });
+  }
+  return out;
+}
+
+const norm = (s: string): string =>
+  s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[’‘]/g, "'")
+    .replace(/[^\p{L}\p{N}']+/gu, ' ')
+    .trim();
+
+/**
+ * Checks citations written against one edition (`asOf`) in another (`to`, default latest): for
+ * each cited rule, the rule it named then, where the same rule (its lineage, across renumbering)
+ * is now, or since when it is gone, and whether a quoted title still matches. Takes a text (the
+ * citations are found in it) or a list of numbers. Throws BAD_INPUT for missing or oversized input.
+ */
+export function checkCitations(kb: KnowledgeBase, q: CitationQuery): CitationReport {
+  const hasText = typeof q.text === 'string';
+  const hasNumbers = Array.isArray(q.numbers);
+  if (hasText === hasNumbers) throw new QueryError('BAD_INPUT', 'give either "text" or "numbers", not both or neither', { argument: 'text' });
+  if (q.asOf === undefined || q.asOf === null || q.asOf.trim() === '') {
+    throw new QueryError('BAD_INPUT', '"asOf" is required: the date (or set code) the citations were written against', { argument: 'asOf' });
+  }
+  const asOf = kb.resolveEdition(q.asOf, 'cr', 'asOf');
+  const to = kb.resolveEdition(q.to, 'cr', 'to');
+  let found: Found[];
+  if (hasText) {
+    const text = q.text!;
+    if (text.length > MAX_CITATION_TEXT) throw new QueryError('BAD_INPUT', `"text" is longer than ${MAX_CITATION_TEXT} characters`, { argument: 'text' });
+    found = citationsIn(text);
+  } else {
+    const numbers = q.numbers!;
+    if (numbers.length > MAX_CITATIONS) throw new QueryError('BAD_INPUT', `"numbers" holds more than ${MAX_CITATIONS} numbers`, { argument: 'numbers' });
+    found = numbers.map((raw) => {
+      const n = typeof raw === 'string' ? normalizeNumber(raw) : null;
+      if (n === null) throw new QueryError('BAD_INPUT', `"${String(raw).slice(0, 40)}" in "numbers" is not a rule number (like 702.19b)`, { argument: 'numbers' });
+      return { cited: n, title: null };
+    });
+  }
+  if (found.length > MAX_CITATIONS) throw new QueryError('BAD_INPUT', `the text holds more than ${MAX_CITATIONS} citations`, { argument: 'text' });
+  const chain = kb.editions().filter((e) => e.family === 'cr' && e.official);
+  const citations = found.map((f) => checkOne(kb, f, asOf.edition, to.edition, chain));
+  return { asOf: asOf.edition, to: to.edition, exact: asOf.exact && to.exact, citations };
+}
+
+function checkOne(kb: KnowledgeBase, f: Found, asOf: EditionInfo, to: EditionInfo, chain: EditionInfo[]): CitationCheck {
+  const base = { cited: f.cited, title: f.title };
+  const then = kb.rule(asOf.id, f.cited);
+  if (!then) return { ...base, then: null, status: 'unknown', now: null, goneSince: null, textChange: null, titleMatches: null };
+  const now = placeIn(kb, then, to);
+  const side = (r: RuleRecord): CitedRule => ({ number: r.number, text: r.text });
+  if (!now) {
+    return { ...base, then: side(then), status: 'gone', now: null, goneSince: goneSince(kb, then, to, chain), textChange: null, titleMatches: null };
+  }
+  const lineageIn = (e: EditionInfo) => (n: string) => kb.rule(e.id, n)?.lineageId ?? null;
+  const textChange = then.text === now.text ? 'none' : compareRuleText(then.text, now.text, lineageIn(asOf), lineageIn(to)).textChange;
+  const status: CitationStatus = now.number !== then.number ? 'moved' : then.text !== now.text ? 'changed' : 'same';
+  // a title may name the rule itself or what it sits under ("702.19b (Trample)", "707.10 (Copying Objects)")
+  const titleMatches = f.title === null ? null : [now, ...kb.ancestors(now)].some((r) => norm(r.text).includes(norm(f.title!)));
+  return { ...base, then: side(then), status, now: side(now), goneSince: null, textChange, titleMatches };
+}
+
+/** The same rule (lineage) in another edition, or null; a rule never aligned is matched by number. */
+function placeIn(kb: KnowledgeBase, rule: RuleRecord, edition: EditionInfo): RuleRecord | null {
+  if (rule.editionId === edition.id) return rule;
+  if (rule.lineageId === null) return kb.rule(edition.id, rule.number);
+  const place = kb.snapshot.lineagePlaces(rule.lineageId).find(([e]) => e === edition.id);
+  return place ? kb.snapshot.ruleAt(edition.id, place[1]) : null;
+}
+
+/** The first official edition after the rule's last appearance up to `to`. */
+function goneSince(kb: KnowledgeBase, rule: RuleRecord, to: EditionInfo, chain: EditionInfo[]): string | null {
+  const present = new Set(rule.lineageId === null ? [rule.editionId] : kb.snapshot.lineagePlaces(rule.lineageId).map(([e]) => e));
+  let seen = false;
+  let gone: string | null = null;
+  for (const e of chain) {
+    if (e.effectiveDate > to.effectiveDate) break;
+    if (present.has(e.id)) {
+      seen = true;
+      gone = null;
+    } else if (seen && gone === null) gone = e.effectiveDate;
+  }
+  return gone;
+}
+
+/** A report as JSON-ready data: the two editions by date, and the citations. */
+export function citationsJson(r: CitationReport): { asOf: string; to: string; citations: CitationCheck[] } {
+  return { asOf: r.asOf.effectiveDate, to: r.to.effectiveDate, citations: r.citations };
+}
+
+const STATUS_WORD: Record<CitationStatus, string> = {
+  same: 'same',
+  moved: 'moved',
+  changed: 'changed',
+  gone: 'gone',
+  unknown: 'not a rule then',
+};
+
+/** A report as a Markdown table, one row per citation. */
+export function citationsMarkdown(r: CitationReport): string {
+  const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
+  const short = (s: string): string => cell(s.length > 80 ? `${s.slice(0, 79)}…` : s);
+  const lines = [
+    `Citations written against the ${r.asOf.effectiveDate} edition, checked in the ${r.to.effectiveDate} edition.`,
+    '',
+    '| cited | status | now | then | note |',
+    '| --- | --- | --- | --- | --- |',
+  ];
+  for (const c of r.citations) {
+    const now = c.now ? ruleLabel(c.now) : '—';
+    const notes: string[] = [];
+    if (c.goneSince) notes.push(`gone since ${c.goneSince}`);
+    if (c.textChange === 'references') notes.push('only reference numbers changed');
+    if (c.textChange === 'substantive') notes.push('text changed');
+    if (c.title !== null) notes.push(c.titleMatches === null ? `title “${cell(c.title)}”` : c.titleMatches ? `title “${cell(c.title)}” matches` : `title “${cell(c.title)}” no longer matches`);
+    lines.push(`| ${c.cited} | ${STATUS_WORD[c.status]} | ${now} | ${c.then ? short(c.then.text) : '—'} | ${notes.join('; ')} |`);
+  }
+  if (r.citations.length === 0) lines.push('| — | no citations found | | | |');
+  return lines.join('\n');
+}
