@@ -77,7 +77,10 @@ export class Snapshot {
   private readonly files = new Map<number, { files: number; primary: { path: string; sha256: string } | null }>();
   /** Lineage id -> places, each editionId * 2^16 + position (built on first use). */
   private lineageIndex: Map<number, number[]> | null = null;
-  private readonly search: { match: Statement; any: Statement; marks: Statement; vocabulary: Statement | null };
+  private readonly search: { match: Statement; any: Statement; marks: Statement };
+  private words: string[] | null = null;
+  /** The texts whose marks the running `marks` query makes. */
+  private wanted: Set<number> | null = null;
 
   constructor(readonly db: Db) {
     const all = <T>(sql: string): IterableIterator<T> => db.prepare(sql).raw(true).iterate() as IterableIterator<T>;
@@ -185,22 +188,16 @@ export class Snapshot {
     )) {
       this.files.set(e, { files: n, primary: path === null || sha256 === null ? null : { path, sha256 } });
     }
-    let vocabulary: Statement | null = null;
-    try {
-      // a temporary table (in memory): the database file itself stays untouched
-      db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.texts_vocab USING fts5vocab(main, texts_fts, row)`);
-      vocabulary = db.prepare('SELECT term FROM temp.texts_vocab').pluck();
-    } catch {
-      vocabulary = null;
-    }
+    // Filters that SQLite applies before it computes bm25 or snippets: only for the rows they keep.
+    db.function('crkb_in_edition', { deterministic: true }, (e, id) => (this.hasText(Number(e), Number(id)) ? 1 : 0));
+    db.function('crkb_wanted', (id) => (this.wanted?.has(Number(id)) ? 1 : 0));
     this.search = {
-      match: db.prepare('SELECT rowid, bm25(texts_fts) FROM texts_fts WHERE texts_fts MATCH @q ORDER BY rank').raw(true),
+      match: db.prepare('SELECT rowid, bm25(texts_fts) FROM texts_fts WHERE texts_fts MATCH @q AND crkb_in_edition(@edition, rowid)').raw(true),
       any: db.prepare('SELECT 1 FROM texts_fts WHERE texts_fts MATCH @q LIMIT 1').pluck(),
       marks: db.prepare(
         `SELECT rowid, snippet(texts_fts, 0, @open, @close, '…', 24), highlight(texts_fts, 0, @open, @close)
-         FROM texts_fts WHERE texts_fts MATCH @q AND rowid IN (SELECT value FROM json_each(@ids))`,
+         FROM texts_fts WHERE texts_fts MATCH @q AND crkb_wanted(rowid)`,
       ).raw(true),
-      vocabulary,
     };
   }
 
@@ -414,9 +411,10 @@ export class Snapshot {
     return this.links;
   }
 
-  /** FTS5 matches of a query over every text: [text id, bm25 score], best first. */
-  matches(ftsQuery: string): IterableIterator<[number, number]> {
-    return this.search.match.iterate({ q: ftsQuery }) as IterableIterator<[number, number]>;
+  /** FTS5 matches of a query among an edition's texts: [text id, bm25 score], best first (ties by text id). */
+  matches(ftsQuery: string, editionId: number): Array<[number, number]> {
+    const rows = this.search.match.all({ q: ftsQuery, edition: editionId }) as Array<[number, number]>;
+    return rows.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
   }
 
   /** Whether any text matches a query. */
@@ -426,12 +424,23 @@ export class Snapshot {
 
   /** Snippet and whole text of some texts with the query's matches marked. */
   marks(ftsQuery: string, ids: readonly number[], open: string, close: string): Map<number, { snippet: string; highlighted: string }> {
-    const rows = this.search.marks.all({ q: ftsQuery, ids: JSON.stringify(ids), open, close }) as Array<[number, string, string]>;
-    return new Map(rows.map(([id, snippet, highlighted]) => [id, { snippet, highlighted }]));
+    this.wanted = new Set(ids);
+    try {
+      const rows = this.search.marks.all({ q: ftsQuery, open, close }) as Array<[number, string, string]>;
+      return new Map(rows.map(([id, snippet, highlighted]) => [id, { snippet, highlighted }]));
+    } finally {
+      this.wanted = null;
+    }
   }
 
-  /** Every term of the full-text index (stemmed, as FTS5 stores them); empty when it cannot be read. */
+  /** Every distinct word of every text, lower-cased (what a misspelt search word is compared with). */
   vocabulary(): string[] {
-    return this.search.vocabulary ? (this.search.vocabulary.all() as string[]) : [];
+    if (this.words === null) {
+      const seen = new Set<string>();
+      for (const body of this.bodies.values()) for (const w of body.match(/[\p{L}\p{N}]{3,}/gu) ?? []) seen.add(w.toLowerCase());
+      this.words = [...seen];
+    }
+    return this.words;
   }
+
 }

@@ -490,9 +490,8 @@ export class KnowledgeBase {
   private places(editionId: number, fts: string, wanted: number): Place[] {
     const out: Place[] = [];
     let last = Infinity;
-    for (const [textId, score] of this.snapshot.matches(fts)) {
+    for (const [textId, score] of this.snapshot.matches(fts, editionId)) {
       if (out.length >= wanted && score > last) break;
-      if (!this.snapshot.hasText(editionId, textId)) continue;
       for (const pos of this.snapshot.positionsUsingText(editionId, textId, 'text')) out.push({ textId, score, ord: pos, pos, exampleIndex: -1, glossary: null });
       for (const pos of this.snapshot.positionsUsingText(editionId, textId, 'example')) {
         const r = this.snapshot.ruleAt(editionId, pos)!;
