@@ -7,8 +7,8 @@ import type { CacheScope } from './ApiContext.js';
 import { graphqlPage } from './graphqlPage.js';
 import { GraphqlEndpoint, createApiSchema, readGraphqlRequest, type GraphqlResponse } from './graphqlEndpoint.js';
 import type { QueryLimits } from './limits.js';
-import { ERROR, IMMUTABLE, SHORT, createResponseCache, etagOf, type CachedResponse } from './ResponseCache.js';
-import { sendCached, v1Routes } from './v1Routes.js';
+import { ERROR, IMMUTABLE, SHORT, createResponseCache, etagOf, sendCached, type CachedResponse } from './ResponseCache.js';
+import { v1Routes } from './v1Routes.js';
 
 /** Options of buildServer: a database file (opened read-only) or an open database. */
 export interface BuildServerOptions {
