@@ -1,6 +1,7 @@
 import type { GlossaryEntry, ParsedDocument, RuleNode } from '../../src/core/types.js';
 import { openWritableDb, type Db } from '../../src/db/openDb.js';
 import { Writer } from '../../ingest/store/Writer.js';
+import { storeDerived } from '../../ingest/store/storeDerived.js';
 
 /** [number, text, examples?] */
 type R = [string, string, string[]?];
@@ -161,8 +162,11 @@ export function fillRefs(db: Db): void {
   }
 }
 
-/** A fresh in-memory (or file) database holding the fixture editions (or the given ones) with references. */
-export function fixtureDb(file = ':memory:', docs: ParsedDocument[] = fixtureDocs()): Db {
+/**
+ * A fresh in-memory (or file) database holding the fixture editions (or the given ones) with references.
+ * `derived`: references and lineage as ingest stores them (diffs and histories follow renumbering).
+ */
+export function fixtureDb(file = ':memory:', docs: ParsedDocument[] = fixtureDocs(), opts: { derived?: boolean } = {}): Db {
   const db = openWritableDb(file);
   const w = new Writer(db);
   db.transaction(() => {
@@ -180,8 +184,11 @@ export function fixtureDb(file = ':memory:', docs: ParsedDocument[] = fixtureDoc
         d,
       );
     }
-    w.indexNewTexts();
-    fillRefs(db);
+    if (opts.derived) storeDerived(w);
+    else {
+      w.indexNewTexts();
+      fillRefs(db);
+    }
   })();
   return db;
 }

@@ -3,8 +3,8 @@ import { listen } from '../../src/server/listen.js';
 import { fixtureDb } from './fixtures.js';
 
 /** A server over a fresh fixture database, listening on a loopback port. */
-export async function fixtureServer(opts: Partial<BuildServerOptions> = {}) {
-  const db = fixtureDb();
+export async function fixtureServer(opts: Partial<BuildServerOptions> = {}, derived = false) {
+  const db = fixtureDb(':memory:', undefined, { derived });
   const built = await buildServer({ db, ...opts });
   const l = await listen(built.app, 0);
   return {
