@@ -64,26 +64,20 @@ function liveSearch(form: HTMLFormElement): void {
   const edition = form.querySelector<HTMLSelectElement>('select[name=edition]');
   if (!input) return;
   let timer = 0;
-  let pending: AbortController | null = null;
+  // Answers may arrive out of order: only the latest request's is shown (none is aborted, none fails).
+  let latest = 0;
   const run = async (): Promise<void> => {
     const params = new URLSearchParams({ q: input.value, edition: edition?.value ?? 'latest' });
-    pending?.abort();
-    const ctl = new AbortController();
-    pending = ctl;
-    try {
-      const res = await fetch(`/search?${params}&live=1`, { signal: ctl.signal });
-      if (!res.ok) return;
-      const text = await res.text();
-      const results = document.getElementById('results');
-      if (!results || ctl.signal.aborted) return;
-      const tpl = document.createElement('template');
-      tpl.innerHTML = text;
-      const fresh = tpl.content.firstElementChild;
-      if (fresh) results.replaceWith(fresh);
-      history.replaceState(null, '', `/search?${params}`);
-    } catch (e) {
-      if ((e as Error).name !== 'AbortError') throw e;
-    }
+    const mine = ++latest;
+    const res = await fetch(`/search?${params}&live=1`);
+    const text = await res.text();
+    const results = document.getElementById('results');
+    if (!res.ok || !results || mine !== latest) return;
+    const tpl = document.createElement('template');
+    tpl.innerHTML = text;
+    const fresh = tpl.content.firstElementChild;
+    if (fresh) results.replaceWith(fresh);
+    history.replaceState(null, '', `/search?${params}`);
   };
   const schedule = (): void => {
     clearTimeout(timer);
