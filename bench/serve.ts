@@ -4,7 +4,8 @@
  * load generator (autocannon) here (the other core). Uncached scenarios rotate
  * their input over a realistic set (every rule number, every keyword, a few
  * hundred search texts) against a server with the answer cache off; the
- * "answer cache" rows repeat one URL against the caching server.
+ * "answer cache" rows repeat one URL against the caching server. The web rows render whole pages
+ * (a rule page, a diff between consecutive editions): their cpu µs is the server-side render time.
  *
  *   node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--connections 10]
  *     [--node-flags="--max-semi-space-size=4 --max-old-space-size=96"]   (flags of the server processes, baseline included;
@@ -140,7 +141,11 @@ async function main(): Promise<void> {
   const numbers = reader.numbers(latest.id);
   const keywords = reader.keywords(latest.id).map((k) => k.name);
   const glossaryTerms = reader.glossary(latest.id).map((g) => g.term);
-  const editions = reader.editions().filter((e) => e.family === 'cr' && e.official).length;
+  const official = reader.editions().filter((e) => e.family === 'cr' && e.official);
+  const editions = official.length;
+  // Web pages: every rule (not subrule: a subrule's page is a small part of its rule's) and every neighbour diff.
+  const rulePages = numbers.filter((n) => /^\d+\.\d+$/.test(n)).map((n) => `/cr/${latest.effectiveDate}/${n}`);
+  const neighbourDiffs = official.slice(1).map((e, k) => `/diff/${official[k]!.effectiveDate}/${e.effectiveDate}`);
   reader.close();
   const words = ['trample', 'combat damage', 'deathtouch', 'mana ability', 'state-based actions', 'copy', 'token', 'planeswalker', 'cast', 'counter'];
   // What people search for: keyword names, glossary terms and common phrases (deduplicated).
@@ -178,6 +183,9 @@ async function main(): Promise<void> {
     ['GraphQL single rule (GET, answer cache)', cached.url, [{ path: `/graphql?query=${encodeURIComponent(ruleQ)}&variables=${encodeURIComponent('{"n":"702.19b"}')}` }]],
     [`GraphQL search (POST, ${searches.length} texts)`, uncached.url, rotatingBodies(spread(searches).map((q) => JSON.stringify({ query: searchQ, variables: { q } })))],
     [`/v1/search (${searches.length} texts, no cache)`, uncached.url, rotating(spread(searches).map((q) => `/v1/search?q=${encodeURIComponent(q)}&format=json`))],
+    [`web rule page /cr/DATE/NUMBER (${rulePages.length} rules, no cache)`, uncached.url, rotating(spread(rulePages))],
+    [`web neighbour diff /diff/A/B (${neighbourDiffs.length} pairs, no cache)`, uncached.url, rotating(spread(neighbourDiffs))],
+    ['web rule page (same URL, answer cache)', cached.url, [{ path: `/cr/${latest.effectiveDate}/702.19` }]],
     ['GraphQL search (GET, answer cache, 10 texts)', cached.url, words.map((w) => ({ path: `/graphql?query=${encodeURIComponent(searchQ)}&variables=${encodeURIComponent(JSON.stringify({ q: w }))}` }))],
   ];
 
