@@ -42,14 +42,18 @@ function change(c: RuleChange, fromArg: string, toArg: string): Html {
   const a = c.after;
   const title = !b ? a!.number : !a ? b.number : c.renumbered ? `${b.number} → ${a.number}` : a.number;
   const links = html`<span class="both">${b ? html`<a href="${rulePath(fromArg, b.number)}">${b.number} before</a>` : null}${b && a ? ' · ' : null}${a ? html`<a href="${rulePath(toArg, a.number)}">${a.number} after</a>` : null}</span>`;
-  const inline = c.segments ? inlineSegments(c.segments) : !a ? html`<del>${b!.text}</del>` : !b ? html`<ins>${a.text}</ins>` : a.text;
-  const before = c.segments ? sideSegments(c.segments, 'delete') : b ? (a ? b.text : html`<del>${b.text}</del>`) : null;
-  const after = c.segments ? sideSegments(c.segments, 'insert') : a ? (b ? a.text : html`<ins>${a.text}</ins>`) : null;
-  return html`<article class="change" data-section="${c.section}" data-kinds="${c.kinds.join(' ')}">
-<h4>${title} ${c.kinds.map((k) => html`<span class="badge ${k}">${KIND_LABEL[k]}</span>`)} ${links}</h4>
+  const head = html`<h4>${title} ${c.kinds.map((k) => html`<span class="badge ${k}">${KIND_LABEL[k]}</span>`)} ${links}</h4>`;
+  // the same words on both sides (renumbered, or typography only): one text in both views
+  if (a && b && (!c.segments || c.textChange === 'none')) {
+    return html`<article class="change" data-section="${c.section}" data-kinds="${c.kinds.join(' ')}">${head}<p>${c.segments ? inlineSegments(c.segments) : a.text}</p></article>\n`;
+  }
+  const inline = c.segments ? inlineSegments(c.segments) : !a ? html`<del>${b!.text}</del>` : html`<ins>${a.text}</ins>`;
+  const before = c.segments ? sideSegments(c.segments, 'delete') : b ? html`<del>${b.text}</del>` : null;
+  const after = c.segments ? sideSegments(c.segments, 'insert') : a ? html`<ins>${a.text}</ins>` : null;
+  return html`<article class="change" data-section="${c.section}" data-kinds="${c.kinds.join(' ')}">${head}
 <p class="inline">${inline}</p>
 <div class="side"><div class="before"><span class="visually-hidden">Before: </span>${before ?? html`<em>(not in this edition)</em>`}</div><div class="after"><span class="visually-hidden">After: </span>${after ?? html`<em>(not in this edition)</em>`}</div></div>
-</article>`;
+</article>\n`;
 }
 
 /** Release notes between two editions: counts, renumbering, changes by section with filters and two views. */
