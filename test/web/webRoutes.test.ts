@@ -93,6 +93,8 @@ test('search: ranked hits with escaped, marked snippets; the live fragment reads
   const hostile = await page(`/search?q=${encodeURIComponent('<script>alert(1)</script> trample')}`);
   assert.equal(hostile.res.status, 200);
   assert.doesNotMatch(hostile.body, /<script>alert/);
+  const number = await page('/search?q=CR%20702.19b&edition=2021-07-23');
+  assert.match(number.body, /<p class="jump">Rule <a href="\/cr\/2021-07-23\/702\.19#702\.19b">702\.19b<\/a>/);
   const twice = await page('/search?q=a&q=b');
   assert.equal(twice.res.status, 400);
   assert.match(twice.body, /Give the &quot;q&quot; parameter once \(q\)/);

@@ -1,5 +1,6 @@
 import type { EditionInfo } from '../../core/records.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
+import { parseQuery } from '../../query/parseQuery.js';
 import { escapeText, html, trusted, type Html } from '../html.js';
 import { type PageSpec } from '../layout.js';
 import { rulePath, termId } from '../ruleLinks.js';
@@ -22,7 +23,11 @@ export function searchResults(kb: KnowledgeBase, edition: EditionInfo, arg: stri
   });
   const next = `/search?${new URLSearchParams({ q, edition: arg, offset: String(opts.offset + SEARCH_PAGE_SIZE) })}`;
   const count = shown.length === 0 ? `No rule matches “${q}”.` : `${opts.offset + 1}–${opts.offset + shown.length} of ${more ? 'more' : opts.offset + shown.length} results`;
-  return html`<div id="results" aria-live="polite"><p class="count">${count}</p>
+  // a rule number typed in the box: the rule itself first
+  const p = parseQuery(q);
+  const rule = p.kind === 'number' ? kb.rule(edition.id, p.number) : null;
+  const jump = rule ? html`<p class="jump">Rule <a href="${rulePath(arg, rule.number)}">${rule.number}</a>: ${rule.text.length > 120 ? `${rule.text.slice(0, 119)}…` : rule.text}</p>` : null;
+  return html`<div id="results" aria-live="polite">${jump}<p class="count">${count}</p>
 ${shown.length ? html`<ol class="hits" start="${opts.offset + 1}">${items}</ol>` : null}
 ${more ? html`<p><a href="${next}">More results</a></p>` : null}</div>`;
 }
