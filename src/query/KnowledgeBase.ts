@@ -47,6 +47,11 @@ export interface EditionExport {
   glossary: Array<{ term: string; definition: string }>;
 }
 
+// The shapes of diff and history answers, for the edges (which read the engine only through this layer).
+export type { ChangeKind, EditionDiff, ExampleChange, GlossaryChange, RuleChange } from '../engine/diffEditions.js';
+export type { HistoryStep } from '../engine/history.js';
+export type { DiffSegment } from '../engine/wordDiff.js';
+
 /** Options of a diff. */
 export interface DiffQuery {
   section?: string;

@@ -1,7 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { normalizeNumber, numberLevel } from '../core/ruleNumber.js';
-import type { ChangeKind } from '../engine/diffEditions.js';
-import type { KnowledgeBase } from '../query/KnowledgeBase.js';
+import type { ChangeKind, KnowledgeBase } from '../query/KnowledgeBase.js';
 import { QueryError } from '../query/QueryError.js';
 import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from '../server/ResponseCache.js';
 import type { Assets } from './assets.js';

@@ -1,7 +1,5 @@
 import type { EditionInfo } from '../../core/records.js';
-import type { ChangeKind, EditionDiff, RuleChange } from '../../engine/diffEditions.js';
-import type { DiffSegment } from '../../engine/wordDiff.js';
-import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
+import type { ChangeKind, DiffSegment, EditionDiff, KnowledgeBase, RuleChange } from '../../query/KnowledgeBase.js';
 import { summarizeRenumbering } from '../../query/summarizeRenumbering.js';
 import { html, type Html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';

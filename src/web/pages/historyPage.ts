@@ -1,6 +1,5 @@
 import type { EditionInfo } from '../../core/records.js';
-import type { HistoryStep } from '../../engine/history.js';
-import type { KnowledgeBase, RuleHistoryAnswer } from '../../query/KnowledgeBase.js';
+import type { HistoryStep, KnowledgeBase, RuleHistoryAnswer } from '../../query/KnowledgeBase.js';
 import { html, type Html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';
 import { rulePath } from '../ruleLinks.js';
