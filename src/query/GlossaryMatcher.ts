@@ -13,7 +13,8 @@ const WORD_RE = /[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*/gu;
 const MAX_WORDS = 6;
 
 function lower(s: string): string {
-  return s.replace(/[A-Z]+/g, (c) => c.toLowerCase()).replace(/’/g, "'");
+  const l = s.toLowerCase();
+  return l.includes('’') ? l.replace(/’/g, "'") : l;
 }
 
 /**
@@ -23,13 +24,18 @@ function lower(s: string): string {
  */
 export class GlossaryMatcher {
   private readonly terms = new Map<string, GlossaryRecord>();
+  /** The first n words of every term ("attacking", "attacking creature"): where a longer match may still start. */
+  private readonly prefixes = new Set<string>();
 
   constructor(entries: readonly GlossaryRecord[]) {
     for (const g of entries) {
       if (/\(obsolete\)|,/i.test(g.term)) continue;
       const key = (g.term.match(WORD_RE) ?? []).map(lower).join(' ');
+      const words = key.split(' ');
       // one- and two-letter terms read as ordinary words
-      if (key.length > 2 && key.split(' ').length <= MAX_WORDS && !this.terms.has(key)) this.terms.set(key, g);
+      if (key.length <= 2 || words.length > MAX_WORDS || this.terms.has(key)) continue;
+      this.terms.set(key, g);
+      for (let n = 1; n < words.length; n++) this.prefixes.add(words.slice(0, n).join(' '));
     }
   }
 
@@ -55,6 +61,7 @@ export class GlossaryMatcher {
         key = n === 1 ? w.key : `${key} ${w.key}`;
         const entry = this.lookup(key);
         if (entry) found = { n, entry };
+        if (!this.prefixes.has(key)) break;
       }
       if (found && found.entry !== skip && !seen.has(found.entry)) {
         seen.add(found.entry);
