@@ -7,8 +7,9 @@ import { UsageError } from './UsageError.js';
 
 export const usage = `Usage: crkb serve [--db FILE] [--port 4000] [--host 127.0.0.1] [--public-url URL]
 
-Serves the database read-only: GraphQL (GraphiQL in a browser) at /graphql,
-bot lookups at /v1/lookup?q=… and /v1/rules/NUMBER. Stops on Ctrl-C.`;
+Serves the database read-only: the web app at / (rules, search, diffs,
+history), GraphQL (GraphiQL in a browser) at /graphql, bot lookups at
+/v1/lookup?q=… and /v1/rules/NUMBER. Stops on Ctrl-C.`;
 
 /** `crkb serve`: serve the API until interrupted. */
 export async function run(argv: string[]): Promise<number> {
@@ -31,7 +32,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const built = await buildServer({ dbFile: file, publicUrl: values['public-url'] });
   const l = await listen(built.app, port, values.host);
-  console.log(`crkb: serving ${file}\n  GraphQL  ${l.url}/graphql\n  lookup   ${l.url}/v1/lookup?q=trample&format=text`);
+  console.log(`crkb: serving ${file}\n  web app  ${l.url}/\n  GraphQL  ${l.url}/graphql\n  lookup   ${l.url}/v1/lookup?q=trample&format=text`);
   await new Promise<void>((done) => {
     process.once('SIGINT', done);
     process.once('SIGTERM', done);
