@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { normalizeNumber, numberLevel } from '../core/ruleNumber.js';
-import type { ChangeKind, KnowledgeBase } from '../query/KnowledgeBase.js';
+import { MAX_SEARCH_LENGTH, MAX_SEARCH_OFFSET, type ChangeKind, type KnowledgeBase } from '../query/KnowledgeBase.js';
 import { QueryError } from '../query/QueryError.js';
 import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from '../server/ResponseCache.js';
 import type { Assets } from './assets.js';
@@ -150,7 +150,10 @@ export function webRoutes(opts: WebOptions): Router {
       const ed = kb.resolveEdition(arg);
       const offsetArg = param(req, 'offset') ?? '0';
       const offset = Number(offsetArg);
-      if (!Number.isInteger(offset) || offset < 0) throw new QueryError('BAD_INPUT', `offset must be a whole number, not "${offsetArg.slice(0, 20)}"`, { argument: 'offset' });
+      if (!Number.isInteger(offset) || offset < 0 || offset > MAX_SEARCH_OFFSET) {
+        throw new QueryError('BAD_INPUT', `offset must be a whole number from 0 to ${MAX_SEARCH_OFFSET}, not "${offsetArg.slice(0, 20)}"`, { argument: 'offset' });
+      }
+      if (q.length > MAX_SEARCH_LENGTH) throw new QueryError('BAD_INPUT', `the search text is longer than ${MAX_SEARCH_LENGTH} characters`, { argument: 'q' });
       // the live fragment: what search-as-you-type fetches, the last word read as a prefix
       if (param(req, 'live') === '1') return { fragment: searchResults(kb, ed.edition, arg, q, { offset, prefix: true }).value, exact: ed.exact };
       return { page: searchPage(kb, ed.edition, arg, q, offset), exact: ed.exact };

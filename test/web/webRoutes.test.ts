@@ -95,6 +95,11 @@ test('search: ranked hits with escaped, marked snippets; the live fragment reads
   assert.doesNotMatch(hostile.body, /<script>alert/);
   const number = await page('/search?q=CR%20702.19b&edition=2021-07-23');
   assert.match(number.body, /<p class="jump">Rule <a href="\/cr\/2021-07-23\/702\.19#702\.19b">702\.19b<\/a>/);
+  for (const [bad, arg] of [[`q=${'x'.repeat(600)}`, 'q'], ['q=a&offset=99999999', 'offset'], ['q=a&offset=-1', 'offset']]) {
+    const r = await page(`/search?${bad}`);
+    assert.equal(r.res.status, 400, bad);
+    assert.match(r.body, new RegExp(`\\(${arg}\\)`), bad);
+  }
   const twice = await page('/search?q=a&q=b');
   assert.equal(twice.res.status, 400);
   assert.match(twice.body, /Give the &quot;q&quot; parameter once \(q\)/);
