@@ -75,8 +75,9 @@ function liveSearch(form: HTMLFormElement): void {
     if (!res.ok || !results || mine !== latest) return;
     const tpl = document.createElement('template');
     tpl.innerHTML = text;
+    // the live region stays; its content changes, so screen readers announce the new count
     const fresh = tpl.content.firstElementChild;
-    if (fresh) results.replaceWith(fresh);
+    if (fresh) results.replaceChildren(...fresh.childNodes);
     history.replaceState(null, '', `/search?${params}`);
   };
   const schedule = (): void => {
