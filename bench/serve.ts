@@ -7,9 +7,9 @@
  * "answer cache" rows repeat one URL against the caching server. The web rows render whole pages
  * (a rule page, a diff between consecutive editions): their cpu µs is the server-side render time.
  *
- *   node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--connections 10]
+ *   node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--connections 10] [--only TEXT]
  *     [--node-flags="--max-semi-space-size=4 --max-old-space-size=96"]   (flags of the server processes, baseline included;
- *     the default is what `crkb serve` and `npm start` use)
+ *     the default is what `crkb serve` and `npm start` use; --only keeps the scenarios whose name contains TEXT)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -122,6 +122,7 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '10' },
       mixed: { type: 'string', default: '60' },
       connections: { type: 'string', default: '10' },
+      only: { type: 'string' },
       'node-flags': { type: 'string', default: '--max-semi-space-size=4 --max-old-space-size=96' },
     },
   });
@@ -210,7 +211,7 @@ async function main(): Promise<void> {
     const r = await autocannon({ url, connections: conns, duration, requests });
     return { r, usPerReq: ((cpuMs(pid) - c0) * 1000) / Math.max(1, r.requests.total) };
   };
-  for (const [name, url, requests, conns] of scenarios.slice(1)) {
+  for (const [name, url, requests, conns] of scenarios.slice(1).filter(([n]) => values.only === undefined || n.includes(values.only))) {
     // warm-up, not counted: JIT, and the edition loaded into memory (a running server has done this long ago)
     await autocannon({ url, connections: conns ?? connections, duration: 1, requests });
     const b = await measure(baseUrl, baseRequests);

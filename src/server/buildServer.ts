@@ -8,7 +8,7 @@ import { GraphqlEndpoint, createApiSchema, readGraphqlRequest, type GraphqlRespo
 import type { QueryLimits } from './limits.js';
 import { ERROR, IMMUTABLE, SHORT, createResponseCache, etagOf, sendCached, type CachedResponse } from './ResponseCache.js';
 import { v1Routes } from './v1Routes.js';
-import { Assets } from '../web/assets.js';
+import { Assets } from '../web/Assets.js';
 import { graphiqlPage } from '../web/graphiqlPage.js';
 import { webRoutes } from '../web/webRoutes.js';
 

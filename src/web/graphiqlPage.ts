@@ -1,4 +1,4 @@
-import type { Assets } from './assets.js';
+import type { Assets } from './Assets.js';
 import { html } from './html.js';
 
 /** GraphiQL for /graphql in a browser, from the project's own bundle (no CDN: it works with no network). */

@@ -1,5 +1,5 @@
 import type { EditionInfo } from '../core/records.js';
-import type { Assets } from './assets.js';
+import type { Assets } from './Assets.js';
 import { html, type Html, type Part } from './html.js';
 
 /** What every page needs from the server: asset URLs and the configured public URL. */

@@ -3,7 +3,7 @@ import { normalizeNumber, numberLevel } from '../core/ruleNumber.js';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_OFFSET, type ChangeKind, type KnowledgeBase } from '../query/KnowledgeBase.js';
 import { QueryError } from '../query/QueryError.js';
 import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from '../server/ResponseCache.js';
-import type { Assets } from './assets.js';
+import type { Assets } from './Assets.js';
 import { layout, type PageSpec } from './layout.js';
 import { DIFF_KINDS, diffPage, type DiffView } from './pages/diffPage.js';
 import { errorPage } from './pages/errorPage.js';
@@ -12,7 +12,7 @@ import { historyPage } from './pages/historyPage.js';
 import { ruleEditionsPage, rulePage } from './pages/rulePage.js';
 import { searchPage, searchResults } from './pages/searchPage.js';
 import { tocPage } from './pages/tocPage.js';
-import { rulePath } from './ruleLinks.js';
+import { rulePath } from './RuleLinker.js';
 
 /** Options of the web pages. */
 export interface WebOptions {

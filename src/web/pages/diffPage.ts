@@ -3,7 +3,7 @@ import type { ChangeKind, DiffSegment, EditionDiff, KnowledgeBase, RuleChange } 
 import { summarizeRenumbering } from '../../query/summarizeRenumbering.js';
 import { html, type Html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';
-import { rulePath } from '../ruleLinks.js';
+import { rulePath } from '../RuleLinker.js';
 
 /** Kinds of change, in the order the filters list them. */
 export const DIFF_KINDS: readonly ChangeKind[] = ['added', 'removed', 'substantive', 'references', 'renumbered', 'typography'];

@@ -2,7 +2,7 @@ import type { EditionInfo } from '../../core/records.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';
-import { RuleLinker, termId } from '../ruleLinks.js';
+import { RuleLinker, termId } from '../RuleLinker.js';
 
 /** An edition's glossary: every term with its definition, references linked, each term anchored. */
 export function glossaryPage(kb: KnowledgeBase, edition: EditionInfo, arg: string): PageSpec {

@@ -2,7 +2,7 @@ import type { EditionInfo } from '../../core/records.js';
 import type { HistoryStep, KnowledgeBase, RuleHistoryAnswer } from '../../query/KnowledgeBase.js';
 import { html, type Html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';
-import { rulePath } from '../ruleLinks.js';
+import { rulePath } from '../RuleLinker.js';
 import { inlineSegments } from './diffPage.js';
 
 function what(s: HistoryStep): string {

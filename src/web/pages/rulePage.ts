@@ -2,7 +2,7 @@ import type { EditionInfo, RuleRecord } from '../../core/records.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { html, type Html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';
-import { RuleLinker, rulePath } from '../ruleLinks.js';
+import { RuleLinker, rulePath } from '../RuleLinker.js';
 
 // A rule whose text is this short is a title ("Trample"), shown as the heading.
 const TITLE_MAX = 60;

@@ -3,7 +3,7 @@ import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { parseQuery } from '../../query/parseQuery.js';
 import { escapeText, html, trusted, type Html } from '../html.js';
 import { type PageSpec } from '../layout.js';
-import { rulePath, termId } from '../ruleLinks.js';
+import { rulePath, termId } from '../RuleLinker.js';
 import { editionOptions } from './tocPage.js';
 
 /** Hits a search page shows at once. */
