@@ -50,7 +50,7 @@ function change(c: RuleChange, fromArg: string, toArg: string): Html {
   const after = c.segments ? sideSegments(c.segments, 'insert') : a ? html`<ins>${a.text}</ins>` : null;
   return html`<article class="change" data-section="${c.section}" data-kinds="${c.kinds.join(' ')}">${head}
 <p class="inline">${inline}</p>
-<div class="side"><div class="before"><span class="visually-hidden">Before: </span>${before ?? html`<em>(not in this edition)</em>`}</div><div class="after"><span class="visually-hidden">After: </span>${after ?? html`<em>(not in this edition)</em>`}</div></div>
+<div class="side"><div class="before"><span class="side-label">Before<span class="visually-hidden">:</span></span> ${before ?? html`<em>(not in this edition)</em>`}</div><div class="after"><span class="side-label">After<span class="visually-hidden">:</span></span> ${after ?? html`<em>(not in this edition)</em>`}</div></div>
 </article>\n`;
 }
 
