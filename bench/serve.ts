@@ -4,11 +4,12 @@
  * load generator (autocannon) here (the other core). Uncached scenarios rotate
  * their input over a realistic set (every rule number, every keyword, a few
  * hundred search texts) against a server with the answer cache off; the
- * "answer cache" rows repeat one URL against the caching server.
+ * "answer cache" rows repeat one URL against the caching server. The web rows render whole pages
+ * (a rule page, a diff between consecutive editions): their cpu µs is the server-side render time.
  *
- *   node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--connections 10]
+ *   node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--connections 10] [--only TEXT]
  *     [--node-flags="--max-semi-space-size=4 --max-old-space-size=96"]   (flags of the server processes, baseline included;
- *     the default is what `crkb serve` and `npm start` use)
+ *     the default is what `crkb serve` and `npm start` use; --only keeps the scenarios whose name contains TEXT)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -121,6 +122,7 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '10' },
       mixed: { type: 'string', default: '60' },
       connections: { type: 'string', default: '10' },
+      only: { type: 'string' },
       'node-flags': { type: 'string', default: '--max-semi-space-size=4 --max-old-space-size=96' },
     },
   });
@@ -140,7 +142,11 @@ async function main(): Promise<void> {
   const numbers = reader.numbers(latest.id);
   const keywords = reader.keywords(latest.id).map((k) => k.name);
   const glossaryTerms = reader.glossary(latest.id).map((g) => g.term);
-  const editions = reader.editions().filter((e) => e.family === 'cr' && e.official).length;
+  const official = reader.editions().filter((e) => e.family === 'cr' && e.official);
+  const editions = official.length;
+  // Web pages: every rule (not subrule: a subrule's page is a small part of its rule's) and every neighbour diff.
+  const rulePages = numbers.filter((n) => /^\d+\.\d+$/.test(n)).map((n) => `/cr/${latest.effectiveDate}/${n}`);
+  const neighbourDiffs = official.slice(1).map((e, k) => `/diff/${official[k]!.effectiveDate}/${e.effectiveDate}`);
   reader.close();
   const words = ['trample', 'combat damage', 'deathtouch', 'mana ability', 'state-based actions', 'copy', 'token', 'planeswalker', 'cast', 'counter'];
   // What people search for: keyword names, glossary terms and common phrases (deduplicated).
@@ -168,7 +174,8 @@ async function main(): Promise<void> {
   const searchQ = 'query($q: String!) { search(query: $q, first: 10) { nodes { kind snippet rule { number } } } }';
   // a fixed shuffle, so consecutive requests do not walk the document in order
   const spread = <T>(xs: T[]) => xs.map((x, i) => [x, (i * 7919) % xs.length] as const).sort((a, b) => a[1] - b[1]).map(([x]) => x);
-  const scenarios: Array<[string, string, AutocannonRequest[]]> = [
+  // [name, server, requests, connections (default --connections)]
+  const scenarios: Array<[string, string, AutocannonRequest[], number?]> = [
     ['baseline: bare express constant JSON', baseline.url, [{ path: '/' }]],
     [`/v1/rules/:number (${numbers.length} numbers, no cache)`, uncached.url, rotating(spread(numbers).map((n) => `/v1/rules/${n}?format=json`))],
     ['/v1/rules/:number (same URL, answer cache)', cached.url, [{ path: '/v1/rules/702.19b?format=json' }]],
@@ -178,6 +185,12 @@ async function main(): Promise<void> {
     ['GraphQL single rule (GET, answer cache)', cached.url, [{ path: `/graphql?query=${encodeURIComponent(ruleQ)}&variables=${encodeURIComponent('{"n":"702.19b"}')}` }]],
     [`GraphQL search (POST, ${searches.length} texts)`, uncached.url, rotatingBodies(spread(searches).map((q) => JSON.stringify({ query: searchQ, variables: { q } })))],
     [`/v1/search (${searches.length} texts, no cache)`, uncached.url, rotating(spread(searches).map((q) => `/v1/search?q=${encodeURIComponent(q)}&format=json`))],
+    [`web rule page /cr/DATE/NUMBER (${rulePages.length} rules, no cache)`, uncached.url, rotating(spread(rulePages))],
+    [`web neighbour diff /diff/A/B (${neighbourDiffs.length} pairs, no cache)`, uncached.url, rotating(spread(neighbourDiffs))],
+    // one connection: the latency is the page's time on the server, no queueing behind other requests
+    [`web rule page, 1 connection (no cache)`, uncached.url, rotating(spread(rulePages)), 1],
+    [`web neighbour diff, 1 connection (no cache)`, uncached.url, rotating(spread(neighbourDiffs)), 1],
+    ['web rule page (same URL, answer cache)', cached.url, [{ path: `/cr/${latest.effectiveDate}/702.19` }]],
     ['GraphQL search (GET, answer cache, 10 texts)', cached.url, words.map((w) => ({ path: `/graphql?query=${encodeURIComponent(searchQ)}&variables=${encodeURIComponent(JSON.stringify({ q: w }))}` }))],
   ];
 
@@ -192,17 +205,17 @@ async function main(): Promise<void> {
   // Server CPU per request is printed too: it depends much less on what else the machine runs.
   const [baseName, baseUrl, baseRequests] = scenarios[0]!;
   const pidOf = new Map([cached, uncached, baseline].map((c) => [c.url, c.child.pid!]));
-  const measure = async (url: string, requests: AutocannonRequest[]) => {
+  const measure = async (url: string, requests: AutocannonRequest[], conns = connections) => {
     const pid = pidOf.get(url)!;
     const c0 = cpuMs(pid);
-    const r = await autocannon({ url, connections, duration, requests });
+    const r = await autocannon({ url, connections: conns, duration, requests });
     return { r, usPerReq: ((cpuMs(pid) - c0) * 1000) / Math.max(1, r.requests.total) };
   };
-  for (const [name, url, requests] of scenarios.slice(1)) {
+  for (const [name, url, requests, conns] of scenarios.slice(1).filter(([n]) => values.only === undefined || n.includes(values.only))) {
     // warm-up, not counted: JIT, and the edition loaded into memory (a running server has done this long ago)
-    await autocannon({ url, connections, duration: 1, requests });
+    await autocannon({ url, connections: conns ?? connections, duration: 1, requests });
     const b = await measure(baseUrl, baseRequests);
-    const x = await measure(url, requests);
+    const x = await measure(url, requests, conns);
     const row = (n: string, m: typeof x, pct: string, cpuPct: string) =>
       `${n.padEnd(52)} ${m.r.requests.average.toFixed(0).padStart(8)} ${pct.padStart(7)} ${String(m.r.latency.p50).padStart(7)} ${String(m.r.latency.p99).padStart(7)} ${String(m.r.errors + m.r.timeouts + m.r.non2xx).padStart(7)} ${m.usPerReq.toFixed(0).padStart(8)} ${cpuPct.padStart(8)}`;
     console.log(row(`  (${baseName})`, b, '100%', '100%'));

@@ -7,7 +7,8 @@ import { UsageError } from './UsageError.js';
 
 export const usage = `Usage: crkb serve [--db FILE] [--port 4000] [--host 127.0.0.1] [--public-url URL]
 
-Serves the database read-only: GraphQL at /graphql, bot lookups at
+Serves the database read-only: the web app at / (rules, search, diffs,
+history), GraphQL at /graphql, bot lookups at
 /v1/lookup?q=… and /v1/rules/NUMBER, citation checks at POST /v1/citations,
 Atom feeds at /feed.atom and /feed/NUMBER.atom, the database at
 /download/crkb.db, the API reference at /docs/api (/openapi.json). With
@@ -49,7 +50,7 @@ export async function run(argv: string[]): Promise<number> {
   const built = await buildServer({ dbFile: file, publicUrl: () => (publicArg ?? url).replace(/\/$/, '') });
   const l = await listen(built.app, port, values.host);
   url = l.url;
-  console.log(`crkb: serving ${file}\n  GraphQL  ${l.url}/graphql\n  lookup   ${l.url}/v1/lookup?q=trample&format=text`);
+  console.log(`crkb: serving ${file}\n  web app  ${l.url}/\n  GraphQL  ${l.url}/graphql\n  lookup   ${l.url}/v1/lookup?q=trample&format=text`);
   // A new file renamed into place has another inode; a rewrite in place another mtime.
   const identity = (): string => {
     try {

@@ -21,9 +21,7 @@ import type { ChangeKind, EditionDiff } from '../engine/diffEditions.js';
 import { ruleHistory, type RuleHistory } from '../engine/history.js';
 import { loadDiff } from '../engine/loadDiff.js';
 import { answerLookup, type LookupAnswer } from './answerLookup.js';
-
-export type { ChangeKind, EditionDiff, RuleChange } from '../engine/diffEditions.js';
-export type { HistoryStep } from '../engine/history.js';
+import { GlossaryMatcher, type GlossaryMention } from './GlossaryMatcher.js';
 import { QueryError } from './QueryError.js';
 
 /** An edition argument resolved: the edition, and whether the argument pinned it (answers never change). */
@@ -48,6 +46,11 @@ export interface EditionExport {
   rules: Array<{ number: string; parent: string | null; text: string; examples: string[] }>;
   glossary: Array<{ term: string; definition: string }>;
 }
+
+// The shapes of diff and history answers, for the edges (which read the engine only through this layer).
+export type { ChangeKind, EditionDiff, ExampleChange, GlossaryChange, RuleChange } from '../engine/diffEditions.js';
+export type { HistoryStep } from '../engine/history.js';
+export type { DiffSegment } from '../engine/wordDiff.js';
 
 /** Options of a diff. */
 export interface DiffQuery {
@@ -132,6 +135,7 @@ function diffBytes(d: EditionDiff): number {
 export class KnowledgeBase {
   readonly snapshot: Snapshot;
   private readonly keywordMemo = new Map<number, KeywordRecord[]>();
+  private readonly matchers = new Map<number, GlossaryMatcher>();
   private readonly diffs: LRUCache<string, EditionDiff>;
   private vocabulary: string[] | null = null;
 
@@ -292,6 +296,20 @@ export class KnowledgeBase {
     return out;
   }
 
+  /**
+   * The rules of the same kind just before and after a rule, skipping what lies between
+   * (702.19 → 702.18 and 702.20; 702.19b → 702.19a and 702.19c; 702 → 701 and 703).
+   */
+  adjacent(rule: RuleRecord): { previous: RuleRecord | null; next: RuleRecord | null } {
+    const find = (step: 1 | -1): RuleRecord | null => {
+      for (let p = rule.ord + step; ; p += step) {
+        const r = p >= 0 ? this.snapshot.ruleAt(rule.editionId, p) : null;
+        if (!r || r.kind === rule.kind) return r;
+      }
+    };
+    return { previous: find(-1), next: find(1) };
+  }
+
   /** The rules just before and after a rule in document order. */
   neighbours(rule: RuleRecord): { previous: RuleRecord | null; next: RuleRecord | null } {
     return { previous: rule.ord > 0 ? this.snapshot.ruleAt(rule.editionId, rule.ord - 1) : null, next: this.snapshot.ruleAt(rule.editionId, rule.ord + 1) };
@@ -409,6 +427,16 @@ export class KnowledgeBase {
   /** Every glossary entry of an edition, in published order. */
   glossary(editionId: number): GlossaryRecord[] {
     return this.snapshot.glossary(editionId);
+  }
+
+  /** Glossary terms of an edition used in a text (see GlossaryMatcher); `skip` leaves out one entry. */
+  glossaryMentions(editionId: number, text: string, skip?: GlossaryRecord): GlossaryMention[] {
+    let m = this.matchers.get(editionId);
+    if (!m) {
+      m = new GlossaryMatcher(this.glossary(editionId));
+      this.matchers.set(editionId, m);
+    }
+    return m.mentions(text, skip);
   }
 
   /** Keyword abilities and actions of an edition (see core/keywords). */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 
 /** A finished GET answer, ready to send again. */
@@ -32,4 +33,17 @@ export function createResponseCache(maxBytes = 8 * 1024 * 1024): ResponseCache {
     maxEntrySize: maxBytes / 8,
     sizeCalculation: (v, k) => 2 * (k.length + v.body.length + v.etag.length + v.contentType.length) + 128,
   });
+}
+
+/** Sends a finished answer with its ETag and Cache-Control; 304 when the client already has it. */
+export function sendCached(req: Request, res: Response, r: CachedResponse): void {
+  res.status(r.status);
+  res.set('Content-Type', r.contentType);
+  res.set('Cache-Control', r.cacheControl);
+  res.set('ETag', r.etag);
+  if (r.status === 200 && req.fresh) {
+    res.status(304).end();
+    return;
+  }
+  res.send(r.body);
 }

@@ -7,11 +7,13 @@ import { feedRoutes } from '../integrations/feeds/feedRoutes.js';
 import { openApiRoutes } from '../integrations/openapi/openApiRoutes.js';
 import { KnowledgeBase } from '../query/KnowledgeBase.js';
 import type { CacheScope } from './ApiContext.js';
-import { graphqlPage } from './graphqlPage.js';
 import { GraphqlEndpoint, createApiSchema, readGraphqlRequest, type GraphqlResponse } from './graphqlEndpoint.js';
 import type { QueryLimits } from './limits.js';
-import { ERROR, IMMUTABLE, SHORT, createResponseCache, etagOf, type CachedResponse } from './ResponseCache.js';
-import { sendCached, v1Routes } from './v1Routes.js';
+import { ERROR, IMMUTABLE, SHORT, createResponseCache, etagOf, sendCached, type CachedResponse } from './ResponseCache.js';
+import { v1Routes } from './v1Routes.js';
+import { Assets } from '../web/Assets.js';
+import { graphiqlPage } from '../web/graphiqlPage.js';
+import { webRoutes } from '../web/webRoutes.js';
 
 /** Options of buildServer: a database file (opened read-only) or an open database. */
 export interface BuildServerOptions {
@@ -49,8 +51,9 @@ export interface BuiltServer {
 export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 10, maxCost: 1000, maxAliases: 30 };
 
 /**
- * Builds the express app: GraphQL at /graphql (GET for cacheable queries), bot endpoints under
- * /v1, CORS, compression, ETags. Does not listen.
+ * Builds the express app: the web pages (/, /cr, /search, /diff, /history), GraphQL at /graphql
+ * (GraphiQL in a browser; GET for cacheable queries), bot endpoints under /v1, CORS, compression,
+ * ETags. Does not listen.
  */
 export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer> {
   if (!opts.db && !opts.dbFile) throw new Error('buildServer needs dbFile or db');
@@ -60,6 +63,8 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const endpoint = new GraphqlEndpoint(createApiSchema(), () => kb, limits, opts.timeLimitMs ?? 5000);
   const cache = opts.responseCache === false ? null : createResponseCache(opts.responseCacheBytes);
+  const assets = new Assets();
+  if (assets.missing.length > 0) console.error(`crkb: browser files missing (${assets.missing.join(', ')}): run "npm run build"`);
 
   const app = express();
   app.disable('x-powered-by');
@@ -79,15 +84,14 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
     return compress(req, res, next);
   });
 
-  app.get('/', (_req, res) => {
-    res.json({ graphql: '/graphql', lookup: '/v1/lookup?q=trample&format=text', rule: '/v1/rules/702.19b?edition=latest&format=json' });
-  });
+  app.use('/assets', assets.router());
   app.use('/v1', v1Routes({ kb: () => kb, cache, publicUrl }));
   const discordKey = opts.discordPublicKey ?? process.env.CRKB_DISCORD_PUBLIC_KEY;
   if (discordKey) app.use('/discord', discordRoutes({ kb: () => kb, publicKey: discordKey, publicUrl }));
   app.use(feedRoutes({ kb: () => kb, publicUrl }));
   app.use(downloadRoutes({ kb: () => kb }));
   app.use(openApiRoutes({ publicUrl }));
+  app.use(webRoutes({ kb: () => kb, cache, publicUrl, assets }));
 
   const send = (res: Response, r: GraphqlResponse): void => {
     res.status(r.status).set('Content-Type', 'application/json; charset=utf-8').send(r.body);
@@ -116,7 +120,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   });
   app.get('/graphql', (_req: Request, res: Response) => {
     res.vary('Accept');
-    res.set('Cache-Control', SHORT).type('html').send(graphqlPage());
+    res.set('Cache-Control', SHORT).type('html').send(graphiqlPage(assets));
   });
   app.post('/graphql', express.json({ limit: bodyLimit, type: () => true }), async (req: Request, res: Response) => {
     const params = readGraphqlRequest(req.body);
@@ -125,7 +129,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   });
 
   app.use((_req, res) => {
-    res.status(404).json({ error: { code: 'NOT_FOUND', message: 'no such endpoint; see / for the list' } });
+    res.status(404).json({ error: { code: 'NOT_FOUND', message: 'no such page or endpoint; see / (the web app), /graphql and /v1/lookup' } });
   });
   // Last resort: never a stack trace to the client; a malformed request is a 4xx, not a 500.
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {

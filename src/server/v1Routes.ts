@@ -5,7 +5,7 @@ import type { KnowledgeBase } from '../query/KnowledgeBase.js';
 import { escapeMd, formatLookup, lookupJson, type LookupFormat } from '../query/formatLookup.js';
 import { parseQuery } from '../query/parseQuery.js';
 import { apiError, codeOf, statusOf, toApiError } from './errors.js';
-import { ERROR, IMMUTABLE, SHORT, etagOf, type CachedResponse, type ResponseCache } from './ResponseCache.js';
+import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from './ResponseCache.js';
 import { escapeHtml } from './escapeHtml.js';
 
 /** Options of the bot endpoints. */
@@ -22,19 +22,6 @@ const CONTENT_TYPE: Record<LookupFormat, string> = {
   text: 'text/plain; charset=utf-8',
   markdown: 'text/markdown; charset=utf-8',
 };
-
-/** Sends a finished answer with its ETag and Cache-Control; 304 when the client already has it. */
-export function sendCached(req: Request, res: Response, r: CachedResponse): void {
-  res.status(r.status);
-  res.set('Content-Type', r.contentType);
-  res.set('Cache-Control', r.cacheControl);
-  res.set('ETag', r.etag);
-  if (r.status === 200 && req.fresh) {
-    res.status(304).end();
-    return;
-  }
-  res.send(r.body);
-}
 
 function param(req: Request, name: string): string | undefined {
   const v = (req.query as Record<string, unknown>)[name];

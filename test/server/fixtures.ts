@@ -162,8 +162,11 @@ export function fillRefs(db: Db): void {
   }
 }
 
-/** A fresh in-memory (or file) database holding the fixture editions (or the given ones) with references. */
-export function fixtureDb(file = ':memory:', docs: ParsedDocument[] = fixtureDocs()): Db {
+/**
+ * A fresh in-memory (or file) database holding the fixture editions (or the given ones) with references.
+ * `derived`: references and lineage as ingest stores them (diffs and histories follow renumbering).
+ */
+export function fixtureDb(file = ':memory:', docs: ParsedDocument[] = fixtureDocs(), opts: { derived?: boolean } = {}): Db {
   const db = openWritableDb(file);
   const w = new Writer(db);
   db.transaction(() => {
@@ -181,15 +184,16 @@ export function fixtureDb(file = ':memory:', docs: ParsedDocument[] = fixtureDoc
         d,
       );
     }
-    w.indexNewTexts();
-    fillRefs(db);
+    if (opts.derived) storeDerived(w);
+    else {
+      w.indexNewTexts();
+      fillRefs(db);
+    }
   })();
   return db;
 }
 
 /** The fixture database with lineage (and the ingest's own references) derived, as an ingest stores them. */
 export function fixtureDbWithLineage(file = ':memory:'): Db {
-  const db = fixtureDb(file);
-  db.transaction(() => storeDerived(new Writer(db)))();
-  return db;
+  return fixtureDb(file, fixtureDocs(), { derived: true });
 }

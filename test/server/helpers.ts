@@ -3,8 +3,9 @@ import { listen } from '../../src/server/listen.js';
 import type { Db } from '../../src/db/openDb.js';
 import { fixtureDb } from './fixtures.js';
 
-/** A server over a fresh fixture database (or the one given, closed with it), listening on a loopback port. */
-export async function fixtureServer(opts: Partial<BuildServerOptions> = {}, db: Db = fixtureDb()) {
+/** A server over a fixture database (the one given, closed with it, or a fresh one, with derived data if asked), on a loopback port. */
+export async function fixtureServer(opts: Partial<BuildServerOptions> = {}, dbOrDerived: Db | boolean = false) {
+  const db = typeof dbOrDerived === 'boolean' ? fixtureDb(':memory:', undefined, { derived: dbOrDerived }) : dbOrDerived;
   const built = await buildServer({ db, ...opts });
   const l = await listen(built.app, 0);
   return {

@@ -137,7 +137,15 @@ test('GraphQL over GET is cacheable; POST works; CORS; body limit; no stack trac
   assert.doesNotMatch(await bad.text(), /at \w+ \(|node_modules|stack/);
   const html = await get('/graphql', { accept: 'text/html' });
   assert.equal(html.status, 200);
-  assert.match(await html.text(), /GraphQL console/);
+  // GraphiQL from the project's own bundle: every script and stylesheet is served here, none from elsewhere
+  const page = await html.text();
+  assert.match(page, /GraphiQL/);
+  const urls = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!).filter((u) => !u.startsWith('data:'));
+  assert.ok(urls.length >= 2);
+  for (const u of urls) {
+    assert.match(u, /^\/assets\//);
+    assert.equal((await get(u)).status, 200, u);
+  }
 });
 
 test('search endpoint: ranked hits of one edition, chat-sized text, hostile input and bad limits', async () => {

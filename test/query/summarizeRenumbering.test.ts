@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { summarizeRenumbering } from '../../src/cli/diff.js';
+import { summarizeRenumbering } from '../../src/query/summarizeRenumbering.js';
 
 const pairs = (s: string) => s.split(', ').map((p) => {
   const [from, to] = p.split(' ') as [string, string];

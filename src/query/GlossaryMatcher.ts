@@ -1,0 +1,74 @@
+import type { GlossaryRecord } from '../core/records.js';
+
+/** A glossary term used in a text: where it reads, and the entry it names. */
+export interface GlossaryMention {
+  start: number;
+  end: number;
+  entry: GlossaryRecord;
+}
+
+// Words as glossary terms spell them: letters and digits, with inner hyphens and apostrophes ("Double-Faced", "Can't").
+const WORD_RE = /[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*/gu;
+// The longest term, in words, looked for.
+const MAX_WORDS = 6;
+
+function lower(s: string): string {
+  const l = s.toLowerCase();
+  return l.includes('’') ? l.replace(/’/g, "'") : l;
+}
+
+/**
+ * Finds the glossary terms of one edition in texts: whole words, case-insensitive, longest term
+ * first, a plural "s" allowed, each term at most once per text. Obsolete entries, compound
+ * headings ("Active Player, Nonactive Player Order") and terms of two letters or fewer are not looked for.
+ */
+export class GlossaryMatcher {
+  private readonly terms = new Map<string, GlossaryRecord>();
+  /** The first n words of every term ("attacking", "attacking creature"): where a longer match may still start. */
+  private readonly prefixes = new Set<string>();
+
+  constructor(entries: readonly GlossaryRecord[]) {
+    for (const g of entries) {
+      if (/\(obsolete\)|,/i.test(g.term)) continue;
+      const key = (g.term.match(WORD_RE) ?? []).map(lower).join(' ');
+      const words = key.split(' ');
+      // one- and two-letter terms read as ordinary words
+      if (key.length <= 2 || words.length > MAX_WORDS || this.terms.has(key)) continue;
+      this.terms.set(key, g);
+      for (let n = 1; n < words.length; n++) this.prefixes.add(words.slice(0, n).join(' '));
+    }
+  }
+
+  private lookup(key: string): GlossaryRecord | undefined {
+    const exact = this.terms.get(key);
+    if (exact || !key.endsWith('s')) return exact;
+    if (key.endsWith('ies')) return this.terms.get(`${key.slice(0, -3)}y`);
+    return this.terms.get(key.slice(0, -1)) ?? (key.endsWith('es') ? this.terms.get(key.slice(0, -2)) : undefined);
+  }
+
+  /** The terms used in a text, in text order; `skip` leaves out one entry (a definition does not cite itself). */
+  mentions(text: string, skip?: GlossaryRecord): GlossaryMention[] {
+    const words = [...text.matchAll(WORD_RE)].map((m) => ({ start: m.index, end: m.index + m[0].length, key: lower(m[0]) }));
+    const out: GlossaryMention[] = [];
+    const seen = new Set<GlossaryRecord>();
+    for (let i = 0; i < words.length; ) {
+      let found: { n: number; entry: GlossaryRecord } | null = null;
+      let key = '';
+      for (let n = 1; n <= MAX_WORDS && i + n <= words.length; n++) {
+        const w = words[i + n - 1]!;
+        // a term's words are separated by spaces only
+        if (n > 1 && !/^ +$/.test(text.slice(words[i + n - 2]!.end, w.start))) break;
+        key = n === 1 ? w.key : `${key} ${w.key}`;
+        const entry = this.lookup(key);
+        if (entry) found = { n, entry };
+        if (!this.prefixes.has(key)) break;
+      }
+      if (found && found.entry !== skip && !seen.has(found.entry)) {
+        seen.add(found.entry);
+        out.push({ start: words[i]!.start, end: words[i + found.n - 1]!.end, entry: found.entry });
+        i += found.n;
+      } else i++;
+    }
+    return out;
+  }
+}

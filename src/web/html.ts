@@ -1,0 +1,40 @@
+/** Markup that is safe to output as is: built by `html`, never from raw user text. */
+export class Html {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+/** What a template may interpolate: text (escaped), markup, numbers, lists of those; null/undefined/false print nothing. */
+export type Part = Html | string | number | null | undefined | false | readonly Part[];
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for HTML content and quoted attribute values. */
+export function escapeText(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+function append(out: string[], p: Part): void {
+  if (p === null || p === undefined || p === false) return;
+  if (p instanceof Html) out.push(p.value);
+  else if (typeof p === 'string') out.push(escapeText(p));
+  else if (typeof p === 'number') out.push(String(p));
+  else for (const x of p) append(out, x);
+}
+
+/** Tagged template: `html\`<p>${text}</p>\`` escapes every interpolated string; Html values pass through. */
+export function html(strings: TemplateStringsArray, ...parts: Part[]): Html {
+  const out: string[] = [strings[0]!];
+  for (let i = 0; i < parts.length; i++) {
+    append(out, parts[i]!);
+    out.push(strings[i + 1]!);
+  }
+  return new Html(out.join(''));
+}
+
+/** Markup from a trusted string (output of our own escaping, e.g. search snippets). */
+export function trusted(markup: string): Html {
+  return new Html(markup);
+}

@@ -1,0 +1,196 @@
+import { Router, type Request, type Response } from 'express';
+import { normalizeNumber, numberLevel } from '../core/ruleNumber.js';
+import { MAX_SEARCH_LENGTH, MAX_SEARCH_OFFSET, type ChangeKind, type KnowledgeBase } from '../query/KnowledgeBase.js';
+import { QueryError } from '../query/QueryError.js';
+import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from '../server/ResponseCache.js';
+import type { Assets } from './Assets.js';
+import { layout, type PageSpec } from './layout.js';
+import { DIFF_KINDS, diffPage, type DiffView } from './pages/diffPage.js';
+import { errorPage } from './pages/errorPage.js';
+import { glossaryPage } from './pages/glossaryPage.js';
+import { historyPage } from './pages/historyPage.js';
+import { ruleEditionsPage, rulePage } from './pages/rulePage.js';
+import { searchPage, searchResults } from './pages/searchPage.js';
+import { tocPage } from './pages/tocPage.js';
+import { rulePath } from './RuleLinker.js';
+
+/** Options of the web pages. */
+export interface WebOptions {
+  /** The query layer (a function: the server may swap in a new database). */
+  kb: () => KnowledgeBase;
+  cache: ResponseCache | null;
+  /** Base of canonical URLs; never taken from request headers. */
+  publicUrl: () => string;
+  assets: Assets;
+}
+
+const HTML = 'text/html; charset=utf-8';
+
+/** What a route produces: a page (or a bare fragment) and whether every edition in it was pinned. */
+type Produced = { page: PageSpec; exact: boolean } | { fragment: string; exact: boolean } | { redirect: string };
+
+function param(req: Request, name: string): string | undefined {
+  const v = (req.query as Record<string, unknown>)[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw new QueryError('BAD_INPUT', `give the "${name}" parameter once`, { argument: name });
+  return v;
+}
+
+function ruleNumber(text: string, argument: string): string {
+  const n = normalizeNumber(text);
+  if (n === null) throw new QueryError('BAD_INPUT', `"${text.slice(0, 40)}" is not a rule number (like 702.19b)`, { argument });
+  return n;
+}
+
+function diffView(req: Request): DiffView {
+  const section = param(req, 'section') || null;
+  if (section !== null && !/^\d(\d\d(\.\d+[a-z]?)?)?$/.test(section)) {
+    throw new QueryError('BAD_INPUT', `expected a part (7), a section (702) or a rule (702.19), not "${section.slice(0, 20)}"`, { argument: 'section' });
+  }
+  const raw = (req.query as Record<string, unknown>).kind;
+  const list = (raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]).flatMap((k) => String(k).split(','));
+  const bad = list.filter((k) => !DIFF_KINDS.includes(k as ChangeKind));
+  if (bad.length) throw new QueryError('BAD_INPUT', `kind must be one of ${DIFF_KINDS.join(', ')}, not "${bad[0]!.slice(0, 20)}"`, { argument: 'kind' });
+  // every kind checked is no filter at all
+  const kinds = list.length === DIFF_KINDS.length ? [] : [...new Set(list as ChangeKind[])];
+  const view = param(req, 'view') ?? 'inline';
+  if (view !== 'inline' && view !== 'side') throw new QueryError('BAD_INPUT', `view must be inline or side, not "${view.slice(0, 20)}"`, { argument: 'view' });
+  return { section, kinds, view };
+}
+
+/**
+ * The web app for people: server-rendered pages over the query layer, cached like the API
+ * (edition-pinned pages immutable, `latest` ones short). Routes: /, /cr, /cr/:edition,
+ * /cr/:edition/glossary, /cr/:edition/:number, /search, /diff, /diff/:from/:to, /history/:number.
+ */
+export function webRoutes(opts: WebOptions): Router {
+  const { cache } = opts;
+  const router = Router();
+  const ctx = () => ({ assets: opts.assets, publicUrl: opts.publicUrl() });
+
+  const respond = (req: Request, res: Response, produce: (kb: KnowledgeBase) => Produced, suggestionPath: (s: string) => string = (s) => `/cr/latest/${s}`) => {
+    const key = req.originalUrl;
+    const hit = cache?.get(key);
+    if (hit) return sendCached(req, res, hit);
+    let entry: CachedResponse;
+    try {
+      const p = produce(opts.kb());
+      if ('redirect' in p) {
+        res.set('Cache-Control', SHORT).redirect(302, p.redirect);
+        return;
+      }
+      const body = 'page' in p ? layout(ctx(), p.page) : p.fragment;
+      entry = { status: 200, contentType: HTML, body, etag: etagOf(body), cacheControl: p.exact ? IMMUTABLE : SHORT };
+    } catch (e) {
+      if (!(e instanceof QueryError)) throw e;
+      const body = layout(ctx(), errorPage(e, suggestionPath));
+      entry = { status: e.code === 'NOT_FOUND' ? 404 : 400, contentType: HTML, body, etag: etagOf(body), cacheControl: ERROR };
+    }
+    cache?.set(key, entry);
+    sendCached(req, res, entry);
+  };
+
+  router.get('/', (req, res) =>
+    respond(req, res, (kb) => {
+      const ed = kb.resolveEdition('latest');
+      return { page: tocPage(kb, ed.edition, 'latest', true), exact: false };
+    }),
+  );
+
+  router.get('/cr', (req, res) =>
+    respond(req, res, (kb) => {
+      const edition = param(req, 'edition');
+      const number = param(req, 'number');
+      if (edition !== undefined) kb.resolveEdition(edition);
+      if (number !== undefined && number.trim() !== '') {
+        const n = ruleNumber(number, 'number');
+        if (edition === undefined) return { page: ruleEditionsPage(kb, n), exact: false };
+        return { redirect: rulePath(edition, n) };
+      }
+      return { redirect: `/cr/${encodeURIComponent(edition ?? 'latest')}` };
+    }),
+  );
+
+  router.get('/cr/:edition', (req, res) =>
+    respond(req, res, (kb) => {
+      const arg = String(req.params.edition);
+      const ed = kb.resolveEdition(arg);
+      return { page: tocPage(kb, ed.edition, arg, false), exact: ed.exact };
+    }),
+  );
+
+  router.get('/cr/:edition/glossary', (req, res) =>
+    respond(req, res, (kb) => {
+      const arg = String(req.params.edition);
+      const ed = kb.resolveEdition(arg);
+      return { page: glossaryPage(kb, ed.edition, arg), exact: ed.exact };
+    }),
+  );
+
+  router.get('/cr/:edition/:number', (req, res) => {
+    const arg = String(req.params.edition);
+    respond(
+      req,
+      res,
+      (kb) => {
+        const ed = kb.resolveEdition(arg);
+        const n = ruleNumber(String(req.params.number), 'number');
+        if (numberLevel(n) === 'part') return { redirect: rulePath(arg, n) };
+        const rule = kb.ruleOrThrow(ed.edition, n);
+        return { page: rulePage(kb, ed.edition, arg, rule), exact: ed.exact };
+      },
+      (s) => `/cr/${encodeURIComponent(arg)}/${s}`,
+    );
+  });
+
+  router.get('/search', (req, res) =>
+    respond(req, res, (kb) => {
+      const q = param(req, 'q') ?? '';
+      const arg = param(req, 'edition') || 'latest';
+      const ed = kb.resolveEdition(arg);
+      const offsetArg = param(req, 'offset') ?? '0';
+      const offset = Number(offsetArg);
+      if (!Number.isInteger(offset) || offset < 0 || offset > MAX_SEARCH_OFFSET) {
+        throw new QueryError('BAD_INPUT', `offset must be a whole number from 0 to ${MAX_SEARCH_OFFSET}, not "${offsetArg.slice(0, 20)}"`, { argument: 'offset' });
+      }
+      if (q.length > MAX_SEARCH_LENGTH) throw new QueryError('BAD_INPUT', `the search text is longer than ${MAX_SEARCH_LENGTH} characters`, { argument: 'q' });
+      // the live fragment: what search-as-you-type fetches, the last word read as a prefix
+      if (param(req, 'live') === '1') return { fragment: searchResults(kb, ed.edition, arg, q, { offset, prefix: true }).value, exact: ed.exact };
+      return { page: searchPage(kb, ed.edition, arg, q, offset), exact: ed.exact };
+    }),
+  );
+
+  router.get('/diff', (req, res) =>
+    respond(req, res, (kb) => {
+      const to = kb.resolveEdition(param(req, 'to') ?? 'latest', 'cr', 'to').edition;
+      const official = kb.editions().filter((e) => e.family === 'cr' && e.official);
+      const fromArg = param(req, 'from');
+      const from = fromArg ? kb.resolveEdition(fromArg, 'cr', 'from').edition : (official[official.findIndex((e) => e.id === to.id) - 1] ?? to);
+      return { redirect: `/diff/${from.effectiveDate}/${to.effectiveDate}` };
+    }),
+  );
+
+  router.get('/diff/:from/:to', (req, res) =>
+    respond(req, res, (kb) => {
+      const fromArg = String(req.params.from);
+      const toArg = String(req.params.to);
+      const from = kb.resolveEdition(fromArg, 'cr', 'from');
+      const to = kb.resolveEdition(toArg, 'cr', 'to');
+      return { page: diffPage(kb, from.edition, to.edition, fromArg, toArg, diffView(req)), exact: from.exact && to.exact };
+    }),
+  );
+
+  router.get('/history/:number', (req, res) =>
+    respond(req, res, (kb) => {
+      const n = ruleNumber(String(req.params.number), 'number');
+      const ed = kb.resolveEdition(param(req, 'edition') || 'latest');
+      kb.ruleOrThrow(ed.edition, n);
+      const h = kb.history(ed.edition, n);
+      if (!h) throw new QueryError('NOT_FOUND', `no history of rule ${n} in the ${ed.edition.effectiveDate} edition`, { edition: ed.edition.effectiveDate });
+      // a history lists every edition: a newly stored one changes it
+      return { page: historyPage(kb, ed.edition, n, h), exact: false };
+    }, (s) => `/history/${s}`),
+  );
+
+  return router;
+}

@@ -1,0 +1,175 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { fixtureServer } from '../server/helpers.js';
+
+// The web app in a real browser: Debian's chromium driven by playwright-core (which downloads no browser),
+// against the server on a loopback port, the network blocked to anything but 127.0.0.1. A page fails its
+// test on any console error, script error, failed or blocked request, or serious accessibility violation.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let srv: Awaited<ReturnType<typeof fixtureServer>>;
+let context: BrowserContext;
+let profile: string;
+
+before(async () => {
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: install it with "apt-get install -y chromium" (.ci/run does)`);
+  srv = await fixtureServer({}, true);
+  profile = mkdtempSync(join(tmpdir(), 'crkb-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  await context.route('**/*', (route) => (new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort('blockedbyclient')));
+});
+after(async () => {
+  await context?.close();
+  await srv?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+/** A fresh page whose problems (console errors, failed requests, HTTP errors) are collected for `done`. */
+async function open(path: string, width = 1400): Promise<{ page: Page; done: () => Promise<void> }> {
+  const page = await context.newPage();
+  await page.setViewportSize({ width, height: 900 });
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`script error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`failed request: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  await page.goto(`${srv.url}${path}`, { waitUntil: 'load' });
+  return {
+    page,
+    done: async () => {
+      await page.close();
+      assert.deepEqual(problems, []);
+    },
+  };
+}
+
+/** Runs axe-core on the page; fails on serious or critical violations. */
+async function accessible(page: Page): Promise<void> {
+  await page.addScriptTag({ content: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (o: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const r = await axe.run({ resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`);
+  });
+  assert.deepEqual(violations, [], `accessibility violations on ${page.url()}`);
+}
+
+/** The page fits the viewport: nothing wider than the screen. */
+async function fits(page: Page): Promise<void> {
+  // (expressions as strings: the test code is compiled without the DOM library)
+  const { scroll, client } = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
+  assert.ok(scroll <= client, `page ${scroll}px wide in a ${client}px viewport`);
+}
+
+/** A data attribute of every change the diff page shows. */
+function shownChanges(page: Page, attr: 'section' | 'kinds'): Promise<string[]> {
+  return page.evaluate<string[]>(`[...document.querySelectorAll('#changes .change')].filter((e) => e.offsetParent !== null).map((e) => e.dataset.${attr})`);
+}
+
+test('home page: contents, edition picker, search box; accessible', async () => {
+  const { page, done } = await open('/');
+  assert.equal(await page.locator('h1').textContent(), 'Magic: The Gathering Comprehensive Rules');
+  assert.ok((await page.locator('.toc a[href^="/cr/latest/"]').count()) > 5);
+  await page.selectOption('#pick-edition', '2021-06-18');
+  await Promise.all([page.waitForURL(/\/cr\/2021-06-18$/), page.click('form.picker button')]);
+  await accessible(page);
+  await done();
+});
+
+test('rule page: a glossary tooltip on hover and on focus; a reference link opens the cited rule; dark, 360 px and print', async () => {
+  const { page, done } = await open('/cr/2021-07-23/702.19');
+  const term = page.locator('a.term', { hasText: /^trample$/i }).first();
+  await term.hover();
+  const tip = page.locator('#term-tip');
+  await tip.waitFor({ state: 'visible' });
+  assert.match((await tip.textContent()) ?? '', /excess combat damage/);
+  assert.equal(await term.getAttribute('aria-describedby'), 'term-tip');
+  await page.mouse.move(0, 0);
+  await tip.waitFor({ state: 'hidden' });
+  await term.focus();
+  await tip.waitFor({ state: 'visible' });
+  await page.keyboard.press('Escape');
+  await tip.waitFor({ state: 'hidden' });
+  await accessible(page);
+  // "See rules 510.1c-d": the link opens rule 510.1 at 510.1c, in the same edition
+  await Promise.all([page.waitForURL(/\/cr\/2021-07-23\/510\.1#510\.1c$/), page.locator('a.ref', { hasText: '510.1c' }).first().click()]);
+  assert.equal(await page.locator(':target').getAttribute('id'), '510.1c');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const bg = await page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
+  assert.notEqual(bg, 'rgb(255, 255, 255)');
+  await accessible(page);
+  await page.setViewportSize({ width: 360, height: 800 });
+  await fits(page);
+  await page.emulateMedia({ media: 'print', colorScheme: 'light' });
+  assert.equal(await page.locator('header.site').isVisible(), false);
+  assert.equal(await page.locator('article.rule-page').isVisible(), true);
+  await done();
+});
+
+test('search as you type: results replace the list without a page load, the URL follows', async () => {
+  const { page, done } = await open('/search?edition=2021-07-23');
+  await page.locator('#q').pressSequentially('tramp', { delay: 40 });
+  await page.locator('#results mark').first().waitFor();
+  assert.match((await page.locator('#results').textContent()) ?? '', /702\.19/);
+  await page.waitForURL(/q=tramp/);
+  await accessible(page);
+  await Promise.all([page.waitForURL(/\/cr\/2021-07-23\/702\.19/), page.locator('#results a').first().click()]);
+  await done();
+});
+
+test('diff page: side-by-side toggle and filters apply at once; 360 px', async () => {
+  const { page, done } = await open('/diff/2021-06-18/2021-07-23');
+  const changes = page.locator('#changes');
+  assert.equal(await page.locator('.change .side').first().isVisible(), false);
+  await page.locator('input[name=view][value=side]').check();
+  assert.match((await changes.getAttribute('class')) ?? '', /view-side/);
+  assert.equal(await page.locator('.change .side').first().isVisible(), true);
+  assert.equal(await page.locator('.change .inline').first().isVisible(), false);
+  const total = await page.locator('.change:visible').count();
+  await page.selectOption('#f-section', '706');
+  const inSection = await page.locator('.change:visible').count();
+  assert.ok(inSection > 0 && inSection < total, `${inSection} of ${total}`);
+  assert.deepEqual([...new Set(await shownChanges(page, 'section'))], ['706']);
+  await page.locator('input[name=kind][value=added]').uncheck();
+  const kinds = await shownChanges(page, 'kinds');
+  assert.ok(kinds.every((k) => k.split(' ').some((x) => x !== 'added')));
+  assert.match(page.url(), /section=706/);
+  assert.match((await page.locator('form.filters .shown').textContent()) ?? '', new RegExp(`^${await page.locator('.change:visible').count()} changes shown`));
+  await accessible(page);
+  await page.setViewportSize({ width: 360, height: 800 });
+  await fits(page);
+  await done();
+});
+
+test('history page: the timeline across renumbering; accessible at 360 px', async () => {
+  const { page, done } = await open('/history/707.10?edition=2021-07-23', 360);
+  assert.ok((await page.locator('ol.timeline > li').count()) >= 2);
+  assert.match((await page.locator('ol.timeline').textContent()) ?? '', /Renumbered from 706\.10/);
+  await fits(page);
+  await accessible(page);
+  await done();
+});
+
+test('GraphiQL renders its editor from local files and runs a query', async () => {
+  const { page, done } = await open('/graphql');
+  await page.locator('.graphiql-query-editor .CodeMirror').waitFor();
+  await page.locator('.graphiql-execute-button').click();
+  await page.locator('.result-window', { hasText: '702.19b' }).waitFor();
+  assert.match((await page.locator('.result-window').textContent()) ?? '', /"effectiveDate": "2021-07-23"/);
+  await accessible(page);
+  await done();
+});
