@@ -51,6 +51,9 @@ interface LinkRow {
   prevPos: number;
 }
 
+/** A glossary term folded for lookup: ASCII letters lower-cased, as SQLite's lower() does. */
+const foldTerm = (s: string): string => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
+
 const EDITION_COLS = `id, family, effective_date AS effectiveDate, official, label, set_code AS setCode,
   set_name AS setName, title`;
 
@@ -67,6 +70,8 @@ export class Snapshot {
   private readonly versionById = new Map<number, VersionRecord>();
   private readonly versionsByNumber = new Map<string, number[]>();
   private readonly glossaryVersions = new Map<number, { term: string; textId: number }>();
+  /** Glossary versions by term folded to lower case (ASCII letters, as SQLite's lower()). */
+  private readonly glossaryByTerm = new Map<string, number[]>();
   private readonly refs = new Map<number, TextRefRecord[]>();
   private readonly links: LinkRow[];
   /** Text id -> rule versions whose text it is / whose examples hold it / glossary versions defining with it. */
@@ -111,6 +116,10 @@ export class Snapshot {
     for (const [id, term, textId] of all<[number, string, number]>('SELECT id, term, text_id FROM glossary_versions')) {
       this.glossaryVersions.set(id, { term, textId });
       add(this.glossaryVersionsOfText, textId, id);
+      const key = foldTerm(term);
+      const same = this.glossaryByTerm.get(key);
+      if (same) same.push(id);
+      else this.glossaryByTerm.set(key, [id]);
     }
     for (const [textId, ord, target, kind, start, end] of all<[number, number, string, TextRefRecord['kind'], number, number]>(
       'SELECT text_id, ord, target, kind, start, "end" FROM text_refs ORDER BY text_id, ord',
@@ -340,6 +349,19 @@ export class Snapshot {
   glossary(editionId: number): GlossaryRecord[] {
     const e = this.edition(editionId);
     return Array.from(e.glossary, (id, ord) => this.glossaryRecord(editionId, ord, id));
+  }
+
+  /** An edition's glossary entry for a term, case-insensitive (ASCII letters), or null. */
+  glossaryEntry(editionId: number, term: string): GlossaryRecord | null {
+    const ids = this.glossaryByTerm.get(foldTerm(term.trim()));
+    if (!ids) return null;
+    const e = this.edition(editionId);
+    let best: GlossaryRecord | null = null;
+    for (const id of ids) {
+      const ord = e.glossary.indexOf(id);
+      if (ord >= 0 && (best === null || ord < best.ord)) best = this.glossaryRecord(editionId, ord, id);
+    }
+    return best;
   }
 
   /** Glossary entries of an edition defined by a text. */

@@ -338,10 +338,16 @@ export class KnowledgeBase {
 
   /** Section rules of an edition ("702" → "Keyword Abilities"). */
   sections(editionId: number): Array<{ number: string; title: string }> {
-    return this.rulesPage(editionId, { limit: Infinity })
-      .filter((r) => r.kind === 'section')
-      .map((r) => ({ number: r.number, title: r.text }));
+    const out: Array<{ number: string; title: string }> = [];
+    this.numbers(editionId).forEach((n, p) => {
+      // CR sections are numbered without a dot ("702"); the Rulings Summaries' are not numbers ("E.13")
+      if (n.includes('.') && /^\d/.test(n)) return;
+      const r = this.snapshot.ruleAt(editionId, p)!;
+      if (r.kind === 'section') out.push({ number: r.number, title: r.text });
+    });
+    return out;
   }
+
 
   /** Texts by id. */
   texts(ids: Iterable<number>): Map<number, string> {
@@ -408,10 +414,9 @@ export class KnowledgeBase {
 
   /** A glossary entry by term, case-insensitive (ASCII letters), or null. */
   glossaryTerm(editionId: number, term: string): GlossaryRecord | null {
-    const lower = (s: string): string => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
-    const t = lower(term.trim());
-    return this.glossary(editionId).find((g) => lower(g.term) === t) ?? null;
+    return this.snapshot.glossaryEntry(editionId, term);
   }
+
 
   /** A glossary entry by term, or NOT_FOUND with the closest terms. */
   glossaryTermOrThrow(edition: EditionInfo, term: string): GlossaryRecord {
