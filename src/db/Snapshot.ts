@@ -80,6 +80,8 @@ export class Snapshot {
   private readonly glossaryVersionsOfText = new Map<number, number[]>();
   private readonly textsCiting = new Map<string, number[]>();
   private readonly files = new Map<number, { files: number; primary: { path: string; sha256: string } | null }>();
+  /** Rulings Summaries notes by edition, then section, in published order (text ids). */
+  private readonly notes = new Map<number, Map<string, number[]>>();
   /** Lineage id -> places, each editionId * 2^16 + position (built on first use). */
   private lineageIndex: Map<number, number[]> | null = null;
   private readonly search: { match: Statement; any: Statement; marks: Statement };
@@ -184,6 +186,13 @@ export class Snapshot {
         textBits,
         numbers: null,
       });
+    }
+    for (const [e, section, textId] of all<[number, string, number]>('SELECT edition_id, section, text_id FROM edition_notes ORDER BY edition_id, ord')) {
+      let bySection = this.notes.get(e);
+      if (!bySection) this.notes.set(e, (bySection = new Map()));
+      const l = bySection.get(section);
+      if (l) l.push(textId);
+      else bySection.set(section, [textId]);
     }
     this.links = db
       .prepare(
@@ -387,6 +396,11 @@ export class Snapshot {
       const g = this.glossaryVersions.get(id)!;
       return [g.term, g.textId] as [string, number];
     });
+  }
+
+  /** The "Note - …" paragraphs of a Rulings Summaries section, as published. */
+  notesOf(editionId: number, section: string): string[] {
+    return (this.notes.get(editionId)?.get(section) ?? []).map((id) => this.bodies.get(id)!);
   }
 
   /** Part headings of an edition. */

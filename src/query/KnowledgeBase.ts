@@ -354,6 +354,11 @@ export class KnowledgeBase {
     return this.snapshot.texts(ids);
   }
 
+  /** The "Note - …" paragraphs of a Rulings Summaries section, as published ([] for the CR). */
+  notes(rule: RuleRecord): string[] {
+    return this.snapshot.notesOf(rule.editionId, rule.number);
+  }
+
   /** Example texts of a rule, in published order. */
   examples(rule: RuleRecord): string[] {
     return rule.exampleIds.map((id) => this.snapshot.text(id));

@@ -52,6 +52,7 @@ export const FIELD_COST: Record<string, { cost: number; list?: number }> = {
   'Rule.kind': { cost: 0 },
   'Rule.text': { cost: 0 },
   'Rule.examples': { cost: 0 },
+  'Rule.notes': { cost: 0 },
   'Rule.parent': { cost: 0 },
   'Rule.children': { cost: 1, list: 30 },
   'Rule.ancestors': { cost: 0, list: 4 },

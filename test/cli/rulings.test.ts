@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { runIngest } from '../../ingest/store/runIngest.js';
 import { expandInputs } from '../../ingest/store/sources.js';
+import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
 
 const shared = resolve(process.cwd(), '../shared');
 const db = join(tempDir('crkb-rulings-'), 'x.db');
@@ -21,6 +22,21 @@ before(async () => {
     dbFile: db,
   });
   assert.deepEqual(r.rejected, []);
+});
+
+test('the Rulings Summaries notes are read with their section', () => {
+  const kb = KnowledgeBase.open(db);
+  try {
+    const e = kb.resolveEdition('1999-04-21', 'rulings').edition;
+    const withNotes = kb.sections(e.id).filter((s) => kb.notes(kb.rule(e.id, s.number)!).length > 0);
+    assert.ok(withNotes.length > 10, `${withNotes.length} sections with notes`);
+    const all = kb.numbers(e.id).flatMap((n) => kb.notes(kb.rule(e.id, n)!));
+    assert.equal(all.length, 196);
+    assert.ok(all.every((n) => n.trim().length > 0));
+    assert.ok(all.some((n) => /Counts as a/.test(n)));
+  } finally {
+    kb.close();
+  }
 });
 
 test('the Rulings Summaries are a family of their own, kept apart from the CR', () => {

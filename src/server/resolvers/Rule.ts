@@ -12,6 +12,7 @@ export interface CrossRefParent {
 /** Resolvers of Rule: every field read from the query layer's in-memory snapshot (no batching needed). */
 export const Rule = {
   examples: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.examples(r),
+  notes: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.notes(r),
   parent: (r: RuleRecord, _: unknown, ctx: ApiContext) => (r.parent === null ? null : ctx.kb.rule(r.editionId, r.parent)),
   children: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.children(r),
   ancestors: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.ancestors(r),
