@@ -3,13 +3,15 @@ import type { Db } from '../db/openDb.js';
 import type { DocumentFamily } from '../core/types.js';
 import { diffToJson } from '../engine/diffEditions.js';
 import { loadDiff } from '../engine/loadDiff.js';
+import { explainPairs } from '../engine/explainPairs.js';
+import type { PairReason } from '../engine/explainPairs.js';
 import type { ChangeKind, EditionDiff, RuleChange } from '../engine/diffEditions.js';
 import type { DiffSegment } from '../engine/wordDiff.js';
 import { openDbOption } from './openDbOption.js';
 import { defaultDbFile, parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 
-export const usage = `Usage: crkb diff FROM TO [--section N] [--kind K[,K]] [--json|--markdown] [--renumbering] [--family cr|rulings] [--db FILE]
+export const usage = `Usage: crkb diff FROM TO [--section N] [--kind K[,K]] [--json|--markdown] [--renumbering] [--explain] [--family cr|rulings] [--db FILE]
 
 Compares two editions rule by rule, following each rule across renumbering.
 FROM and TO are dates (the edition in force that day) or "latest"; FROM may be
@@ -20,7 +22,9 @@ later than TO (a reverse diff).
                   substantive, references, typography (comma-separated)
   --json          {"from","to","changes":[{"before","after","renumbered","textChange"}]}
   --markdown      release notes grouped by section
-  --renumbering   only the renumbering map, old -> new (JSON with --json)`;
+  --renumbering   only the renumbering map, old -> new (JSON with --json)
+  --explain       why each rule was paired: the aligner's method and score
+                  (adjacent editions), else how many editions the lineage spans`;
 
 const KINDS: ChangeKind[] = ['added', 'removed', 'renumbered', 'substantive', 'references', 'typography'];
 
@@ -56,6 +60,7 @@ export async function run(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       markdown: { type: 'boolean', default: false },
       renumbering: { type: 'boolean', default: false },
+      explain: { type: 'boolean', default: false },
       family: { type: 'string', default: 'cr' },
       db: { type: 'string' },
     },
@@ -85,14 +90,17 @@ export async function run(argv: string[]): Promise<number> {
       // examples are printed by no output; the glossary only by the summary and --markdown
       rulesOnly: values.json || values.renumbering,
     });
+    const explain = values.explain ? explainPairs(db, from, to, family) : null;
     let out: string;
     if (values.renumbering) {
       out = values.json
         ? JSON.stringify({ from: d.from, to: d.to, renumbering: d.renumbering })
         : d.renumbering.map((r) => `${r.from} -> ${r.to}`).join('\n');
-    } else if (values.json) out = JSON.stringify(diffToJson(d));
-    else if (values.markdown) out = markdown(d);
-    else out = summary(d);
+    } else if (values.json) {
+      const json = diffToJson(d);
+      out = JSON.stringify(explain ? { ...json, changes: json.changes.map((c, k) => ({ ...c, explain: explain(d.changes[k]!) })) } : json);
+    } else if (values.markdown) out = markdown(d);
+    else out = summary(d, explain);
     if (out !== '') process.stdout.write(out + '\n');
     return 0;
   } finally {
@@ -113,13 +121,19 @@ function label(c: RuleChange): string {
   return `~ ${num} (${what})`;
 }
 
+function reasonLine(r: PairReason | null): string {
+  if (!r) return 'why: no counterpart';
+  if (r.method === 'lineage') return `why: same lineage${r.steps !== undefined ? ` across ${r.steps} alignment steps` : ''}`;
+  return `why: ${r.method}${r.score !== null ? ` ${r.score.toFixed(2)}` : ''}`;
+}
+
 function oneLine(s: string, max = 110): string {
   const t = s.replace(/\s+/g, ' ');
   return t.length > max ? t.slice(0, max - 1) + '…' : t;
 }
 
 /** Default output: counts, then one line per change grouped by section. */
-function summary(d: EditionDiff): string {
+function summary(d: EditionDiff, explain: ((c: RuleChange) => PairReason | null) | null = null): string {
   const lines = [`${d.from} -> ${d.to}: ${countsLine(d)}`];
   const titles = new Map(d.sections.map((s) => [s.section, s.title]));
   let section = '';
@@ -130,6 +144,7 @@ function summary(d: EditionDiff): string {
     }
     const text = c.after?.text ?? c.before?.text ?? '';
     lines.push(`  ${label(c)}  ${oneLine(text, 90)}`);
+    if (explain) lines.push(`      ${reasonLine(explain(c))}`);
   }
   if (d.glossary.length > 0) {
     lines.push('', 'Glossary');

@@ -72,3 +72,22 @@ test('an unknown edition date is a usage error naming it', { skip }, async () =>
   await assert.rejects(cli(run, '2021-06-18', 'yesterday'), (e: unknown) => e instanceof UsageError && /TO yesterday/.test(e.message));
   await assert.rejects(cli(run, '2021-06-18'), UsageError);
 });
+
+test('diff --explain: the method and score of each pair, adjacent or far', { skip }, async () => {
+  type Explained = Change & { explain: { method: string; score: number | null; steps?: number } | null };
+  const r = await cli(run, '2021-06-18', '2021-07-23', '--json', '--explain');
+  const d = JSON.parse(r.out) as { changes: Explained[] };
+  const at = (n: string): Explained | undefined => d.changes.find((c) => c.after?.number === n);
+  assert.deepEqual(at('707.10')?.explain, { method: 'exact', score: 1 });
+  assert.equal(at('700.2g')?.explain?.method, 'references');
+  assert.equal(at('706.1')?.explain, null, 'an added rule has no pair to explain');
+  for (const c of d.changes) if (c.before && c.after) assert.ok(c.explain && c.explain.score !== null && c.explain.score > 0);
+  // the reverse diff reads the same reasons
+  const rev = JSON.parse((await cli(run, '2021-07-23', '2021-06-18', '--json', '--explain')).out) as { changes: Explained[] };
+  assert.equal(rev.changes.find((c) => c.before?.number === '700.2g')?.explain?.method, 'references');
+  const far = JSON.parse((await cli(run, '2009-05-01', '2021-07-23', '--json', '--explain')).out) as { changes: Explained[] };
+  const paired = far.changes.find((c) => c.before && c.after);
+  assert.deepEqual(paired?.explain, { method: 'lineage', score: null, steps: 3 });
+  const text = await cli(run, '2009-05-01', '2009-07-11', '--explain', '--section', '702');
+  assert.match(text.out, /why: (similar|context|children|normalized|references|exact|slot|split) \d\.\d\d/);
+});
