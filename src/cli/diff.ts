@@ -2,6 +2,7 @@ import { Catalog, UnknownEditionError } from '../db/Catalog.js';
 import type { Db } from '../db/openDb.js';
 import type { DocumentFamily } from '../core/types.js';
 import { diffToJson } from '../engine/diffEditions.js';
+import { textClass } from '../engine/compareRule.js';
 import { loadDiff } from '../engine/loadDiff.js';
 import { explainPairs } from '../engine/explainPairs.js';
 import type { PairReason } from '../engine/explainPairs.js';
@@ -87,8 +88,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(section !== undefined ? { section } : {}),
       ...(kinds ? { kinds } : {}),
       segments: !values.json,
-      // examples are printed by no output; the glossary only by the summary and --markdown
-      rulesOnly: values.json || values.renumbering,
+      rulesOnly: values.renumbering,
     });
     const explain = values.explain ? explainPairs(db, from, to, family) : null;
     let out: string;
@@ -117,7 +117,8 @@ function label(c: RuleChange): string {
   if (!c.before) return `+ ${c.after!.number}`;
   if (!c.after) return `- ${c.before.number}`;
   const num = c.renumbered ? `${c.before.number} -> ${c.after.number}` : c.after.number;
-  const what = c.textChange === 'none' ? (c.typography ? 'typography' : 'renumbered') : c.textChange === 'references' ? 'references' : 'reworded';
+  const cls = textClass(c);
+  const what = cls === 'none' ? 'renumbered' : cls === 'substantive' ? 'reworded' : cls;
   return `~ ${num} (${what})`;
 }
 
@@ -148,7 +149,14 @@ function summary(d: EditionDiff, explain: ((c: RuleChange) => PairReason | null)
   }
   if (d.glossary.length > 0) {
     lines.push('', 'Glossary');
-    for (const g of d.glossary) lines.push(`  ${g.before === null ? '+' : g.after === null ? '-' : '~'} ${g.term}`);
+    for (const g of d.glossary) {
+      const cls = g.before !== null && g.after !== null && g.textChange !== 'substantive' ? ` (${g.textChange})` : '';
+      lines.push(`  ${g.before === null ? '+' : g.after === null ? '-' : '~'} ${g.term}${cls}`);
+    }
+  }
+  if (d.examples.length > 0) {
+    lines.push('', 'Examples');
+    for (const x of d.examples) lines.push(`  ~ ${x.number} (${x.textChange === 'substantive' ? 'reworded' : x.textChange})`);
   }
   return lines.join('\n');
 }
@@ -165,6 +173,14 @@ function mdSegments(segs: DiffSegment[]): string {
       return `${lead}${mark}${mdEscape(t.trim())}${mark}${trail}`;
     })
     .join('');
+}
+
+// More than half of the words on either side are not shared: a word diff would be unreadable.
+function mostlyRewritten(segs: DiffSegment[]): boolean {
+  const words = (op: string): number =>
+    segs.filter((x) => x.op === op).reduce((n, x) => n + (x.text.match(/\S+/g)?.length ?? 0), 0);
+  const same = words('equal');
+  return words('delete') > same && words('insert') > same;
 }
 
 function mdEscape(s: string): string {
@@ -237,7 +253,9 @@ function markdown(d: EditionDiff): string {
     else if (!c.after) lines.push(`- **${c.before.number}** (removed): ~~${mdEscape(c.before.text)}~~`);
     else {
       const num = c.renumbered ? `${c.after.number}** (formerly ${c.before.number})` : `${c.after.number}**`;
-      lines.push(`- **${num}: ${c.segments ? mdSegments(c.segments) : mdEscape(c.after.text)}`);
+      if (c.segments && mostlyRewritten(c.segments)) {
+        lines.push(`- **${num}, rewritten:`, `  - before: ${mdEscape(c.before.text)}`, `  - after: ${mdEscape(c.after.text)}`);
+      } else lines.push(`- **${num}: ${c.segments ? mdSegments(c.segments) : mdEscape(c.after.text)}`);
     }
   }
   const refs = d.changes.filter((c) => c.textChange === 'references');
@@ -250,14 +268,26 @@ function markdown(d: EditionDiff): string {
       lines.push(`- **${c.after!.number}**: ${del.join(', ')} → ${ins.join(', ')}`);
     }
   }
-  const typo = d.changes.filter((c) => c.textChange === 'none' && c.typography);
+  const glossaryRefs = d.glossary.filter((g) => g.before !== null && g.after !== null && g.textChange === 'references');
+  if (glossaryRefs.length > 0) lines.push('', `Glossary entries whose reference numbers only were updated: ${glossaryRefs.map((g) => mdEscape(g.term)).join(', ')}.`);
+  const typo = d.changes.filter((c) => textClass(c) === 'typography');
   if (typo.length > 0) lines.push('', `${typo.length} rules changed only in typography: ${typo.map((c) => c.after!.number).join(', ')}.`);
-  if (d.glossary.length > 0) {
+  const glossary = d.glossary.filter((g) => g.textChange === 'substantive');
+  if (glossary.length > 0) {
     lines.push('', '## Glossary', '');
-    for (const g of d.glossary) {
+    for (const g of glossary) {
       if (g.before === null) lines.push(`- **${mdEscape(g.term)}** (new): ${mdEscape(g.after ?? '')}`);
       else if (g.after === null) lines.push(`- **${mdEscape(g.term)}** (removed)`);
       else lines.push(`- **${mdEscape(g.term)}**: ${g.segments ? mdSegments(g.segments) : mdEscape(g.after)}`);
+    }
+  }
+  const examples = d.examples.filter((x) => x.textChange === 'substantive');
+  if (examples.length > 0) {
+    lines.push('', '## Examples', '');
+    for (const x of examples) {
+      lines.push(`- **${x.number}**:`);
+      for (const t of x.before.filter((b) => !x.after.includes(b))) lines.push(`  - ~~${mdEscape(t)}~~`);
+      for (const t of x.after.filter((a) => !x.before.includes(a))) lines.push(`  - ${mdEscape(t)}`);
     }
   }
   return lines.join('\n');

@@ -49,6 +49,7 @@ export class DiffReader {
            CROSS JOIN glossary_versions g ON g.id = eg.version_id`,
       ).pluck(),
       texts: () => p('SELECT t.id, t.body FROM json_each(@ids) j CROSS JOIN texts t ON t.id = j.value').raw(true),
+      parts: () => p('SELECT number, title FROM edition_parts WHERE edition_id = @editionId ORDER BY ord').raw(true),
     });
   }
 
@@ -89,6 +90,11 @@ export class DiffReader {
   glossaryIds(editionId: number): Array<[term: string, textId: number]> {
     const [terms, textIds] = JSON.parse(this.st('glossaryIds').get({ editionId }) as string) as [string[], number[]];
     return terms.map((t, k) => [t, textIds[k]!]);
+  }
+
+  /** An edition's parts: [number, title] in document order. */
+  parts(editionId: number): Array<[number: string, title: string]> {
+    return this.st('parts').all({ editionId }) as Array<[string, string]>;
   }
 
   /** Texts by id (one query). */

@@ -112,6 +112,7 @@ export class Lineage {
          FROM edition_glossary eg JOIN glossary_versions g ON g.id = eg.version_id JOIN texts t ON t.id = g.text_id
          WHERE eg.edition_id = @editionId ORDER BY eg.ord`,
       ),
+      parts: () => p('SELECT number, title FROM edition_parts WHERE edition_id = @editionId ORDER BY ord').raw(true),
       lineageOf: () => p(
         `SELECT er.lineage_id FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
          WHERE er.edition_id = @editionId AND rv.number = @number`,
@@ -277,7 +278,8 @@ export class Lineage {
       }),
     );
     const glossary = this.st('glossary').all({ editionId }) as Array<{ term: string; definition: string }>;
-    return { date, rules, glossary };
+    const parts = this.st('parts').all({ editionId }) as Array<[string, string]>;
+    return { date, rules, glossary, parts };
   }
 
   /** Stored references of every rule text of an edition, by text id. */

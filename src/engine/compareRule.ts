@@ -5,6 +5,17 @@ import type { Reference } from '../core/references.js';
 /** How a rule's text changed between two editions. */
 export type TextChange = 'none' | 'references' | 'substantive';
 
+/**
+ * The class a diff reports for a text change (`textChange` of `crkb diff --json`): TextChange
+ * with typography-only changes apart from 'none' (no change at all).
+ */
+export type TextClass = 'none' | 'typography' | 'references' | 'substantive';
+
+/** The reported class of a comparison. */
+export function textClass(c: RuleTextComparison): TextClass {
+  return c.textChange === 'none' && c.typography ? 'typography' : c.textChange;
+}
+
 /** Resolves a reference target ("706.10") in one edition to a lineage id, or null when dangling. */
 export type ResolveLineage = (target: string) => number | null;
 
@@ -67,7 +78,7 @@ export function compareRuleText(
   afterRefs: Reference[] = extractReferences(afterText),
 ): RuleTextComparison {
   if (beforeText === afterText) return { textChange: 'none', typography: false };
-  if (normalizeText(beforeText) === normalizeText(afterText)) {
+  if (normalizeText(beforeText) === normalizeText(afterText) || sameTypography(beforeText, afterText)) {
     // same wording, but a same-numbered reference may now point at another rule
     const same = sameTargets(mentions(beforeRefs), mentions(afterRefs), resolveBefore, resolveAfter);
     return { textChange: same ? 'none' : 'substantive', typography: true };
@@ -90,6 +101,9 @@ export function compareReworded(
 ): RuleTextComparison {
   const mb = mentions(beforeRefs);
   const ma = mentions(afterRefs);
+  if (sameTypography(beforeText, afterText)) {
+    return { textChange: sameTargets(mb, ma, resolveBefore, resolveAfter) ? 'none' : 'substantive', typography: true };
+  }
   // with no mentions the masked texts are the texts themselves, whose normalized forms differ
   if (mb.length !== ma.length || mb.length === 0) return SUBSTANTIVE;
   const xb = masked(beforeText, mb);
@@ -98,20 +112,39 @@ export function compareReworded(
   return { textChange: sameTargets(mb, ma, resolveBefore, resolveAfter) ? 'references' : 'substantive', typography: false };
 }
 
+// A bare TM glued to a word ("_Odyssey_TM block"), and the punctuation next to a parenthesis.
+const BARE_TM = /(?<=[A-Za-z_])TM(?![A-Za-z])/g;
+const PAREN_PUNCT = /\s*[.,;:]\s*(?=\))|(?<=\))\s*[.,;:]/g;
+
+/**
+ * True when two texts differ only in typography normalizeText does not fold: a bare TM, or
+ * punctuation moved around a closing parenthesis ("(See rule 116.)" / "(See rule 116).").
+ */
+export function sameTypography(a: string, b: string): boolean {
+  // most reworded pairs differ in length by more than these marks could
+  if (Math.abs(a.length - b.length) > 12) return false;
+  const key = (t: string): string => normalizeText(t.replace(BARE_TM, '')).replace(PAREN_PUNCT, '');
+  return key(a) === key(b);
+}
+
 function sameTargets(mb: Mention[], ma: Mention[], rb: ResolveLineage, ra: ResolveLineage): boolean {
   if (mb.length !== ma.length) return false;
+  const same = (tb: string, ta: string): boolean => {
+    const lb = rb(tb);
+    const la = ra(ta);
+    // a dangling reference only stays "the same" if it still reads the same
+    if (lb === null || la === null) return tb === ta && lb === la;
+    return lb === la;
+  };
   for (let k = 0; k < mb.length; k++) {
     const tb = mb[k]!.targets;
     const ta = ma[k]!.targets;
-    if (tb.length !== ta.length) return false;
-    for (let x = 0; x < tb.length; x++) {
-      const lb = rb(tb[x]!);
-      const la = ra(ta[x]!);
-      // a dangling reference only stays "the same" if it still reads the same
-      if (lb === null || la === null) {
-        if (tb[x] !== ta[x] || lb !== la) return false;
-      } else if (lb !== la) return false;
+    // a range ("608.2c–k") is compared by its ends: the same first and last rule, whatever came between
+    if (tb.length > 1 && ta.length > 1) {
+      if (!same(tb[0]!, ta[0]!) || !same(tb[tb.length - 1]!, ta[ta.length - 1]!)) return false;
+      continue;
     }
+    if (tb.length !== ta.length || !same(tb[0]!, ta[0]!)) return false;
   }
   return true;
 }

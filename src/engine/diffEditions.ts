@@ -1,5 +1,5 @@
-import { compareReworded, compareRuleText } from './compareRule.js';
-import type { ResolveLineage, RuleTextComparison, TextChange } from './compareRule.js';
+import { compareReworded, compareRuleText, textClass } from './compareRule.js';
+import type { ResolveLineage, RuleTextComparison, TextChange, TextClass } from './compareRule.js';
 import { extractReferences } from '../core/references.js';
 import type { Reference } from '../core/references.js';
 import { wordDiff } from './wordDiff.js';
@@ -26,6 +26,8 @@ export interface DiffEdition {
   date: string;
   rules: DiffRule[];
   glossary?: Array<{ term: string; definition: string }>;
+  /** Parts (chapters) as [number, title], for references to them. */
+  parts?: Array<[number: string, title: string]>;
 }
 
 /** What kind of change a rule underwent, for filtering. */
@@ -53,12 +55,16 @@ export interface ExampleChange {
   number: string;
   before: string[];
   after: string[];
+  /** The strongest class of the examples' changes ('substantive' when examples came or went). */
+  textChange: TextClass;
 }
 
 export interface GlossaryChange {
   term: string;
   before: string | null;
   after: string | null;
+  /** 'substantive' for added and removed terms. */
+  textChange: TextClass;
   segments?: DiffSegment[];
 }
 
@@ -105,8 +111,15 @@ export function inScope(number: string, scope: string): boolean {
   return next === '.' || (/^\d+\.\d+$/.test(scope) && /[a-z]/.test(next));
 }
 
-/** Resolves a rule number to the lineage of the last rule with that number (parallel arrays, document order). */
-export function lineageResolver(numbers: ArrayLike<string>, lineages: ArrayLike<number>): ResolveLineage {
+/**
+ * Resolves a rule number to the lineage of the last rule with that number (parallel arrays, document
+ * order), and a part number ("6") to its entry in `parts` (see partLineages).
+ */
+export function lineageResolver(
+  numbers: ArrayLike<string>,
+  lineages: ArrayLike<number>,
+  parts: ReadonlyMap<string, number> = new Map(),
+): ResolveLineage {
   // built on first use: most diffs resolve few references
   let m: Map<string, number> | null = null;
   return (t) => {
@@ -114,8 +127,28 @@ export function lineageResolver(numbers: ArrayLike<string>, lineages: ArrayLike<
       m = new Map<string, number>();
       for (let k = 0; k < numbers.length; k++) m.set(numbers[k]!, lineages[k]!);
     }
-    return m.get(t) ?? null;
+    return m.get(t) ?? parts.get(t) ?? null;
   };
+}
+
+/**
+ * Lineages of the parts (chapters) of two editions: a part is the same part when its title is
+ * (so "section 6, Multiplayer Rules" → "section 8" is a reference update). Ids are negative,
+ * below any rule's, and the same in both maps.
+ */
+export function partLineages(
+  from: Array<[number: string, title: string]>,
+  to: Array<[number: string, title: string]>,
+): [Map<string, number>, Map<string, number>] {
+  const ids = new Map<string, number>();
+  const idOf = (title: string): number => {
+    const key = title.trim().toLowerCase();
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, (id = -1e12 - ids.size));
+    return id;
+  };
+  const map = (parts: Array<[string, string]>): Map<string, number> => new Map(parts.map(([n, t]) => [n, idOf(t)]));
+  return [map(from), map(to)];
 }
 
 /**
@@ -210,6 +243,7 @@ const SECTION = /^\d{3}$/;
 export function diffEditions(from: DiffEdition, to: DiffEdition, opts: DiffOptions = {}): EditionDiff {
   const fr = from.rules;
   const tr = to.rules;
+  const [partsFrom, partsTo] = partLineages(from.parts ?? [], to.parts ?? []);
   return diffPaired(
     {
       from: from.date,
@@ -223,10 +257,12 @@ export function diffEditions(from: DiffEdition, to: DiffEdition, opts: DiffOptio
       resolveFrom: lineageResolver(
         fr.map((r) => r.number),
         fr.map((r) => r.lineage),
+        partsFrom,
       ),
       resolveTo: lineageResolver(
         tr.map((r) => r.number),
         tr.map((r) => r.lineage),
+        partsTo,
       ),
       titles: () => {
         const titles = new Map<string, string>();
@@ -282,7 +318,8 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
     const r = e.toRule(k);
     if (b.number !== r.number) renumbering.push({ from: b.number, to: r.number });
     if (!sameList(b.examples, r.examples)) {
-      examples.push({ lineage: r.lineage, number: r.number, before: b.examples, after: r.examples });
+      const textChange = classifyTexts(b.examples, r.examples, resolveFrom, resolveTo);
+      examples.push({ lineage: r.lineage, number: r.number, before: b.examples, after: r.examples, textChange });
     }
     if (b.number === r.number && b.text === r.text) continue;
     // (compareRuleText's defaults would extract references even for equal texts)
@@ -340,8 +377,20 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
         ? renumbering
         : renumbering.filter((r) => inScope(r.from, opts.section!) || inScope(r.to, opts.section!)),
     examples: opts.section === undefined ? examples : examples.filter((x) => inScope(x.number, opts.section!)),
-    glossary: diffGlossary(e.glossary?.from ?? [], e.glossary?.to ?? [], withSegments),
+    glossary: diffGlossary(e.glossary?.from ?? [], e.glossary?.to ?? [], withSegments, resolveFrom, resolveTo),
   };
+}
+
+const CLASS_ORDER: TextClass[] = ['none', 'typography', 'references', 'substantive'];
+
+/** The strongest class among paired texts (examples, definitions); 'substantive' when their number differs. */
+export function classifyTexts(before: string[], after: string[], resolveFrom: ResolveLineage, resolveTo: ResolveLineage): TextClass {
+  if (before.length !== after.length) return 'substantive';
+  let worst = 0;
+  for (let k = 0; k < before.length && worst < 3; k++) {
+    worst = Math.max(worst, CLASS_ORDER.indexOf(textClass(compareRuleText(before[k]!, after[k]!, resolveFrom, resolveTo))));
+  }
+  return CLASS_ORDER[worst]!;
 }
 
 /** Glossary changes by term (case-insensitive): added, removed and reworded definitions. */
@@ -349,6 +398,8 @@ export function diffGlossary(
   from: Array<{ term: string; definition: string }>,
   to: Array<{ term: string; definition: string }>,
   withSegments = true,
+  resolveFrom: ResolveLineage = () => null,
+  resolveTo: ResolveLineage = () => null,
 ): GlossaryChange[] {
   const key = (t: string): string => t.trim().toLowerCase();
   const before = new Map(from.map((g) => [key(g.term), g]));
@@ -358,25 +409,28 @@ export function diffGlossary(
     const k = key(g.term);
     seen.add(k);
     const b = before.get(k);
-    if (!b) out.push({ term: g.term, before: null, after: g.definition });
+    if (!b) out.push({ term: g.term, before: null, after: g.definition, textChange: 'substantive' });
     else if (b.definition !== g.definition) {
       out.push({
         term: g.term,
         before: b.definition,
         after: g.definition,
+        textChange: classifyTexts([b.definition], [g.definition], resolveFrom, resolveTo),
         ...(withSegments ? { segments: wordDiff(b.definition, g.definition) } : {}),
       });
     }
   }
-  for (const g of from) if (!seen.has(key(g.term))) out.push({ term: g.term, before: g.definition, after: null });
+  for (const g of from) if (!seen.has(key(g.term))) out.push({ term: g.term, before: g.definition, after: null, textChange: 'substantive' });
   return out;
 }
 
-/** The exact JSON shape of `crkb diff --json`. */
+/** The exact JSON shape of `crkb diff --json`: rule changes, then glossary and example changes, all with the same text classes. */
 export function diffToJson(d: EditionDiff): {
   from: string;
   to: string;
-  changes: Array<Pick<RuleChange, 'before' | 'after' | 'renumbered' | 'textChange'>>;
+  changes: Array<Pick<RuleChange, 'before' | 'after' | 'renumbered'> & { textChange: TextClass }>;
+  glossary: Array<{ term: string; before: string | null; after: string | null; textChange: TextClass }>;
+  examples: Array<{ number: string; before: string[]; after: string[]; textChange: TextClass }>;
 } {
   return {
     from: d.from,
@@ -385,8 +439,10 @@ export function diffToJson(d: EditionDiff): {
       before: c.before,
       after: c.after,
       renumbered: c.renumbered,
-      textChange: c.textChange,
+      textChange: textClass(c),
     })),
+    glossary: d.glossary.map((g) => ({ term: g.term, before: g.before, after: g.after, textChange: g.textChange })),
+    examples: d.examples.map((x) => ({ number: x.number, before: x.before, after: x.after, textChange: x.textChange })),
   };
 }
 

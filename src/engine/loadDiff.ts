@@ -1,6 +1,6 @@
 import { DiffReader } from '../db/DiffReader.js';
 import type { Db } from '../db/openDb.js';
-import { diffPaired, lineageResolver, pairLineages } from './diffEditions.js';
+import { diffPaired, lineageResolver, pairLineages, partLineages } from './diffEditions.js';
 import type { ChangeKind, DiffRule, EditionDiff } from './diffEditions.js';
 
 const readers = new WeakMap<Db, DiffReader>();
@@ -58,6 +58,8 @@ export function loadDiff(
   for (const ids of exampleLists.values()) for (const id of ids) textIds.add(id);
   const texts = textIds.size > 0 ? reader.texts(textIds) : new Map<number, string>();
 
+  // parts only matter to texts whose references are read
+  const [partsA, partsB] = refIds.size > 0 || textIds.size > 0 ? partLineages(reader.parts(from.id), reader.parts(to.id)) : [new Map<string, number>(), new Map<string, number>()];
   const rule = (e: typeof a, k: number): DiffRule => {
     const v = versions.get(e.versions[k]!)!;
     const ids = exampleLists.get(v.exampleIds);
@@ -82,8 +84,8 @@ export function loadDiff(
       unchanged: (j, i) => a.versions[j] === b.versions[i],
       fromRule: (j) => rule(a, j),
       toRule: (i) => rule(b, i),
-      resolveFrom: lineageResolver(a.numbers, a.lineages),
-      resolveTo: lineageResolver(b.numbers, b.lineages),
+      resolveFrom: lineageResolver(a.numbers, a.lineages, partsA),
+      resolveTo: lineageResolver(b.numbers, b.lineages, partsB),
       titles: (wanted) => {
         // as diffEditions reads them: `from` then `to` in document order, the last one wins
         const w = new Set(wanted);

@@ -11,14 +11,14 @@ interface Change {
   before: { number: string; text: string } | null;
   after: { number: string; text: string } | null;
   renumbered: boolean;
-  textChange: 'none' | 'references' | 'substantive';
+  textChange: 'none' | 'typography' | 'references' | 'substantive';
 }
 
 test('diff --json: the exact shape, reference update, renumbering, added rules', { skip }, async () => {
   const r = await cli(run, '2021-06-18', '2021-07-23', '--json');
   assert.equal(r.code, 0);
   const d = JSON.parse(r.out) as { from: string; to: string; changes: Change[] };
-  assert.deepEqual(Object.keys(d), ['from', 'to', 'changes']);
+  assert.deepEqual(Object.keys(d), ['from', 'to', 'changes', 'glossary', 'examples']);
   assert.equal(d.from, '2021-06-18');
   assert.equal(d.to, '2021-07-23');
   for (const c of d.changes) {
