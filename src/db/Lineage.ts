@@ -113,6 +113,12 @@ export class Lineage {
          WHERE eg.edition_id = @editionId ORDER BY eg.ord`,
       ),
       parts: () => p('SELECT number, title FROM edition_parts WHERE edition_id = @editionId ORDER BY ord').raw(true),
+      glossaryChain: () => p(
+        `SELECT e.effective_date, g.term, t.body
+         FROM editions e JOIN edition_glossary eg ON eg.edition_id = e.id
+           JOIN glossary_versions g ON g.id = eg.version_id JOIN texts t ON t.id = g.text_id
+         WHERE e.family = @family AND e.official = 1 ORDER BY e.effective_date, e.id, eg.ord`,
+      ).raw(true),
       lineageOf: () => p(
         `SELECT er.lineage_id FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
          WHERE er.edition_id = @editionId AND rv.number = @number`,
@@ -290,6 +296,17 @@ export class Lineage {
       let list = out.get(textId);
       if (!list) out.set(textId, (list = []));
       list.push(ref);
+    }
+    return out;
+  }
+
+  /** The glossary of every official edition of the family, in chain order (editions without one are left out). */
+  glossaryChain(family: DocumentFamily = 'cr'): Array<{ date: string; entries: Array<{ term: string; definition: string }> }> {
+    const out: Array<{ date: string; entries: Array<{ term: string; definition: string }> }> = [];
+    for (const [date, term, definition] of this.st('glossaryChain').iterate({ family }) as Iterable<[string, string, string]>) {
+      let last = out[out.length - 1];
+      if (!last || last.date !== date) out.push((last = { date, entries: [] }));
+      last.entries.push({ term, definition });
     }
     return out;
   }
