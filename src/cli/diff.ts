@@ -268,7 +268,7 @@ function markdown(d: EditionDiff): string {
       lines.push(`- **${c.after!.number}**: ${del.join(', ')} → ${ins.join(', ')}`);
     }
   }
-  const glossaryRefs = d.glossary.filter((g) => g.before !== null && g.after !== null && g.textChange === 'references');
+  const glossaryRefs = d.glossary.filter((g) => g.before !== null && g.after !== null && (g.textChange === 'references' || g.textChange === 'correction'));
   if (glossaryRefs.length > 0) lines.push('', `Glossary entries whose reference numbers only were updated: ${glossaryRefs.map((g) => mdEscape(g.term)).join(', ')}.`);
   const typo = d.changes.filter((c) => textClass(c) === 'typography');
   if (typo.length > 0) lines.push('', `${typo.length} rules changed only in typography: ${typo.map((c) => c.after!.number).join(', ')}.`);

@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { DocumentFamily } from '../core/types.js';
 import type { DiffEdition, DiffRule } from '../engine/diffEditions.js';
 import type { Reference } from '../core/references.js';
+import { citedTitle, titleMatches } from '../core/references.js';
 import { lazyStatements } from './lazyStatements.js';
 import type { Db } from './openDb.js';
 
@@ -43,6 +44,20 @@ export interface DanglingRef {
   kind: 'rule' | 'section' | 'part';
   /** The mention as it reads in the text. */
   mention: string;
+}
+
+/** A reference whose target exists but no longer is what its quoted title names ("rule 727, "Day and Night"" when 727 is another rule). */
+export interface StaleRef {
+  source: 'rule' | 'example' | 'glossary';
+  /** The citing rule's number, or the glossary term. */
+  at: string;
+  target: string;
+  kind: 'rule' | 'section' | 'part';
+  mention: string;
+  /** The title the citation quotes. */
+  cited: string;
+  /** The target's own title (its text) in the edition. */
+  title: string;
 }
 
 const EXAMPLES_COL = `CASE WHEN rv.examples = '[]' THEN '[]' ELSE
@@ -149,6 +164,33 @@ export class Lineage {
          ORDER BY e.effective_date`,
       ),
       allNumbers: () => p('SELECT DISTINCT number FROM rule_versions').pluck(),
+      // references followed by a quote, with their target's text (a rule's or section's, or the part's title)
+      citedTitles: () => p(
+        `WITH src AS (
+           SELECT 'rule' AS source, er.ord AS ord, rv.number AS at, rv.text_id AS textId
+           FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id WHERE er.edition_id = @editionId
+           UNION ALL
+           SELECT 'example', er.ord, rv.number, j.value
+           FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id JOIN json_each(rv.examples) j
+           WHERE er.edition_id = @editionId AND rv.examples <> '[]'
+           UNION ALL
+           SELECT 'glossary', 1000000 + eg.ord, gv.term, gv.text_id
+           FROM edition_glossary eg JOIN glossary_versions gv ON gv.id = eg.version_id WHERE eg.edition_id = @editionId
+         ),
+         nums AS (
+           SELECT rv.number, min(t.body) AS body FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
+             JOIN texts t ON t.id = rv.text_id
+           WHERE er.edition_id = @editionId GROUP BY rv.number
+         )
+         SELECT src.source, src.at, r.target, r.kind, t.body, r.start, r."end" AS "end",
+                CASE WHEN r.kind = 'part' THEN p.title ELSE n.body END AS title
+         FROM src JOIN text_refs r ON r.text_id = src.textId JOIN texts t ON t.id = src.textId
+           LEFT JOIN nums n ON r.kind <> 'part' AND n.number = r.target
+           LEFT JOIN edition_parts p ON r.kind = 'part' AND p.edition_id = @editionId AND p.number = r.target
+         WHERE (instr(substr(t.body, r."end" + 1, 4), '"') > 0 OR instr(substr(t.body, r."end" + 1, 4), '“') > 0)
+           AND CASE WHEN r.kind = 'part' THEN p.title ELSE n.body END IS NOT NULL
+         ORDER BY src.ord, r.ord`,
+      ),
       dangling: () => p(
         `WITH nums AS (
            SELECT rv.number FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
@@ -336,6 +378,18 @@ export class Lineage {
   /** Every rule number ever stored. */
   allNumbers(): string[] {
     return this.st('allNumbers').all() as string[];
+  }
+
+  /** References of an edition whose quoted title no longer names their (existing) target. */
+  staleRefs(editionId: number): StaleRef[] {
+    type Row = Omit<StaleRef, 'mention' | 'cited'> & { body: string; start: number; end: number };
+    const out: StaleRef[] = [];
+    for (const r of this.st('citedTitles').all({ editionId }) as Row[]) {
+      const cited = citedTitle(r.body, r.end);
+      if (cited === null || titleMatches(cited, r.title)) continue;
+      out.push({ source: r.source, at: r.at, target: r.target, kind: r.kind, mention: r.body.slice(r.start, r.end), cited, title: r.title });
+    }
+    return out;
   }
 
   /** References of an edition (rule texts, examples, glossary) that resolve to nothing in it. */

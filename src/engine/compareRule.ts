@@ -1,5 +1,5 @@
 import { normalizeText } from '../core/normalize.js';
-import { extractReferences } from '../core/references.js';
+import { citedTitle, extractReferences, titleMatches } from '../core/references.js';
 import type { Reference } from '../core/references.js';
 
 /** How a rule's text changed between two editions. */
@@ -9,12 +9,16 @@ export type TextChange = 'none' | 'references' | 'substantive';
  * The class a diff reports for a text change (`textChange` of `crkb diff --json`): TextChange
  * with typography-only changes apart from 'none' (no change at all).
  */
-export type TextClass = 'none' | 'typography' | 'references' | 'substantive';
+export type TextClass = 'none' | 'typography' | 'references' | 'correction' | 'substantive';
 
 /** The reported class of a comparison. */
-export function textClass(c: RuleTextComparison): TextClass {
+export function textClass(c: Pick<RuleTextComparison, 'textChange' | 'typography'> & { correction?: boolean }): TextClass {
+  if (c.correction) return 'correction';
   return c.textChange === 'none' && c.typography ? 'typography' : c.textChange;
 }
+
+/** The title (text) of a reference target in one edition, or null when it has none. */
+export type TitleOf = (target: string) => string | null;
 
 /** Resolves a reference target ("706.10") in one edition to a lineage id, or null when dangling. */
 export type ResolveLineage = (target: string) => number | null;
@@ -26,6 +30,11 @@ export interface RuleTextComparison {
    * `textChange` is then 'none' but the rule still shows up in a diff.
    */
   typography: boolean;
+  /**
+   * True when only reference numbers changed and each changed one repairs a stale citation (its
+   * quoted title now names its target): `textChange` is then 'references'.
+   */
+  correction?: boolean;
 }
 
 // Lowercase letters survive normalizeText unchanged and never occur in rule text like this.
@@ -76,6 +85,7 @@ export function compareRuleText(
   resolveAfter: ResolveLineage,
   beforeRefs: Reference[] = extractReferences(beforeText),
   afterRefs: Reference[] = extractReferences(afterText),
+  titles?: { before: TitleOf; after: TitleOf },
 ): RuleTextComparison {
   if (beforeText === afterText) return { textChange: 'none', typography: false };
   if (normalizeText(beforeText) === normalizeText(afterText) || sameTypography(beforeText, afterText)) {
@@ -83,7 +93,7 @@ export function compareRuleText(
     const same = sameTargets(mentions(beforeRefs), mentions(afterRefs), resolveBefore, resolveAfter);
     return { textChange: same ? 'none' : 'substantive', typography: true };
   }
-  return compareReworded(beforeText, afterText, resolveBefore, resolveAfter, beforeRefs, afterRefs);
+  return compareReworded(beforeText, afterText, resolveBefore, resolveAfter, beforeRefs, afterRefs, titles);
 }
 
 /**
@@ -98,6 +108,7 @@ export function compareReworded(
   resolveAfter: ResolveLineage,
   beforeRefs: Reference[],
   afterRefs: Reference[],
+  titles?: { before: TitleOf; after: TitleOf },
 ): RuleTextComparison {
   const mb = mentions(beforeRefs);
   const ma = mentions(afterRefs);
@@ -109,7 +120,40 @@ export function compareReworded(
   const xb = masked(beforeText, mb);
   const xa = masked(afterText, ma);
   if (xb !== xa && normalizeText(xb) !== normalizeText(xa)) return SUBSTANTIVE;
-  return { textChange: sameTargets(mb, ma, resolveBefore, resolveAfter) ? 'references' : 'substantive', typography: false };
+  if (sameTargets(mb, ma, resolveBefore, resolveAfter)) return { textChange: 'references', typography: false };
+  if (titles && corrections(beforeText, afterText, mb, ma, resolveBefore, resolveAfter, titles)) {
+    return { textChange: 'references', typography: false, correction: true };
+  }
+  return SUBSTANTIVE;
+}
+
+// Every mention whose target changed lineage repairs a stale citation: it quotes the same title
+// before and after, a title its old target did not have and its new target has.
+function corrections(
+  beforeText: string,
+  afterText: string,
+  mb: Mention[],
+  ma: Mention[],
+  rb: ResolveLineage,
+  ra: ResolveLineage,
+  titles: { before: TitleOf; after: TitleOf },
+): boolean {
+  let repaired = 0;
+  for (let k = 0; k < mb.length; k++) {
+    if (sameTargets([mb[k]!], [ma[k]!], rb, ra)) continue;
+    const tb = mb[k]!.targets;
+    const ta = ma[k]!.targets;
+    if (tb.length !== 1 || ta.length !== 1) return false;
+    const cb = citedTitle(beforeText, mb[k]!.end);
+    const ca = citedTitle(afterText, ma[k]!.end);
+    if (cb === null || ca === null || !titleMatches(cb, ca)) return false;
+    const oldTitle = titles.before(tb[0]!);
+    const newTitle = titles.after(ta[0]!);
+    if (newTitle === null || !titleMatches(ca, newTitle)) return false;
+    if (oldTitle !== null && titleMatches(cb, oldTitle)) return false;
+    repaired++;
+  }
+  return repaired > 0;
 }
 
 // A bare TM glued to a word ("_Odyssey_TM block"), and the punctuation next to a parenthesis.

@@ -1,5 +1,5 @@
 import { compareReworded, compareRuleText, textClass } from './compareRule.js';
-import type { ResolveLineage, RuleTextComparison, TextChange, TextClass } from './compareRule.js';
+import type { ResolveLineage, RuleTextComparison, TextChange, TextClass, TitleOf } from './compareRule.js';
 import { extractReferences } from '../core/references.js';
 import type { Reference } from '../core/references.js';
 import { wordDiff } from './wordDiff.js';
@@ -41,6 +41,8 @@ export interface RuleChange {
   textChange: TextChange;
   /** Texts differ only typographically (textChange is then 'none'). */
   typography: boolean;
+  /** Only reference numbers changed, repairing stale citations (textChange is then 'references'). */
+  correction?: boolean;
   lineage: number;
   /** Section ("702") the change is filed under: the after number's, or the before number's if removed. */
   section: string;
@@ -231,6 +233,8 @@ export interface PairedEditions {
   toRule(i: number): DiffRule;
   resolveFrom: ResolveLineage;
   resolveTo: ResolveLineage;
+  /** Titles (texts) of reference targets, to tell a stale citation's repair from a substantive change. */
+  targetTitles?: { before: TitleOf; after: TitleOf };
   /** Section titles ("702" -> its text) of the given sections: the `to` edition's, else the `from` one's. */
   titles(sections: string[]): Map<string, string>;
   glossary?: { from: Array<{ term: string; definition: string }>; to: Array<{ term: string; definition: string }> };
@@ -244,6 +248,16 @@ export function diffEditions(from: DiffEdition, to: DiffEdition, opts: DiffOptio
   const fr = from.rules;
   const tr = to.rules;
   const [partsFrom, partsTo] = partLineages(from.parts ?? [], to.parts ?? []);
+  const titleOf = (e: DiffEdition): TitleOf => {
+    let m: Map<string, string> | null = null;
+    return (t) => {
+      if (!m) {
+        m = new Map((e.parts ?? []).map(([n, title]) => [n, title]));
+        for (const r of e.rules) m.set(r.number, r.text);
+      }
+      return m.get(t) ?? null;
+    };
+  };
   return diffPaired(
     {
       from: from.date,
@@ -264,6 +278,7 @@ export function diffEditions(from: DiffEdition, to: DiffEdition, opts: DiffOptio
         tr.map((r) => r.lineage),
         partsTo,
       ),
+      targetTitles: { before: titleOf(from), after: titleOf(to) },
       titles: () => {
         const titles = new Map<string, string>();
         for (const rules of [fr, tr]) for (const r of rules) if (SECTION.test(r.number)) titles.set(r.number, r.text);
@@ -318,7 +333,7 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
     const r = e.toRule(k);
     if (b.number !== r.number) renumbering.push({ from: b.number, to: r.number });
     if (!sameList(b.examples, r.examples)) {
-      const textChange = classifyTexts(b.examples, r.examples, resolveFrom, resolveTo);
+      const textChange = classifyTexts(b.examples, r.examples, resolveFrom, resolveTo, e.targetTitles);
       examples.push({ lineage: r.lineage, number: r.number, before: b.examples, after: r.examples, textChange });
     }
     if (b.number === r.number && b.text === r.text) continue;
@@ -327,8 +342,8 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
       b.text === r.text
         ? { textChange: 'none', typography: false }
         : b.normHash !== undefined && r.normHash !== undefined && b.normHash !== r.normHash && b.refs && r.refs
-          ? compareReworded(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs)
-          : compareRuleText(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs);
+          ? compareReworded(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs, e.targetTitles)
+          : compareRuleText(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs, e.targetTitles);
     const kinds: ChangeKind[] = [];
     if (b.number !== r.number) kinds.push('renumbered');
     if (cmp.textChange !== 'none') kinds.push(cmp.textChange);
@@ -339,6 +354,7 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
       renumbered: b.number !== r.number,
       textChange: cmp.textChange,
       typography: cmp.typography,
+      ...(cmp.correction ? { correction: true } : {}),
       lineage: r.lineage,
       section: sectionOf(r.number),
       kinds,
@@ -377,18 +393,26 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
         ? renumbering
         : renumbering.filter((r) => inScope(r.from, opts.section!) || inScope(r.to, opts.section!)),
     examples: opts.section === undefined ? examples : examples.filter((x) => inScope(x.number, opts.section!)),
-    glossary: diffGlossary(e.glossary?.from ?? [], e.glossary?.to ?? [], withSegments, resolveFrom, resolveTo),
+    glossary: diffGlossary(e.glossary?.from ?? [], e.glossary?.to ?? [], withSegments, resolveFrom, resolveTo, e.targetTitles),
   };
 }
 
-const CLASS_ORDER: TextClass[] = ['none', 'typography', 'references', 'substantive'];
+const CLASS_ORDER: TextClass[] = ['none', 'typography', 'references', 'correction', 'substantive'];
 
 /** The strongest class among paired texts (examples, definitions); 'substantive' when their number differs. */
-export function classifyTexts(before: string[], after: string[], resolveFrom: ResolveLineage, resolveTo: ResolveLineage): TextClass {
+export function classifyTexts(
+  before: string[],
+  after: string[],
+  resolveFrom: ResolveLineage,
+  resolveTo: ResolveLineage,
+  titles?: { before: TitleOf; after: TitleOf },
+): TextClass {
   if (before.length !== after.length) return 'substantive';
   let worst = 0;
-  for (let k = 0; k < before.length && worst < 3; k++) {
-    worst = Math.max(worst, CLASS_ORDER.indexOf(textClass(compareRuleText(before[k]!, after[k]!, resolveFrom, resolveTo))));
+  const last = CLASS_ORDER.length - 1;
+  for (let k = 0; k < before.length && worst < last; k++) {
+    const cmp = compareRuleText(before[k]!, after[k]!, resolveFrom, resolveTo, undefined, undefined, titles);
+    worst = Math.max(worst, CLASS_ORDER.indexOf(textClass(cmp)));
   }
   return CLASS_ORDER[worst]!;
 }
@@ -400,6 +424,7 @@ export function diffGlossary(
   withSegments = true,
   resolveFrom: ResolveLineage = () => null,
   resolveTo: ResolveLineage = () => null,
+  titles?: { before: TitleOf; after: TitleOf },
 ): GlossaryChange[] {
   const key = (t: string): string => t.trim().toLowerCase();
   const before = new Map(from.map((g) => [key(g.term), g]));
@@ -415,7 +440,7 @@ export function diffGlossary(
         term: g.term,
         before: b.definition,
         after: g.definition,
-        textChange: classifyTexts([b.definition], [g.definition], resolveFrom, resolveTo),
+        textChange: classifyTexts([b.definition], [g.definition], resolveFrom, resolveTo, titles),
         ...(withSegments ? { segments: wordDiff(b.definition, g.definition) } : {}),
       });
     }

@@ -2,6 +2,7 @@ import { DiffReader } from '../db/DiffReader.js';
 import type { Db } from '../db/openDb.js';
 import { diffPaired, lineageResolver, pairLineages, partLineages } from './diffEditions.js';
 import type { ChangeKind, DiffRule, EditionDiff } from './diffEditions.js';
+import type { TitleOf } from './compareRule.js';
 
 const readers = new WeakMap<Db, DiffReader>();
 
@@ -59,7 +60,22 @@ export function loadDiff(
   const texts = textIds.size > 0 ? reader.texts(textIds) : new Map<number, string>();
 
   // parts only matter to texts whose references are read
-  const [partsA, partsB] = refIds.size > 0 || textIds.size > 0 ? partLineages(reader.parts(from.id), reader.parts(to.id)) : [new Map<string, number>(), new Map<string, number>()];
+  const partRows = refIds.size > 0 || textIds.size > 0 ? [reader.parts(from.id), reader.parts(to.id)] : [[], []];
+  const [partsA, partsB] = partLineages(partRows[0]!, partRows[1]!);
+  // a target's title (its text, a part's title), read when a changed reference may repair a stale citation
+  const titleOf = (e: typeof a, parts: Array<[string, string]>): TitleOf => {
+    let index: Map<string, number> | null = null;
+    const partTitles = new Map(parts);
+    return (t) => {
+      if (partTitles.has(t)) return partTitles.get(t)!;
+      index ??= new Map(e.numbers.map((n, k) => [n, k]));
+      const k = index.get(t);
+      if (k === undefined) return null;
+      const v = e.versions[k]!;
+      if (!versions.has(v)) for (const [id, x] of reader!.versions([v])) versions.set(id, x);
+      return versions.get(v)?.text ?? null;
+    };
+  };
   const rule = (e: typeof a, k: number): DiffRule => {
     const v = versions.get(e.versions[k]!)!;
     const ids = exampleLists.get(v.exampleIds);
@@ -86,6 +102,7 @@ export function loadDiff(
       toRule: (i) => rule(b, i),
       resolveFrom: lineageResolver(a.numbers, a.lineages, partsA),
       resolveTo: lineageResolver(b.numbers, b.lineages, partsB),
+      targetTitles: { before: titleOf(a, partRows[0]!), after: titleOf(b, partRows[1]!) },
       titles: (wanted) => {
         // as diffEditions reads them: `from` then `to` in document order, the last one wins
         const w = new Set(wanted);

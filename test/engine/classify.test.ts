@@ -81,3 +81,21 @@ test('--json carries typography, glossary and example changes with the same clas
   const onlyRefs = diffToJson(diffEditions({ ...from, rules: [from.rules[0]!, { ...from.rules[1]!, examples: ['Example: see rule 100.2.'] }, from.rules[2]!] }, { ...to, rules: [to.rules[0]!, { ...to.rules[1]!, examples: ['Example: see rule 100.3.'] }, to.rules[2]!, to.rules[3]!] }));
   assert.deepEqual(onlyRefs.examples.map((x) => x.textChange), ['references']);
 });
+
+test('the repair of a stale citation is a reference correction, not a substantive change', () => {
+  // 701.36 was Goad in both editions; Exert is 701.37 (lineage 37) after the repair
+  const rb = resolver({ '701.36': 36, '701.37': 37 });
+  const ra = resolver({ '701.36': 36, '701.37': 37 });
+  const title = (m: Record<string, string>) => (t: string): string | null => m[t] ?? null;
+  const titles = { before: title({ '701.36': 'Goad', '701.37': 'Exert' }), after: title({ '701.36': 'Goad', '701.37': 'Exert' }) };
+  const before = 'A keyword action. See rule 701.36, “Exert.”';
+  const after = 'A keyword action. See rule 701.37, “Exert.”';
+  const c = compareRuleText(before, after, rb, ra, undefined, undefined, titles);
+  assert.equal(textClass(c), 'correction');
+  assert.equal(c.textChange, 'references');
+  // pointing a correct citation elsewhere stays substantive
+  const wrong = compareRuleText(after, before, rb, ra, undefined, undefined, titles);
+  assert.equal(textClass(wrong), 'substantive');
+  // without titles nothing can be told
+  assert.equal(textClass(compareRuleText(before, after, rb, ra)), 'substantive');
+});
