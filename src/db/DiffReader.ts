@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Reference } from '../core/references.js';
+import type { AlignRule } from '../engine/align.js';
 import { lazyStatements } from './lazyStatements.js';
 import type { Db } from './openDb.js';
 
@@ -49,6 +50,11 @@ export class DiffReader {
            CROSS JOIN glossary_versions g ON g.id = eg.version_id`,
       ).pluck(),
       texts: () => p('SELECT t.id, t.body FROM json_each(@ids) j CROSS JOIN texts t ON t.id = j.value').raw(true),
+      alignRules: () => p(
+        `SELECT rv.number, rv.parent, rv.kind, t.body FROM edition_rules er
+           JOIN rule_versions rv ON rv.id = er.version_id JOIN texts t ON t.id = rv.text_id
+         WHERE er.edition_id = @editionId ORDER BY er.ord`,
+      ).raw(true),
       parts: () => p('SELECT number, title FROM edition_parts WHERE edition_id = @editionId ORDER BY ord').raw(true),
     });
   }
@@ -90,6 +96,12 @@ export class DiffReader {
   glossaryIds(editionId: number): Array<[term: string, textId: number]> {
     const [terms, textIds] = JSON.parse(this.st('glossaryIds').get({ editionId }) as string) as [string[], number[]];
     return terms.map((t, k) => [t, textIds[k]!]);
+  }
+
+  /** An edition's rules as the aligner reads them (examples left out), in document order. */
+  alignRules(editionId: number): AlignRule[] {
+    const rows = this.st('alignRules').all({ editionId }) as Array<[string, string | null, string, string]>;
+    return rows.map(([number, parent, kind, text]) => ({ number, parent, kind, text, examples: [] }));
   }
 
   /** An edition's parts: [number, title] in document order. */

@@ -1,4 +1,5 @@
 import { DiffReader } from '../db/DiffReader.js';
+import { alignEditions } from './align.js';
 import type { Db } from '../db/openDb.js';
 import { diffPaired, lineageResolver, pairLineages, partLineages } from './diffEditions.js';
 import type { ChangeKind, DiffRule, EditionDiff } from './diffEditions.js';
@@ -23,6 +24,14 @@ export function loadDiff(
   if (!reader) readers.set(db, (reader = new DiffReader(db)));
   const a = reader.ruleIds(from.id);
   const b = reader.ruleIds(to.id);
+  // An edition outside the lineage chain (an unofficial fragment) has no lineage to pair on: its
+  // rules are aligned by text with the other edition's and take their lineages.
+  const unaligned = (e: typeof a): boolean => e.lineages.length > 0 && e.lineages.every((l) => l < 0);
+  if (from.id !== to.id && (unaligned(a) || unaligned(b))) {
+    const al = alignEditions(reader.alignRules(from.id), reader.alignRules(to.id));
+    if (unaligned(b)) b.lineages = b.lineages.map((l, i) => (al.afterToBefore[i]! >= 0 ? a.lineages[al.afterToBefore[i]!]! : l));
+    else a.lineages = a.lineages.map((l, j) => (al.beforeToAfter[j]! >= 0 ? b.lineages[al.beforeToAfter[j]!]! : l));
+  }
   const pairing = pairLineages(a.lineages, b.lineages);
 
   // Versions the diff reads: both sides of changed pairs, added and removed rules.

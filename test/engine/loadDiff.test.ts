@@ -54,3 +54,25 @@ test('loadDiff (pairs first, reads only changed rules) equals diffEditions on wh
     conn.close();
   }
 });
+
+const fragmentDb = corpusDb(['rulesraker/2021-07-12.txt', '../seeds/000_fd7f68269be61ced.txt']);
+
+test('a diff against an unofficial fragment edition pairs its rules by text', { skip }, () => {
+  const conn = openReadOnlyDb(fragmentDb());
+  try {
+    const [official] = new Lineage(conn).chain('cr');
+    const fragment = conn.prepare('SELECT id, effective_date AS effectiveDate FROM editions WHERE official = 0').get() as { id: number; effectiveDate: string };
+    assert.ok(official && fragment, 'one official edition and the fragment');
+    for (const [from, to] of [[official!, fragment], [fragment, official!]] as const) {
+      const d = loadDiff(conn, from, to, { segments: false, rulesOnly: true });
+      // the fragment's 700.1 and 700.2a read as in 2021-07-23: not added, not removed
+      const touched = d.changes.filter((c) => c.after?.number === '700.1' || c.before?.number === '700.1' || c.after?.number === '700.2a');
+      assert.deepEqual(touched, [], `${from.effectiveDate} -> ${to.effectiveDate}`);
+      // rules added to 700 after 2021 (700.12 outlaws) have no counterpart
+      const outlaw = d.changes.find((c) => (c.after ?? c.before)?.number === '700.12');
+      assert.ok(outlaw && (outlaw.before === null || outlaw.after === null));
+    }
+  } finally {
+    conn.close();
+  }
+});
