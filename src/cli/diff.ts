@@ -114,8 +114,8 @@ function countsLine(d: EditionDiff): string {
 }
 
 function label(c: RuleChange): string {
-  if (!c.before) return `+ ${c.after!.number}`;
-  if (!c.after) return `- ${c.before.number}`;
+  if (!c.before) return `+ ${c.after!.number}${c.splitFrom !== undefined ? ` (split from ${c.splitFrom})` : ''}`;
+  if (!c.after) return `- ${c.before.number}${c.mergedInto !== undefined ? ` (merged into ${c.mergedInto})` : ''}`;
   const num = c.renumbered ? `${c.before.number} -> ${c.after.number}` : c.after.number;
   const cls = textClass(c);
   const what = cls === 'none' ? 'renumbered' : cls === 'substantive' ? 'reworded' : cls;
@@ -249,8 +249,8 @@ function markdown(d: EditionDiff): string {
       section = c.section;
       lines.push('', `### ${section}${titles.get(section) ? ' ' + mdEscape(titles.get(section)!) : ''}`, '');
     }
-    if (!c.before) lines.push(`- **${c.after!.number}** (new): ${mdEscape(c.after!.text)}`);
-    else if (!c.after) lines.push(`- **${c.before.number}** (removed): ~~${mdEscape(c.before.text)}~~`);
+    if (!c.before) lines.push(`- **${c.after!.number}** (new${c.splitFrom !== undefined ? `, split from ${c.splitFrom}` : ''}): ${mdEscape(c.after!.text)}`);
+    else if (!c.after) lines.push(`- **${c.before.number}** (${c.mergedInto !== undefined ? `merged into ${c.mergedInto}` : 'removed'}): ~~${mdEscape(c.before.text)}~~`);
     else {
       const num = c.renumbered ? `${c.after.number}** (formerly ${c.before.number})` : `${c.after.number}**`;
       if (c.segments && mostlyRewritten(c.segments)) {

@@ -50,6 +50,16 @@ export class DiffReader {
            CROSS JOIN glossary_versions g ON g.id = eg.version_id`,
       ).pluck(),
       texts: () => p('SELECT t.id, t.body FROM json_each(@ids) j CROSS JOIN texts t ON t.id = j.value').raw(true),
+      // splits and merges recorded on the chain after `from` up to `to` (a forward diff's span)
+      linksBetween: () => p(
+        `SELECT l.kind, a.lineage_id AS lineage, b.lineage_id AS prevLineage
+         FROM editions f, editions t, editions ea JOIN lineage_links l ON l.edition_id = ea.id
+           JOIN edition_rules a ON a.edition_id = l.edition_id AND a.ord = l.ord
+           JOIN edition_rules b ON b.edition_id = l.prev_edition_id AND b.ord = l.prev_ord
+         WHERE f.id = @fromId AND t.id = @toId AND ea.family = t.family AND ea.official = 1
+           AND ea.effective_date > f.effective_date AND ea.effective_date <= t.effective_date
+         ORDER BY ea.effective_date`,
+      ),
       alignRules: () => p(
         `SELECT rv.number, rv.parent, rv.kind, t.body FROM edition_rules er
            JOIN rule_versions rv ON rv.id = er.version_id JOIN texts t ON t.id = rv.text_id
@@ -96,6 +106,11 @@ export class DiffReader {
   glossaryIds(editionId: number): Array<[term: string, textId: number]> {
     const [terms, textIds] = JSON.parse(this.st('glossaryIds').get({ editionId }) as string) as [string[], number[]];
     return terms.map((t, k) => [t, textIds[k]!]);
+  }
+
+  /** Splits and merges recorded between two editions of a chain (`from` the earlier), by lineage, oldest first. */
+  linksBetween(fromId: number, toId: number): Array<{ kind: 'split' | 'merge'; lineage: number; prevLineage: number }> {
+    return this.st('linksBetween').all({ fromId, toId }) as Array<{ kind: 'split' | 'merge'; lineage: number; prevLineage: number }>;
   }
 
   /** An edition's rules as the aligner reads them (examples left out), in document order. */

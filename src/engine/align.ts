@@ -486,6 +486,10 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
     // A new rule whose words are nearly all in its neighbour's predecessor came out of it.
     const splits = new Map<number, number[]>();
     const merges = new Map<number, number[]>();
+    const dfA = sampleDf(A);
+    const dfB = sampleDf(B);
+    const rareDf = Math.max(2, (A.docs + B.docs) * 0.01);
+    // the share of `small`'s words in `big`, 0 when a distinctive one is missing ("Class" is no "Saga")
     const contained = (small: Map<string, number>, big: Map<string, number>): number => {
       let inside = 0;
       let total = 0;
@@ -493,6 +497,7 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
         if (c < 1) continue;
         total++;
         if (big.has(w)) inside++;
+        else if ((dfA.get(w) ?? 0) + (dfB.get(w) ?? 0) <= rareDf && !ORDINALS.has(w)) return 0;
       }
       return total >= 4 ? inside / total : 0;
     };

@@ -49,6 +49,10 @@ export interface RuleChange {
   kinds: ChangeKind[];
   /** Word-level segments between the two texts, when both exist and differ. */
   segments?: DiffSegment[];
+  /** A removed rule folded into another along the way: that rule's number in `to`. */
+  mergedInto?: string;
+  /** An added rule split off another along the way: that rule's number in `from`. */
+  splitFrom?: string;
 }
 
 /** Examples of a continuing rule that changed. */
@@ -453,7 +457,7 @@ export function diffGlossary(
 export function diffToJson(d: EditionDiff): {
   from: string;
   to: string;
-  changes: Array<Pick<RuleChange, 'before' | 'after' | 'renumbered'> & { textChange: TextClass }>;
+  changes: Array<Pick<RuleChange, 'before' | 'after' | 'renumbered' | 'mergedInto' | 'splitFrom'> & { textChange: TextClass }>;
   glossary: Array<{ term: string; before: string | null; after: string | null; textChange: TextClass }>;
   examples: Array<{ number: string; before: string[]; after: string[]; textChange: TextClass }>;
 } {
@@ -465,6 +469,8 @@ export function diffToJson(d: EditionDiff): {
       after: c.after,
       renumbered: c.renumbered,
       textChange: textClass(c),
+      ...(c.mergedInto !== undefined ? { mergedInto: c.mergedInto } : {}),
+      ...(c.splitFrom !== undefined ? { splitFrom: c.splitFrom } : {}),
     })),
     glossary: d.glossary.map((g) => ({ term: g.term, before: g.before, after: g.after, textChange: g.textChange })),
     examples: d.examples.map((x) => ({ number: x.number, before: x.before, after: x.after, textChange: x.textChange })),
@@ -475,4 +481,53 @@ export function diffToJson(d: EditionDiff): {
 export function withReferences<T extends { text: string; refs?: Reference[] }>(rules: T[]): T[] {
   for (const r of rules) r.refs ??= extractReferences(r.text);
   return rules;
+}
+
+/**
+ * Marks removed rules merged into a rule of `to` and added rules split off a rule of `from`, from
+ * the links recorded along the chain between the two editions ([kind, lineage, earlier lineage]:
+ * a merge folds the earlier lineage into the other, a split makes the other out of it), followed
+ * through later merges and splits.
+ */
+export function markLinks(
+  changes: RuleChange[],
+  links: Array<{ kind: 'split' | 'merge'; lineage: number; prevLineage: number }>,
+  from: { numbers: ArrayLike<string>; lineages: ArrayLike<number> },
+  to: { numbers: ArrayLike<string>; lineages: ArrayLike<number> },
+): void {
+  if (links.length === 0) return;
+  const numberIn = (e: typeof from): Map<number, string> => {
+    const m = new Map<number, string>();
+    for (let k = 0; k < e.lineages.length; k++) if (!m.has(e.lineages[k]!)) m.set(e.lineages[k]!, e.numbers[k]!);
+    return m;
+  };
+  const fromNumbers = numberIn(from);
+  const toNumbers = numberIn(to);
+  const mergedInto = new Map<number, number>();
+  const splitFrom = new Map<number, number>();
+  for (const l of links) {
+    if (l.kind === 'merge') mergedInto.set(l.prevLineage, l.lineage);
+    else splitFrom.set(l.lineage, l.prevLineage);
+  }
+  // a few hops at most: a rule merged into one that was itself merged later
+  const follow = (start: number, step: Map<number, number>, found: Map<number, string>): string | undefined => {
+    let cur = start;
+    for (let hop = 0; hop < 8; hop++) {
+      const next = step.get(cur);
+      if (next === undefined) return undefined;
+      const n = found.get(next);
+      if (n !== undefined) return n;
+      cur = next;
+    }
+    return undefined;
+  };
+  for (const c of changes) {
+    if (c.after === null) {
+      const n = follow(c.lineage, mergedInto, toNumbers);
+      if (n !== undefined) c.mergedInto = n;
+    } else if (c.before === null) {
+      const n = follow(c.lineage, splitFrom, fromNumbers);
+      if (n !== undefined) c.splitFrom = n;
+    }
+  }
 }

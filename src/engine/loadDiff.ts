@@ -1,7 +1,7 @@
 import { DiffReader } from '../db/DiffReader.js';
 import { alignEditions } from './align.js';
 import type { Db } from '../db/openDb.js';
-import { diffPaired, lineageResolver, pairLineages, partLineages } from './diffEditions.js';
+import { diffPaired, lineageResolver, markLinks, pairLineages, partLineages } from './diffEditions.js';
 import type { ChangeKind, DiffRule, EditionDiff } from './diffEditions.js';
 import type { TitleOf } from './compareRule.js';
 
@@ -100,7 +100,7 @@ export function loadDiff(
   };
   const glossary = (g: Array<[string, number]>): Array<{ term: string; definition: string }> =>
     g.map(([term, id]) => ({ term, definition: texts.get(id) ?? '' }));
-  return diffPaired(
+  const diff = diffPaired(
     {
       from: from.effectiveDate,
       to: to.effectiveDate,
@@ -127,6 +127,11 @@ export function loadDiff(
     },
     diffOpts,
   );
+  // removed rules merged into others, added ones split off others, along a forward diff's span
+  if (from.effectiveDate < to.effectiveDate && diff.changes.some((c) => c.before === null || c.after === null)) {
+    markLinks(diff.changes, reader.linksBetween(from.id, to.id), a, b);
+  }
+  return diff;
 }
 
 // Definition text ids diffGlossary may read: those of terms added, removed or matched with another text.

@@ -27,6 +27,7 @@ test('loadDiff (pairs first, reads only changed rules) equals diffEditions on wh
       { kinds: ['added', 'removed'], segments: false },
     ];
     let compared = 0;
+    let linked = 0;
     const seen = { removed: 0, references: 0, examples: 0, glossary: 0 };
     for (const from of chain) {
       for (const to of chain) {
@@ -34,6 +35,12 @@ test('loadDiff (pairs first, reads only changed rules) equals diffEditions on wh
         const near = Math.abs(chain.indexOf(from) - chain.indexOf(to)) <= 1;
         for (const { rulesOnly, ...opts } of near ? variants : variants.slice(0, 1)) {
           const fast = loadDiff(conn, from, to, { ...opts, ...(rulesOnly ? { rulesOnly } : {}) });
+          // split and merge links are read from storage, which the whole-edition oracle does not
+          for (const c of fast.changes) {
+            if (c.mergedInto !== undefined || c.splitFrom !== undefined) linked++;
+            delete c.mergedInto;
+            delete c.splitFrom;
+          }
           let plain: EditionDiff = diffEditions(whole.get(from.id)!, whole.get(to.id)!, opts);
           if (rulesOnly) plain = { ...plain, examples: [], glossary: [] };
           const what = `${from.effectiveDate} -> ${to.effectiveDate} ${JSON.stringify({ rulesOnly, ...opts })}`;
@@ -49,6 +56,7 @@ test('loadDiff (pairs first, reads only changed rules) equals diffEditions on wh
       }
     }
     assert.ok(compared > 5000, `${compared} changes compared`);
+    assert.ok(linked > 0, 'the Magic 2010 rewrite has merges and splits');
     for (const [k, n] of Object.entries(seen)) assert.ok(n > 0, `no ${k} changes compared`);
   } finally {
     conn.close();
@@ -72,6 +80,27 @@ test('a diff against an unofficial fragment edition pairs its rules by text', { 
       const outlaw = d.changes.find((c) => (c.after ?? c.before)?.number === '700.12');
       assert.ok(outlaw && (outlaw.before === null || outlaw.after === null));
     }
+  } finally {
+    conn.close();
+  }
+});
+
+const mergeDb = corpusDb(['mtg-cr/CR-2008-05-01.txt', 'mtg-cr/CR-2008-07-15.txt', 'mtg-cr/CR-2008-10-01.txt']);
+
+test('a far diff follows merge links: 407.3 is "merged into 402.9", not only removed', { skip }, () => {
+  const conn = openReadOnlyDb(mergeDb());
+  try {
+    const chain = new Lineage(conn).chain('cr');
+    assert.deepEqual(chain.map((e) => e.effectiveDate), ['2008-05-01', '2008-07-15', '2008-10-01']);
+    for (const to of [chain[1]!, chain[2]!]) {
+      const d = loadDiff(conn, chain[0]!, to, { segments: false, rulesOnly: true });
+      const gone = d.changes.find((c) => c.before?.number === '407.3');
+      assert.equal(gone?.after, null);
+      assert.equal(gone?.mergedInto, '402.9', `2008-05-01 -> ${to.effectiveDate}`);
+    }
+    // a reverse diff does not claim it
+    const rev = loadDiff(conn, chain[2]!, chain[0]!, { segments: false, rulesOnly: true });
+    assert.ok(rev.changes.every((c) => c.mergedInto === undefined));
   } finally {
     conn.close();
   }
