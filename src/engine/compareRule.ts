@@ -88,7 +88,7 @@ export function compareRuleText(
   titles?: { before: TitleOf; after: TitleOf },
 ): RuleTextComparison {
   if (beforeText === afterText) return { textChange: 'none', typography: false };
-  if (normalizeText(beforeText) === normalizeText(afterText) || sameTypography(beforeText, afterText)) {
+  if (!wordsDiffer(beforeText, afterText) && (normalizeText(beforeText) === normalizeText(afterText) || sameTypography(beforeText, afterText))) {
     // same wording, but a same-numbered reference may now point at another rule
     const same = sameTargets(mentions(beforeRefs), mentions(afterRefs), resolveBefore, resolveAfter);
     return { textChange: same ? 'none' : 'substantive', typography: true };
@@ -112,17 +112,21 @@ export function compareReworded(
 ): RuleTextComparison {
   const mb = mentions(beforeRefs);
   const ma = mentions(afterRefs);
+  // with no mentions the masked texts are the texts themselves, whose normalized forms differ
+  if (mb.length === ma.length && mb.length > 0) {
+    const xb = masked(beforeText, mb);
+    const xa = masked(afterText, ma);
+    if (xb === xa || (!wordsDiffer(xb, xa) && normalizeText(xb) === normalizeText(xa))) {
+      if (sameTargets(mb, ma, resolveBefore, resolveAfter)) return { textChange: 'references', typography: false };
+      if (titles && corrections(beforeText, afterText, mb, ma, resolveBefore, resolveAfter, titles)) {
+        return { textChange: 'references', typography: false, correction: true };
+      }
+      return SUBSTANTIVE;
+    }
+  }
+  // typography normalizeText does not fold (the normalized forms differ)
   if (sameTypography(beforeText, afterText)) {
     return { textChange: sameTargets(mb, ma, resolveBefore, resolveAfter) ? 'none' : 'substantive', typography: true };
-  }
-  // with no mentions the masked texts are the texts themselves, whose normalized forms differ
-  if (mb.length !== ma.length || mb.length === 0) return SUBSTANTIVE;
-  const xb = masked(beforeText, mb);
-  const xa = masked(afterText, ma);
-  if (xb !== xa && normalizeText(xb) !== normalizeText(xa)) return SUBSTANTIVE;
-  if (sameTargets(mb, ma, resolveBefore, resolveAfter)) return { textChange: 'references', typography: false };
-  if (titles && corrections(beforeText, afterText, mb, ma, resolveBefore, resolveAfter, titles)) {
-    return { textChange: 'references', typography: false, correction: true };
   }
   return SUBSTANTIVE;
 }
@@ -166,29 +170,67 @@ const PAREN_PUNCT = /\s*[.,;:]\s*(?=\))|(?<=\))\s*[.,;:]/g;
  */
 export function sameTypography(a: string, b: string): boolean {
   // most reworded pairs differ in length by more than these marks could
-  if (Math.abs(a.length - b.length) > 12) return false;
+  if (Math.abs(a.length - b.length) > 12 || wordsDiffer(a, b)) return false;
   const key = (t: string): string => normalizeText(t.replace(BARE_TM, '')).replace(PAREN_PUNCT, '');
   return key(a) === key(b);
 }
 
+const MARKS = /\((?:TM|tm|R|r|C|c)\)|TM/g;
+// General punctuation (U+2010–U+205F: dashes, quotes, primes, ellipsis), ™, ®, ©, ´, no-break space, minus, replacement character.
+const TYPOGRAPHIC = (c: number): boolean =>
+  (c >= 0x2010 && c <= 0x205f) || c === 0x2122 || c === 0xae || c === 0xa9 || c === 0xb4 || c === 0xa0 || c === 0x2212 || c === 0xfffd;
+
+const HAS_MARKS = /\((?:TM|tm|R|r|C|c)\)|TM/;
+
+/**
+ * True when two texts certainly differ beyond typography: their letters and digits (case folded,
+ * punctuation and trademark marks skipped) differ. A cheap walk that spares normalizing most
+ * reworded texts; false means "maybe the same" (also for letters outside ASCII, which fold).
+ */
+function wordsDiffer(x: string, y: string): boolean {
+  const a = HAS_MARKS.test(x) ? x.replace(MARKS, '') : x;
+  const b = HAS_MARKS.test(y) ? y.replace(MARKS, '') : y;
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    const ca = nextWordChar(a, i);
+    const cb = nextWordChar(b, j);
+    if (ca < 0 || cb < 0) return ca === -1 && cb === -1 ? false : ca !== -2 && cb !== -2;
+    const la = a.charCodeAt(ca) | 32;
+    const lb = b.charCodeAt(cb) | 32;
+    if (la !== lb) return true;
+    i = ca + 1;
+    j = cb + 1;
+  }
+}
+
+// Index of the next ASCII letter or digit from k; -1 at the end, -2 at a non-ASCII letter.
+function nextWordChar(s: string, k: number): number {
+  for (; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if ((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90)) return k;
+    if (c > 127 && !TYPOGRAPHIC(c)) return -2;
+  }
+  return -1;
+}
+
 function sameTargets(mb: Mention[], ma: Mention[], rb: ResolveLineage, ra: ResolveLineage): boolean {
   if (mb.length !== ma.length) return false;
-  const same = (tb: string, ta: string): boolean => {
-    const lb = rb(tb);
-    const la = ra(ta);
-    // a dangling reference only stays "the same" if it still reads the same
-    if (lb === null || la === null) return tb === ta && lb === la;
-    return lb === la;
-  };
   for (let k = 0; k < mb.length; k++) {
     const tb = mb[k]!.targets;
     const ta = ma[k]!.targets;
     // a range ("608.2c–k") is compared by its ends: the same first and last rule, whatever came between
     if (tb.length > 1 && ta.length > 1) {
-      if (!same(tb[0]!, ta[0]!) || !same(tb[tb.length - 1]!, ta[ta.length - 1]!)) return false;
-      continue;
-    }
-    if (tb.length !== ta.length || !same(tb[0]!, ta[0]!)) return false;
+      if (!sameTarget(tb[0]!, ta[0]!, rb, ra) || !sameTarget(tb[tb.length - 1]!, ta[ta.length - 1]!, rb, ra)) return false;
+    } else if (tb.length !== ta.length || !sameTarget(tb[0]!, ta[0]!, rb, ra)) return false;
   }
   return true;
+}
+
+function sameTarget(tb: string, ta: string, rb: ResolveLineage, ra: ResolveLineage): boolean {
+  const lb = rb(tb);
+  const la = ra(ta);
+  // a dangling reference only stays "the same" if it still reads the same
+  if (lb === null || la === null) return tb === ta && lb === la;
+  return lb === la;
 }

@@ -119,22 +119,22 @@ export function inScope(number: string, scope: string): boolean {
 
 /**
  * Resolves a rule number to the lineage of the last rule with that number (parallel arrays, document
- * order), and a part number ("6") to its entry in `parts` (see partLineages).
+ * order), and any other target (a part, "6") with `other` (see partLineages).
  */
-export function lineageResolver(
-  numbers: ArrayLike<string>,
-  lineages: ArrayLike<number>,
-  parts: ReadonlyMap<string, number> = new Map(),
-): ResolveLineage {
+export function lineageResolver(numbers: ArrayLike<string>, lineages: ArrayLike<number>, other?: ResolveLineage): ResolveLineage {
   // built on first use: most diffs resolve few references
   let m: Map<string, number> | null = null;
   return (t) => {
-    if (!m) {
-      m = new Map<string, number>();
-      for (let k = 0; k < numbers.length; k++) m.set(numbers[k]!, lineages[k]!);
-    }
-    return m.get(t) ?? parts.get(t) ?? null;
+    m ??= numberMap(numbers, lineages);
+    const l = m.get(t);
+    return l !== undefined ? l : other ? other(t) : null;
   };
+}
+
+function numberMap(numbers: ArrayLike<string>, lineages: ArrayLike<number>): Map<string, number> {
+  const m = new Map<string, number>();
+  for (let k = 0; k < numbers.length; k++) m.set(numbers[k]!, lineages[k]!);
+  return m;
 }
 
 /**
@@ -275,12 +275,12 @@ export function diffEditions(from: DiffEdition, to: DiffEdition, opts: DiffOptio
       resolveFrom: lineageResolver(
         fr.map((r) => r.number),
         fr.map((r) => r.lineage),
-        partsFrom,
+        (t) => partsFrom.get(t) ?? null,
       ),
       resolveTo: lineageResolver(
         tr.map((r) => r.number),
         tr.map((r) => r.lineage),
-        partsTo,
+        (t) => partsTo.get(t) ?? null,
       ),
       targetTitles: { before: titleOf(from), after: titleOf(to) },
       titles: () => {
@@ -358,11 +358,11 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
       renumbered: b.number !== r.number,
       textChange: cmp.textChange,
       typography: cmp.typography,
-      ...(cmp.correction ? { correction: true } : {}),
       lineage: r.lineage,
       section: sectionOf(r.number),
       kinds,
     });
+    if (cmp.correction) changes[changes.length - 1]!.correction = true;
     if (withSegments && b.text !== r.text) changes[changes.length - 1]!.segments = wordDiff(b.text, r.text);
   }
 

@@ -68,15 +68,16 @@ export function loadDiff(
   for (const ids of exampleLists.values()) for (const id of ids) textIds.add(id);
   const texts = textIds.size > 0 ? reader.texts(textIds) : new Map<number, string>();
 
-  // parts only matter to texts whose references are read
-  const partRows = refIds.size > 0 || textIds.size > 0 ? [reader.parts(from.id), reader.parts(to.id)] : [[], []];
-  const [partsA, partsB] = partLineages(partRows[0]!, partRows[1]!);
+  // parts (read when a reference names no rule: few do) are the same part when their titles are
+  let partRows: [Array<[string, string]>, Array<[string, string]>] | null = null;
+  let partMaps: [Map<string, number>, Map<string, number>] | null = null;
+  const partsRead = (): NonNullable<typeof partRows> => (partRows ??= [reader!.parts(from.id), reader!.parts(to.id)]);
+  const partOf = (side: 0 | 1) => (t: string): number | null => (partMaps ??= partLineages(...partsRead()))[side].get(t) ?? null;
   // a target's title (its text, a part's title), read when a changed reference may repair a stale citation
-  const titleOf = (e: typeof a, parts: Array<[string, string]>): TitleOf => {
+  const titleOf = (e: typeof a, side: 0 | 1): TitleOf => {
     let index: Map<string, number> | null = null;
-    const partTitles = new Map(parts);
     return (t) => {
-      if (partTitles.has(t)) return partTitles.get(t)!;
+      if (t.length === 1) return partsRead()[side].find(([n]) => n === t)?.[1] ?? null;
       index ??= new Map(e.numbers.map((n, k) => [n, k]));
       const k = index.get(t);
       if (k === undefined) return null;
@@ -109,9 +110,9 @@ export function loadDiff(
       unchanged: (j, i) => a.versions[j] === b.versions[i],
       fromRule: (j) => rule(a, j),
       toRule: (i) => rule(b, i),
-      resolveFrom: lineageResolver(a.numbers, a.lineages, partsA),
-      resolveTo: lineageResolver(b.numbers, b.lineages, partsB),
-      targetTitles: { before: titleOf(a, partRows[0]!), after: titleOf(b, partRows[1]!) },
+      resolveFrom: lineageResolver(a.numbers, a.lineages, partOf(0)),
+      resolveTo: lineageResolver(b.numbers, b.lineages, partOf(1)),
+      targetTitles: { before: titleOf(a, 0), after: titleOf(b, 1) },
       titles: (wanted) => {
         // as diffEditions reads them: `from` then `to` in document order, the last one wins
         const w = new Set(wanted);

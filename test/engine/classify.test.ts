@@ -14,6 +14,10 @@ test('typography beyond normalizeText: a bare TM and punctuation moved around a 
   assert.equal(textClass(paren), 'typography');
   assert.equal(textClass(compareRuleText('Players may cast spells.', 'Players may cast spells!', none, none)), 'substantive');
   assert.equal(textClass(compareRuleText('Same.', 'Same.', none, none)), 'none');
+  // letters outside ASCII fold too; a changed digit is no typography
+  assert.equal(textClass(compareRuleText('The Æther Flash card.', 'The Aether Flash card.', none, none)), 'typography');
+  assert.equal(textClass(compareRuleText('The “DCI®” rules.', 'The "DCI" rules.', none, none)), 'typography');
+  assert.equal(textClass(compareRuleText('Draw 2 cards.', 'Draw 3 cards.', none, none)), 'substantive');
 });
 
 test('a range is compared by its ends: new subrules inside it are a reference update', () => {
@@ -32,8 +36,8 @@ test('a part reference resolves to the part of the same title', () => {
     [['5', 'Additional Rules'], ['6', 'Multiplayer Rules']],
     [['7', 'Additional Rules'], ['8', 'Multiplayer Rules'], ['9', 'Casual Variants']],
   );
-  const rf = lineageResolver([], [], pf);
-  const rt = lineageResolver([], [], pt);
+  const rf = lineageResolver([], [], (t) => pf.get(t) ?? null);
+  const rt = lineageResolver([], [], (t) => pt.get(t) ?? null);
   const before = 'A multiplayer game begins with more than two players. See section 6, "Multiplayer Rules."';
   assert.equal(compareRuleText(before, before.replace('section 6', 'section 8'), rf, rt).textChange, 'references');
   assert.equal(compareRuleText(before, before.replace('section 6', 'section 9'), rf, rt).textChange, 'substantive');
