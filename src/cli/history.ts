@@ -5,7 +5,7 @@ import { glossaryHistory } from '../engine/glossaryHistory.js';
 import type { TextChange } from '../engine/compareRule.js';
 import type { DocumentFamily } from '../core/types.js';
 import { inlineWordDiff } from './inlineWordDiff.js';
-import type { HistoryRow } from '../engine/history.js';
+import type { HistoryRow, HistoryStep } from '../engine/history.js';
 import { familyOption, resolveEditionArg } from './diff.js';
 import { openDbOption } from './openDbOption.js';
 import { defaultDbFile, parseOptions } from './options.js';
@@ -108,29 +108,7 @@ export async function run(argv: string[]): Promise<number> {
     const lines = [
       `${number} (${edition.effectiveDate}): lineage ${history.lineage}, numbered ${history.numbers.join(' → ')}; in ${rows.length} editions, ${history.first} to ${history.last}`,
     ];
-    let unchanged = 0;
-    const flush = (): void => {
-      if (unchanged > 0) lines.push(`             (unchanged in ${unchanged} more edition${unchanged > 1 ? 's' : ''})`);
-      unchanged = 0;
-    };
-    for (const s of history.steps) {
-      if (s.change === 'unchanged') {
-        unchanged++;
-        continue;
-      }
-      flush();
-      const what: string[] = [];
-      if (s.change === 'added') what.push('first appears');
-      if (s.change === 'returned') what.push('returns after a gap');
-      if (s.renumbered) what.push(`renumbered from ${s.previousNumber}`);
-      if (s.textChange) what.push(changeWords(s.textChange));
-      if (s.examplesChanged) what.push('examples changed');
-      lines.push(`${s.date}  ${s.number.padEnd(8)} ${what.join('; ') || 'unchanged'}`);
-      // the whole text where the rule (re)appears, a word diff where its text changed
-      if (s.change === 'added') lines.push(`             ${s.text.replace(/\s+/g, ' ')}`);
-      else if (s.textChange === 'substantive' && s.segments) lines.push(`             ${inlineWordDiff(s.segments)}`);
-    }
-    flush();
+    lines.push(...stepLines(history.steps, 'renumbered', (s) => `${s.date}  ${s.number.padEnd(8)}`));
     for (const l of links) {
       lines.push(
         l.kind === 'split'
@@ -143,6 +121,36 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     db.close();
   }
+}
+
+// One line per step that changed (runs of unchanged editions counted), with the text where it
+// first appears and a word diff where it was reworded.
+function stepLines(steps: HistoryStep[], renumbered: string, head: (s: HistoryStep) => string): string[] {
+  const lines: string[] = [];
+  let unchanged = 0;
+  const flush = (): void => {
+    if (unchanged > 0) lines.push(`             (unchanged in ${unchanged} more edition${unchanged > 1 ? 's' : ''})`);
+    unchanged = 0;
+  };
+  for (const s of steps) {
+    if (s.change === 'unchanged') {
+      unchanged++;
+      continue;
+    }
+    flush();
+    const what: string[] = [];
+    if (s.change === 'added') what.push('first appears');
+    if (s.change === 'returned') what.push('returns after a gap');
+    if (s.renumbered) what.push(`${renumbered} from ${s.previousNumber}`);
+    if (s.textChange) what.push(changeWords(s.textChange));
+    if (s.examplesChanged) what.push('examples changed');
+    lines.push(`${head(s)} ${what.join('; ') || 'unchanged'}`);
+    // the whole text where it (re)appears, a word diff where its text changed
+    if (s.change === 'added') lines.push(`             ${s.text.replace(/\s+/g, ' ')}`);
+    else if (s.textChange === 'substantive' && s.segments) lines.push(`             ${inlineWordDiff(s.segments)}`);
+  }
+  flush();
+  return lines;
 }
 
 function changeWords(c: TextChange): string {
@@ -172,27 +180,7 @@ function termHistory(term: string, editionArg: string, json: boolean, dbFile: st
       return 0;
     }
     const lines = [`${h.terms.join(' → ')} (glossary): in ${h.steps.length} editions, ${h.first} to ${h.last}`];
-    let unchanged = 0;
-    const flush = (): void => {
-      if (unchanged > 0) lines.push(`             (unchanged in ${unchanged} more edition${unchanged > 1 ? 's' : ''})`);
-      unchanged = 0;
-    };
-    for (const s of h.steps) {
-      if (s.change === 'unchanged') {
-        unchanged++;
-        continue;
-      }
-      flush();
-      const what: string[] = [];
-      if (s.change === 'added') what.push('first appears');
-      if (s.change === 'returned') what.push('returns after a gap');
-      if (s.renumbered) what.push(`renamed from ${s.previousNumber}`);
-      if (s.textChange) what.push(changeWords(s.textChange));
-      lines.push(`${s.date}  ${what.join('; ') || 'unchanged'}`);
-      if (s.change === 'added') lines.push(`             ${s.text.replace(/\s+/g, ' ')}`);
-      else if (s.textChange === 'substantive' && s.segments) lines.push(`             ${inlineWordDiff(s.segments)}`);
-    }
-    flush();
+    lines.push(...stepLines(h.steps, 'renamed', (s) => `${s.date} `));
     process.stdout.write(lines.join('\n') + '\n');
     return 0;
   } finally {

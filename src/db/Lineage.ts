@@ -47,18 +47,25 @@ export interface DanglingRef {
 }
 
 /** A reference whose target exists but no longer is what its quoted title names ("rule 727, "Day and Night"" when 727 is another rule). */
-export interface StaleRef {
-  source: 'rule' | 'example' | 'glossary';
-  /** The citing rule's number, or the glossary term. */
-  at: string;
-  target: string;
-  kind: 'rule' | 'section' | 'part';
-  mention: string;
+export interface StaleRef extends DanglingRef {
   /** The title the citation quotes. */
   cited: string;
   /** The target's own title (its text) in the edition. */
   title: string;
 }
+
+// Every text of an edition that may cite (rule texts, examples, glossary definitions), in document order.
+const SOURCES = `src AS (
+           SELECT 'rule' AS source, er.ord AS ord, rv.number AS at, rv.text_id AS textId
+           FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id WHERE er.edition_id = @editionId
+           UNION ALL
+           SELECT 'example', er.ord, rv.number, j.value
+           FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id JOIN json_each(rv.examples) j
+           WHERE er.edition_id = @editionId AND rv.examples <> '[]'
+           UNION ALL
+           SELECT 'glossary', 1000000 + eg.ord, gv.term, gv.text_id
+           FROM edition_glossary eg JOIN glossary_versions gv ON gv.id = eg.version_id WHERE eg.edition_id = @editionId
+         )`;
 
 const EXAMPLES_COL = `CASE WHEN rv.examples = '[]' THEN '[]' ELSE
   (SELECT json_group_array(x.body ORDER BY j.key) FROM json_each(rv.examples) j JOIN texts x ON x.id = j.value) END`;
@@ -166,17 +173,7 @@ export class Lineage {
       allNumbers: () => p('SELECT DISTINCT number FROM rule_versions').pluck(),
       // references followed by a quote, with their target's text (a rule's or section's, or the part's title)
       citedTitles: () => p(
-        `WITH src AS (
-           SELECT 'rule' AS source, er.ord AS ord, rv.number AS at, rv.text_id AS textId
-           FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id WHERE er.edition_id = @editionId
-           UNION ALL
-           SELECT 'example', er.ord, rv.number, j.value
-           FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id JOIN json_each(rv.examples) j
-           WHERE er.edition_id = @editionId AND rv.examples <> '[]'
-           UNION ALL
-           SELECT 'glossary', 1000000 + eg.ord, gv.term, gv.text_id
-           FROM edition_glossary eg JOIN glossary_versions gv ON gv.id = eg.version_id WHERE eg.edition_id = @editionId
-         ),
+        `WITH ${SOURCES},
          nums AS (
            SELECT rv.number, min(t.body) AS body FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
              JOIN texts t ON t.id = rv.text_id
@@ -196,17 +193,7 @@ export class Lineage {
            SELECT rv.number FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
            WHERE er.edition_id = @editionId
          ),
-         src AS (
-           SELECT 'rule' AS source, er.ord AS ord, rv.number AS at, rv.text_id AS textId
-           FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id WHERE er.edition_id = @editionId
-           UNION ALL
-           SELECT 'example', er.ord, rv.number, j.value
-           FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id JOIN json_each(rv.examples) j
-           WHERE er.edition_id = @editionId AND rv.examples <> '[]'
-           UNION ALL
-           SELECT 'glossary', 1000000 + eg.ord, gv.term, gv.text_id
-           FROM edition_glossary eg JOIN glossary_versions gv ON gv.id = eg.version_id WHERE eg.edition_id = @editionId
-         )
+         ${SOURCES}
          SELECT src.source, src.at, r.target, r.kind, substr(t.body, r.start + 1, r."end" - r.start) AS mention
          FROM src JOIN text_refs r ON r.text_id = src.textId JOIN texts t ON t.id = src.textId
          WHERE r.target NOT IN (SELECT number FROM nums)
