@@ -113,14 +113,14 @@ function addWords(t: Map<string, number>, text: string, weight: number): void {
   // other numbers do: "layer 7" is not "layer 1"
   const words = text.toLowerCase().replace(APOS_RE, '').replace(REF_MASK_RE, ' ').match(WORD_RE) ?? [];
   for (const word of words) {
-    const w = stem(word);
-    const c = t.get(w);
-    if (weight >= 1) t.set(w, (c ?? 0) + weight);
-    else if (c === undefined) t.set(w, weight);
+    const c = t.get(word);
+    if (weight >= 1) t.set(word, (c ?? 0) + weight);
+    else if (c === undefined) t.set(word, weight);
   }
 }
 
-// A plural and its singular are one token ("abilities function" / "ability functions").
+// A plural and its singular are one word ("Spells" / "Spell Type"): for titles only, as plurals in
+// rule text would make fewer words distinctive.
 function stem(w: string): string {
   if (w.length <= 3 || w.charCodeAt(w.length - 1) !== 115 /* s */) return w;
   if (w.endsWith('ies')) return w.slice(0, -3) + 'y';
@@ -354,7 +354,7 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
       // (rules move between sections more freely in a restructuring)
       const penalty = parents === -1 ? (B.parentIdx[B.parentIdx[j]!]! !== -1 ? 0.3 : 0.1) : 0;
       if (cos - penalty < threshold) return -1;
-      return cos + (parents === 1 ? 0.2 : -penalty) + (slot ? 0.1 : 0) + (after[i]!.number === before[j]!.number ? 0.05 : 0);
+      return cos + (parents === 1 ? 0.2 : -penalty) + (slot ? 0.03 : 0) + (after[i]!.number === before[j]!.number ? 0.05 : 0);
     };
 
     // Candidates chosen by maximum total weight within each connected group, not first come first served.
@@ -386,8 +386,12 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
           const f = idf(w);
           for (const j of p) acc.set(j, (acc.get(j) ?? 0) + f);
         }
-        // only the few old rules sharing the most distinctive words are compared in full
-        const top = [...acc].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, 8);
+        // only the few old rules sharing the most distinctive words are compared in full (and
+        // those tied with the last of them: one shared word can be all there is)
+        const ranked = [...acc].sort((x, y) => y[1] - x[1] || x[0] - y[0]);
+        let cut = Math.min(8, ranked.length);
+        while (cut < ranked.length && cut < 32 && ranked[cut]![1] === ranked[cut - 1]![1]) cut++;
+        const top = ranked.slice(0, cut);
         for (const [j] of top) {
           const s = scored(i, j, parentAgreement(i, j) === 1 ? minCtx + 0.1 : minSim);
           if (s >= 0) cands.push([i, j, s]);
@@ -457,20 +461,27 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
       }
     };
 
-    // Unpaired children of aligned parents are compared with each other.
+    // Unpaired children of aligned parents are compared with each other; a child paired by
+    // similarity outside its parent's counterpart moves to a sibling that scores clearly better.
     const siblingsPass = (): void => {
       computeSlots();
       const cands: Array<[number, number, number]> = [];
       for (let i = 0; i < na; i++) {
         const pa = A.parentIdx[i]!;
-        if (a2b[i] !== -1 || pa === -1 || a2b[pa] === -1) continue;
+        if (pa === -1 || a2b[pa] === -1) continue;
+        const movable = a2b[i] !== -1 && (method[i] === 'similar' || method[i] === 'context') && parentAgreement(i, a2b[i]!) !== 1;
+        if (a2b[i] !== -1 && !movable) continue;
         for (const j of B.children[a2b[pa]!]!) {
           if (b2a[j] !== -1) continue;
           const s = scored(i, j, minCtx + 0.1);
-          if (s >= 0) cands.push([i, j, s]);
+          if (s >= 0 && (!movable || s > score[i]! + 0.15)) cands.push([i, j, s]);
         }
       }
-      assign(cands, 'context');
+      for (const [i, j, s] of chooseMatching(cands)) {
+        if (b2a[j] !== -1) continue;
+        if (a2b[i] !== -1) unpair(i);
+        pair(i, j, 'context', s);
+      }
     };
 
     globalPass();
@@ -548,7 +559,8 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
 }
 
 function sharesWord(a: Map<string, number>, b: Map<string, number>): boolean {
-  for (const w of a.keys()) if (b.has(w)) return true;
+  const stems = new Set([...b.keys()].map(stem));
+  for (const w of a.keys()) if (stems.has(stem(w))) return true;
   return false;
 }
 
