@@ -517,7 +517,7 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
     const attach = (n: number, toOther: Int32Array, own: Side, other: Side, into: Map<number, number[]>): void => {
       for (let x = 0; x < n; x++) {
         if (toOther[x] !== -1) continue;
-        for (const k of [x - 1, x + 1, x - 2]) {
+        for (const k of [x - 1, x + 1, x - 2, x + 2, x - 3, x + 3]) {
           if (k < 0 || k >= n) continue;
           const y = toOther[k]!;
           if (y === -1) continue;
@@ -530,6 +530,25 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
         }
       }
     };
+    // An old rule paired by similarity with one fragment of its text goes to the nearby fragment that
+    // opens as it did (504.3's tail matched best, but 707.5 keeps its opening sentence).
+    for (let i = 0; i < na; i++) {
+      const j = a2b[i]!;
+      if (j === -1 || (method[i] !== 'similar' && method[i] !== 'context')) continue;
+      const own = commonPrefix(normOf(A, i), normOf(B, j));
+      for (let x = Math.max(0, i - 3); x <= Math.min(na - 1, i + 3); x++) {
+        if (x === i || A.parentIdx[x] !== A.parentIdx[i]) continue;
+        // (a fragment already continuing a rule of its parent's counterpart stays)
+        if (a2b[x] !== -1 && (score[x]! >= score[i]! || parentAgreement(x, a2b[x]!) === 1)) continue;
+        const lead = commonPrefix(normOf(A, x), normOf(B, j));
+        if (lead < 40 || lead <= own + 10) continue;
+        const s = score[i]!;
+        unpair(i);
+        if (a2b[x] !== -1) unpair(x);
+        pair(x, j, 'split', s);
+        break;
+      }
+    }
     attach(na, a2b, A, B, splits);
     attach(nb, b2a, B, A, merges);
     // The continuation of a split is the fragment that carries the old rule's lead text (then its number).
