@@ -456,6 +456,8 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
           for (const [p, v] of votes) if (v > bestV) [best, bestV] = [p, v];
           if (best === -1 || b2a[best] !== -1 || bestV * 2 <= paired) continue;
           if (!kindsCompatible(after[i]!.kind, before[best]!.kind)) continue;
+          // a title does not continue as a rule of many words, nor the reverse ("Targeted Spells and Abilities" → 113.1)
+          if (isTitle(after[i]!.text) !== isTitle(before[best]!.text)) continue;
           if (bestV >= 2 || cosine(i, best).cos >= minCtx) pair(i, best, 'children', bestV / paired);
         }
       }
@@ -575,6 +577,11 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
       merges: [...merges].map(([afterIdx, beforeList]) => ({ before: beforeList, after: afterIdx })),
     };
   }
+}
+
+// A heading's text: a few words, no sentence.
+function isTitle(text: string): boolean {
+  return text.length <= 60 && !/[.:]\s*$/.test(text) && text.split(/\s+/).length <= 8;
 }
 
 function sharesWord(a: Map<string, number>, b: Map<string, number>): boolean {
