@@ -169,8 +169,8 @@ const PAREN_PUNCT = /\s*[.,;:]\s*(?=\))|(?<=\))\s*[.,;:]/g;
  * punctuation moved around a closing parenthesis ("(See rule 116.)" / "(See rule 116).").
  */
 export function sameTypography(a: string, b: string): boolean {
-  // most reworded pairs differ in length by more than these marks could
-  if (Math.abs(a.length - b.length) > 12 || wordsDiffer(a, b)) return false;
+  // most reworded pairs differ in length by more than these marks could, or in a letter
+  if (Math.abs(a.length - b.length) > 6 || wordsDiffer(a, b)) return false;
   const key = (t: string): string => normalizeText(t.replace(BARE_TM, '')).replace(PAREN_PUNCT, '');
   return key(a) === key(b);
 }
@@ -180,7 +180,8 @@ const MARKS = /\((?:TM|tm|R|r|C|c)\)|TM/g;
 const TYPOGRAPHIC = (c: number): boolean =>
   (c >= 0x2010 && c <= 0x205f) || c === 0x2122 || c === 0xae || c === 0xa9 || c === 0xb4 || c === 0xa0 || c === 0x2212 || c === 0xfffd;
 
-const HAS_MARKS = /\((?:TM|tm|R|r|C|c)\)|TM/;
+// (a cheap test first: most texts have no mark)
+const mayHaveMarks = (t: string): boolean => t.includes('TM') || /\((?:tm|r|c)\)/i.test(t);
 
 /**
  * True when two texts certainly differ beyond typography: their letters and digits (case folded,
@@ -188,8 +189,8 @@ const HAS_MARKS = /\((?:TM|tm|R|r|C|c)\)|TM/;
  * reworded texts; false means "maybe the same" (also for letters outside ASCII, which fold).
  */
 function wordsDiffer(x: string, y: string): boolean {
-  const a = HAS_MARKS.test(x) ? x.replace(MARKS, '') : x;
-  const b = HAS_MARKS.test(y) ? y.replace(MARKS, '') : y;
+  const a = mayHaveMarks(x) ? x.replace(MARKS, '') : x;
+  const b = mayHaveMarks(y) ? y.replace(MARKS, '') : y;
   let i = 0;
   let j = 0;
   for (;;) {

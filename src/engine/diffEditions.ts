@@ -496,19 +496,26 @@ export function markLinks(
   to: { numbers: ArrayLike<string>; lineages: ArrayLike<number> },
 ): void {
   if (links.length === 0) return;
-  const numberIn = (e: typeof from): Map<number, string> => {
-    const m = new Map<number, string>();
-    for (let k = 0; k < e.lineages.length; k++) if (!m.has(e.lineages[k]!)) m.set(e.lineages[k]!, e.numbers[k]!);
-    return m;
-  };
-  const fromNumbers = numberIn(from);
-  const toNumbers = numberIn(to);
   const mergedInto = new Map<number, number>();
   const splitFrom = new Map<number, number>();
   for (const l of links) {
     if (l.kind === 'merge') mergedInto.set(l.prevLineage, l.lineage);
     else splitFrom.set(l.lineage, l.prevLineage);
   }
+  // numbers only of the lineages links lead to (one pass over each edition, none without links)
+  const wanted = new Set<number>([...mergedInto.values(), ...splitFrom.values()]);
+  const numberIn = (e: typeof from): Map<number, string> => {
+    const m = new Map<number, string>();
+    for (let k = 0; k < e.lineages.length; k++) {
+      const l = e.lineages[k]!;
+      if (wanted.has(l) && !m.has(l)) m.set(l, e.numbers[k]!);
+    }
+    return m;
+  };
+  const touched = changes.some((c) => (c.after === null && mergedInto.has(c.lineage)) || (c.before === null && splitFrom.has(c.lineage)));
+  if (!touched) return;
+  const fromNumbers = numberIn(from);
+  const toNumbers = numberIn(to);
   // a few hops at most: a rule merged into one that was itself merged later
   const follow = (start: number, step: Map<number, number>, found: Map<number, string>): string | undefined => {
     let cur = start;

@@ -72,7 +72,9 @@ export function loadDiff(
   let partRows: [Array<[string, string]>, Array<[string, string]>] | null = null;
   let partMaps: [Map<string, number>, Map<string, number>] | null = null;
   const partsRead = (): NonNullable<typeof partRows> => (partRows ??= [reader!.parts(from.id), reader!.parts(to.id)]);
-  const partOf = (side: 0 | 1) => (t: string): number | null => (partMaps ??= partLineages(...partsRead()))[side].get(t) ?? null;
+  const partOf = (side: 0 | 1) => (t: string): number | null =>
+    // parts are numbered 1-9; any other unresolved target is dangling
+    t.length === 1 ? ((partMaps ??= partLineages(...partsRead()))[side].get(t) ?? null) : null;
   // a target's title (its text, a part's title), read when a changed reference may repair a stale citation
   const titleOf = (e: typeof a, side: 0 | 1): TitleOf => {
     let index: Map<string, number> | null = null;
