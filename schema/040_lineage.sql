@@ -20,3 +20,14 @@ CREATE TABLE IF NOT EXISTS lineage_links (
   PRIMARY KEY (edition_id, kind, ord, prev_ord)
 ) WITHOUT ROWID;
 
+
+-- Why each rule of an edition was paired with its predecessor's rule (align.ts AlignMethod and the
+-- score it was chosen with), for `crkb diff --explain`. Rules paired on identical text ('exact')
+-- and new rules have no row.
+CREATE TABLE IF NOT EXISTS lineage_pairs (
+  edition_id INTEGER NOT NULL REFERENCES editions (id),
+  ord        INTEGER NOT NULL,
+  method     TEXT    NOT NULL,
+  score      REAL    NOT NULL,
+  PRIMARY KEY (edition_id, ord)
+) WITHOUT ROWID;

@@ -129,6 +129,11 @@ export function storeLineage(
         ...al.splits.flatMap((s) => s.after.slice(1).map((i) => ({ kind: 'split' as const, ord: i, prevOrd: s.before }))),
         ...al.merges.flatMap((m) => m.before.slice(1).map((j) => ({ kind: 'merge' as const, ord: m.after, prevOrd: j }))),
       ]);
+      const reasons: Array<[number, string, number]> = [];
+      al.method.forEach((m, i) => {
+        if (m !== 'exact' && m !== 'none') reasons.push([i, m, Math.round((al.score[i] ?? 0) * 1000) / 1000]);
+      });
+      lineage.replacePairs(ed.id, reasons);
     }
     // a new or replaced edition may inherit ids from an intact successor it aligns with
     let inherit: Int32Array | null = null;

@@ -1,5 +1,7 @@
 import type { Family } from '../core/records.js';
 import { diffToJson } from '../engine/diffEditions.js';
+import { textClass } from '../engine/compareRule.js';
+import type { PairReason } from '../engine/explainPairs.js';
 import type { ChangeKind, EditionDiff, RuleChange } from '../engine/diffEditions.js';
 import type { DiffSegment } from '../engine/wordDiff.js';
 import { summarizeRenumbering } from '../query/summarizeRenumbering.js';
@@ -7,7 +9,7 @@ import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 import { withKb } from './withKb.js';
 
-export const usage = `Usage: crkb diff FROM TO [--section N] [--kind K[,K]] [--json|--markdown] [--renumbering] [--family cr|rulings] [--db FILE]
+export const usage = `Usage: crkb diff FROM TO [--section N] [--kind K[,K]] [--json|--markdown] [--renumbering] [--explain] [--family cr|rulings] [--db FILE]
 
 Compares two editions rule by rule, following each rule across renumbering.
 FROM and TO are dates (the edition in force that day) or "latest"; FROM may be
@@ -18,7 +20,9 @@ later than TO (a reverse diff).
                   substantive, references, typography (comma-separated)
   --json          {"from","to","changes":[{"before","after","renumbered","textChange"}]}
   --markdown      release notes grouped by section
-  --renumbering   only the renumbering map, old -> new (JSON with --json)`;
+  --renumbering   only the renumbering map, old -> new (JSON with --json)
+  --explain       why each rule was paired: the aligner's method and score
+                  (adjacent editions), else how many editions the lineage spans`;
 
 const KINDS: ChangeKind[] = ['added', 'removed', 'renumbered', 'substantive', 'references', 'typography'];
 
@@ -38,6 +42,7 @@ export async function run(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       markdown: { type: 'boolean', default: false },
       renumbering: { type: 'boolean', default: false },
+      explain: { type: 'boolean', default: false },
       family: { type: 'string', default: 'cr' },
       db: { type: 'string' },
     },
@@ -63,17 +68,19 @@ export async function run(argv: string[]): Promise<number> {
       ...(section !== undefined ? { section } : {}),
       ...(kinds ? { kinds } : {}),
       segments: !values.json,
-      // examples are printed by no output; the glossary only by the summary and --markdown
-      rulesOnly: values.json || values.renumbering,
+      rulesOnly: values.renumbering,
     });
+    const explain = values.explain ? kb.explain(from, to) : null;
     let out: string;
     if (values.renumbering) {
       out = values.json
         ? JSON.stringify({ from: d.from, to: d.to, renumbering: d.renumbering })
         : d.renumbering.map((r) => `${r.from} -> ${r.to}`).join('\n');
-    } else if (values.json) out = JSON.stringify(diffToJson(d));
-    else if (values.markdown) out = markdown(d);
-    else out = summary(d);
+    } else if (values.json) {
+      const json = diffToJson(d);
+      out = JSON.stringify(explain ? { ...json, changes: json.changes.map((c, k) => ({ ...c, explain: explain(d.changes[k]!) })) } : json);
+    } else if (values.markdown) out = markdown(d);
+    else out = summary(d, explain);
     if (out !== '') process.stdout.write(out + '\n');
     return 0;
   });
@@ -85,11 +92,18 @@ function countsLine(d: EditionDiff): string {
 }
 
 function label(c: RuleChange): string {
-  if (!c.before) return `+ ${c.after!.number}`;
-  if (!c.after) return `- ${c.before.number}`;
+  if (!c.before) return `+ ${c.after!.number}${c.splitFrom !== undefined ? ` (split from ${c.splitFrom})` : ''}`;
+  if (!c.after) return `- ${c.before.number}${c.mergedInto !== undefined ? ` (merged into ${c.mergedInto})` : ''}`;
   const num = c.renumbered ? `${c.before.number} -> ${c.after.number}` : c.after.number;
-  const what = c.textChange === 'none' ? (c.typography ? 'typography' : 'renumbered') : c.textChange === 'references' ? 'references' : 'reworded';
+  const cls = textClass(c);
+  const what = cls === 'none' ? 'renumbered' : cls === 'substantive' ? 'reworded' : cls;
   return `~ ${num} (${what})`;
+}
+
+function reasonLine(r: PairReason | null): string {
+  if (!r) return 'why: no counterpart';
+  if (r.method === 'lineage') return `why: same lineage${r.steps !== undefined ? ` across ${r.steps} alignment steps` : ''}`;
+  return `why: ${r.method}${r.score !== null ? ` ${r.score.toFixed(2)}` : ''}`;
 }
 
 function oneLine(s: string, max = 110): string {
@@ -98,7 +112,7 @@ function oneLine(s: string, max = 110): string {
 }
 
 /** Default output: counts, then one line per change grouped by section. */
-function summary(d: EditionDiff): string {
+function summary(d: EditionDiff, explain: ((c: RuleChange) => PairReason | null) | null = null): string {
   const lines = [`${d.from} -> ${d.to}: ${countsLine(d)}`];
   const titles = new Map(d.sections.map((s) => [s.section, s.title]));
   let section = '';
@@ -109,10 +123,18 @@ function summary(d: EditionDiff): string {
     }
     const text = c.after?.text ?? c.before?.text ?? '';
     lines.push(`  ${label(c)}  ${oneLine(text, 90)}`);
+    if (explain) lines.push(`      ${reasonLine(explain(c))}`);
   }
   if (d.glossary.length > 0) {
     lines.push('', 'Glossary');
-    for (const g of d.glossary) lines.push(`  ${g.before === null ? '+' : g.after === null ? '-' : '~'} ${g.term}`);
+    for (const g of d.glossary) {
+      const cls = g.before !== null && g.after !== null && g.textChange !== 'substantive' ? ` (${g.textChange})` : '';
+      lines.push(`  ${g.before === null ? '+' : g.after === null ? '-' : '~'} ${g.term}${cls}`);
+    }
+  }
+  if (d.examples.length > 0) {
+    lines.push('', 'Examples');
+    for (const x of d.examples) lines.push(`  ~ ${x.number} (${x.textChange === 'substantive' ? 'reworded' : x.textChange})`);
   }
   return lines.join('\n');
 }
@@ -129,6 +151,14 @@ function mdSegments(segs: DiffSegment[]): string {
       return `${lead}${mark}${mdEscape(t.trim())}${mark}${trail}`;
     })
     .join('');
+}
+
+// More than half of the words on either side are not shared: a word diff would be unreadable.
+function mostlyRewritten(segs: DiffSegment[]): boolean {
+  const words = (op: string): number =>
+    segs.filter((x) => x.op === op).reduce((n, x) => n + (x.text.match(/\S+/g)?.length ?? 0), 0);
+  const same = words('equal');
+  return words('delete') > same && words('insert') > same;
 }
 
 function mdEscape(s: string): string {
@@ -151,11 +181,13 @@ function markdown(d: EditionDiff): string {
       section = c.section;
       lines.push('', `### ${section}${titles.get(section) ? ' ' + mdEscape(titles.get(section)!) : ''}`, '');
     }
-    if (!c.before) lines.push(`- **${c.after!.number}** (new): ${mdEscape(c.after!.text)}`);
-    else if (!c.after) lines.push(`- **${c.before.number}** (removed): ~~${mdEscape(c.before.text)}~~`);
+    if (!c.before) lines.push(`- **${c.after!.number}** (new${c.splitFrom !== undefined ? `, split from ${c.splitFrom}` : ''}): ${mdEscape(c.after!.text)}`);
+    else if (!c.after) lines.push(`- **${c.before.number}** (${c.mergedInto !== undefined ? `merged into ${c.mergedInto}` : 'removed'}): ~~${mdEscape(c.before.text)}~~`);
     else {
       const num = c.renumbered ? `${c.after.number}** (formerly ${c.before.number})` : `${c.after.number}**`;
-      lines.push(`- **${num}: ${c.segments ? mdSegments(c.segments) : mdEscape(c.after.text)}`);
+      if (c.segments && mostlyRewritten(c.segments)) {
+        lines.push(`- **${num}, rewritten:`, `  - before: ${mdEscape(c.before.text)}`, `  - after: ${mdEscape(c.after.text)}`);
+      } else lines.push(`- **${num}: ${c.segments ? mdSegments(c.segments) : mdEscape(c.after.text)}`);
     }
   }
   const refs = d.changes.filter((c) => c.textChange === 'references');
@@ -168,14 +200,26 @@ function markdown(d: EditionDiff): string {
       lines.push(`- **${c.after!.number}**: ${del.join(', ')} → ${ins.join(', ')}`);
     }
   }
-  const typo = d.changes.filter((c) => c.textChange === 'none' && c.typography);
+  const glossaryRefs = d.glossary.filter((g) => g.before !== null && g.after !== null && (g.textChange === 'references' || g.textChange === 'correction'));
+  if (glossaryRefs.length > 0) lines.push('', `Glossary entries whose reference numbers only were updated: ${glossaryRefs.map((g) => mdEscape(g.term)).join(', ')}.`);
+  const typo = d.changes.filter((c) => textClass(c) === 'typography');
   if (typo.length > 0) lines.push('', `${typo.length} rules changed only in typography: ${typo.map((c) => c.after!.number).join(', ')}.`);
-  if (d.glossary.length > 0) {
+  const glossary = d.glossary.filter((g) => g.textChange === 'substantive');
+  if (glossary.length > 0) {
     lines.push('', '## Glossary', '');
-    for (const g of d.glossary) {
+    for (const g of glossary) {
       if (g.before === null) lines.push(`- **${mdEscape(g.term)}** (new): ${mdEscape(g.after ?? '')}`);
       else if (g.after === null) lines.push(`- **${mdEscape(g.term)}** (removed)`);
       else lines.push(`- **${mdEscape(g.term)}**: ${g.segments ? mdSegments(g.segments) : mdEscape(g.after)}`);
+    }
+  }
+  const examples = d.examples.filter((x) => x.textChange === 'substantive');
+  if (examples.length > 0) {
+    lines.push('', '## Examples', '');
+    for (const x of examples) {
+      lines.push(`- **${x.number}**:`);
+      for (const t of x.before.filter((b) => !x.after.includes(b))) lines.push(`  - ~~${mdEscape(t)}~~`);
+      for (const t of x.after.filter((a) => !x.before.includes(a))) lines.push(`  - ${mdEscape(t)}`);
     }
   }
   return lines.join('\n');

@@ -1,4 +1,7 @@
 import { nearestNumbers } from '../core/suggest.js';
+import type { TextChange } from '../engine/compareRule.js';
+import type { HistoryStep } from '../engine/history.js';
+import type { Family } from '../core/records.js';
 import { familyOption } from './diff.js';
 import { inlineWordDiff } from './inlineWordDiff.js';
 import { parseOptions } from './options.js';
@@ -6,10 +9,12 @@ import { UsageError } from './UsageError.js';
 import { withKb } from './withKb.js';
 
 export const usage = `Usage: crkb history NUMBER [--edition DATE|latest] [--family cr|rulings] [--json] [--db FILE]
+       crkb history --term TERM [--edition DATE|latest] [--json] [--db FILE]
 
 Shows every edition a rule appears in, under which number, and what changed at
 each step, following it across renumbering and the 2009 rewrite. NUMBER is read
-in --edition (default latest).`;
+in --edition (default latest). With --term, the same for a glossary term
+(case-insensitive), following it across renamings.`;
 
 const NUMBER_RE = /^\d{1,3}(\.\d+[a-z]?)?$/;
 // Rulings Summaries: "E.13", "E.13.2", "E.13.Ruling.3".
@@ -21,6 +26,7 @@ export async function run(argv: string[]): Promise<number> {
     argv,
     {
       edition: { type: 'string', default: 'latest' },
+      term: { type: 'string' },
       family: { type: 'string', default: 'cr' },
       json: { type: 'boolean', default: false },
       db: { type: 'string' },
@@ -28,6 +34,11 @@ export async function run(argv: string[]): Promise<number> {
     usage,
   );
   const family = familyOption(values.family, usage);
+  if (values.term !== undefined) {
+    if (positionals.length > 0) throw new UsageError('--term replaces NUMBER: give one or the other', usage);
+    if (values.term.trim() === '') throw new UsageError('--term needs a glossary term', usage);
+    return termHistory(values.term, values.edition!, values.json ?? false, values.db, family);
+  }
   if (positionals.length !== 1) throw new UsageError('expected one rule NUMBER', usage);
   const number = positionals[0]!;
   if (!(family === 'cr' ? NUMBER_RE : RULINGS_NUMBER_RE).test(number)) {
@@ -56,29 +67,7 @@ export async function run(argv: string[]): Promise<number> {
     const lines = [
       `${number} (${edition.effectiveDate}): lineage ${history.lineage}, numbered ${history.numbers.join(' → ')}; in ${rows.length} editions, ${history.first} to ${history.last}`,
     ];
-    let unchanged = 0;
-    const flush = (): void => {
-      if (unchanged > 0) lines.push(`             (unchanged in ${unchanged} more edition${unchanged > 1 ? 's' : ''})`);
-      unchanged = 0;
-    };
-    for (const s of history.steps) {
-      if (s.change === 'unchanged') {
-        unchanged++;
-        continue;
-      }
-      flush();
-      const what: string[] = [];
-      if (s.change === 'added') what.push('first appears');
-      if (s.change === 'returned') what.push('returns after a gap');
-      if (s.renumbered) what.push(`renumbered from ${s.previousNumber}`);
-      if (s.textChange) what.push(s.textChange === 'references' ? 'reference numbers updated' : s.textChange === 'none' ? 'typography' : 'text changed');
-      if (s.examplesChanged) what.push('examples changed');
-      lines.push(`${s.date}  ${s.number.padEnd(8)} ${what.join('; ') || 'unchanged'}`);
-      // the whole text where the rule (re)appears, a word diff where its text changed
-      if (s.change === 'added') lines.push(`             ${s.text.replace(/\s+/g, ' ')}`);
-      else if (s.textChange === 'substantive' && s.segments) lines.push(`             ${inlineWordDiff(s.segments)}`);
-    }
-    flush();
+    lines.push(...stepLines(history.steps, 'renumbered', (s) => `${s.date}  ${s.number.padEnd(8)}`));
     for (const l of links) {
       lines.push(
         l.kind === 'split'
@@ -86,6 +75,60 @@ export async function run(argv: string[]): Promise<number> {
           : `${l.date}  ${l.prevNumber} (${l.prevDate}) merged into ${l.number}`,
       );
     }
+    process.stdout.write(lines.join('\n') + '\n');
+    return 0;
+  });
+}
+
+// One line per step that changed (runs of unchanged editions counted), with the text where it
+// first appears and a word diff where it was reworded.
+function stepLines(steps: HistoryStep[], renumbered: string, head: (s: HistoryStep) => string): string[] {
+  const lines: string[] = [];
+  let unchanged = 0;
+  const flush = (): void => {
+    if (unchanged > 0) lines.push(`             (unchanged in ${unchanged} more edition${unchanged > 1 ? 's' : ''})`);
+    unchanged = 0;
+  };
+  for (const s of steps) {
+    if (s.change === 'unchanged') {
+      unchanged++;
+      continue;
+    }
+    flush();
+    const what: string[] = [];
+    if (s.change === 'added') what.push('first appears');
+    if (s.change === 'returned') what.push('returns after a gap');
+    if (s.renumbered) what.push(`${renumbered} from ${s.previousNumber}`);
+    if (s.textChange) what.push(changeWords(s.textChange));
+    if (s.examplesChanged) what.push('examples changed');
+    lines.push(`${head(s)} ${what.join('; ') || 'unchanged'}`);
+    // the whole text where it (re)appears, a word diff where its text changed
+    if (s.change === 'added') lines.push(`             ${s.text.replace(/\s+/g, ' ')}`);
+    else if (s.textChange === 'substantive' && s.segments) lines.push(`             ${inlineWordDiff(s.segments)}`);
+  }
+  flush();
+  return lines;
+}
+
+function changeWords(c: TextChange): string {
+  return c === 'references' ? 'reference numbers updated' : c === 'none' ? 'typography' : 'text changed';
+}
+
+/** `crkb history --term`: a glossary term's history. */
+function termHistory(term: string, editionArg: string, json: boolean, dbFile: string | undefined, family: Family): Promise<number> {
+  return withKb('history', dbFile, usage, (kb) => {
+    const edition = editionArg === 'latest' ? null : kb.resolveEdition(editionArg, family, '--edition').edition;
+    const h = kb.glossaryHistory(term, edition, family);
+    if (!h) {
+      console.error(`crkb history: no glossary term "${term}"${edition ? ` in the ${edition.effectiveDate} edition` : ' in any stored edition'}`);
+      return 1;
+    }
+    if (json) {
+      process.stdout.write(JSON.stringify({ query: { term, edition: edition?.effectiveDate ?? null }, ...h }) + '\n');
+      return 0;
+    }
+    const lines = [`${h.terms.join(' → ')} (glossary): in ${h.steps.length} editions, ${h.first} to ${h.last}`];
+    lines.push(...stepLines(h.steps, 'renamed', (s) => `${s.date} `));
     process.stdout.write(lines.join('\n') + '\n');
     return 0;
   });

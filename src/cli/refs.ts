@@ -4,11 +4,14 @@ import { withKb } from './withKb.js';
 
 export const usage = `Usage: crkb refs NUMBER [--edition DATE|latest] [--incoming] [--json] [--db FILE]
        crkb refs --dangling [--edition DATE|latest] [--json] [--db FILE]
+       crkb refs --stale [--edition DATE|latest] [--json] [--db FILE]
 
 Lists the cross-references of a rule (its text and examples) in an edition
 (default latest), each resolved to the rule, section or part it names, or
 "dangling" when that edition has none. --incoming lists what cites the rule
-instead; --dangling lists every unresolved reference of the edition.`;
+instead; --dangling lists every unresolved reference of the edition; --stale
+every reference whose quoted title names another rule than its target now is
+("rule 701.36, "Exert"" where 701.36 is Goad).`;
 
 /** One outgoing reference, resolved in its edition. */
 export interface OutgoingRef {
@@ -27,23 +30,39 @@ export async function run(argv: string[]): Promise<number> {
       edition: { type: 'string', default: 'latest' },
       incoming: { type: 'boolean', default: false },
       dangling: { type: 'boolean', default: false },
+      stale: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       db: { type: 'string' },
     },
     usage,
   );
-  if (values.dangling ? positionals.length !== 0 : positionals.length !== 1) {
-    throw new UsageError(values.dangling ? '--dangling takes no NUMBER' : 'expected one rule NUMBER', usage);
+  if (values.dangling && values.stale) throw new UsageError('--dangling and --stale exclude each other', usage);
+  const listing = values.dangling ? '--dangling' : values.stale ? '--stale' : null;
+  if (listing ? positionals.length !== 0 : positionals.length !== 1) {
+    throw new UsageError(listing ? `${listing} takes no NUMBER` : 'expected one rule NUMBER', usage);
   }
   return withKb('refs', values.db, usage, (kb) => {
     const { edition } = kb.resolveEdition(values.edition, 'cr', '--edition');
     const write = (s: string): void => void process.stdout.write(s + '\n');
+    const where = (d: { source: string; at: string }): string =>
+      d.source === 'glossary' ? `glossary "${d.at}"` : `${d.at}${d.source === 'example' ? ' (example)' : ''}`;
     if (values.dangling) {
       const list = kb.dangling(edition.id);
       if (values.json) write(JSON.stringify({ edition: edition.effectiveDate, count: list.length, dangling: list }));
       else {
         write(`${edition.effectiveDate}: ${list.length} dangling references`);
-        for (const d of list) write(`  ${d.source === 'glossary' ? `glossary "${d.at}"` : `${d.at}${d.source === 'example' ? ' (example)' : ''}`}: "${d.mention}" -> ${d.target}`);
+        for (const d of list) write(`  ${where(d)}: "${d.mention}" -> ${d.target}`);
+        const stale = kb.staleRefs(edition.id).length;
+        if (stale > 0) write(`and ${stale} stale citation${stale > 1 ? 's' : ''} (a target whose title is not the one quoted): see --stale`);
+      }
+      return 0;
+    }
+    if (values.stale) {
+      const list = kb.staleRefs(edition.id);
+      if (values.json) write(JSON.stringify({ edition: edition.effectiveDate, count: list.length, stale: list }));
+      else {
+        write(`${edition.effectiveDate}: ${list.length} stale citations`);
+        for (const d of list) write(`  ${where(d)}: "${d.mention}, ${d.cited}" -> ${d.target} is "${oneLine(d.title, 60)}"`);
       }
       return 0;
     }

@@ -1,3 +1,5 @@
+import { normalizeText } from './normalize.js';
+
 /** A cross-reference found in rule, example or glossary text. */
 export interface Reference {
   /** "706.10", "601.2f", "614" (a section), "9" (a part). */
@@ -130,4 +132,38 @@ export function extractReferences(text: string): Reference[] {
   }
   out.sort((a, b) => a.start - b.start || a.end - b.end);
   return out;
+}
+
+// A quoted title right after a mention: `rule 727, "Day and Night."` (straight or curly quotes).
+// (not followed by a letter: `"Handling "Infinite" Loops"` quotes within the title)
+const CITED_TITLE_RE = /^,?\s*["“]([^"”]{1,80}?)[.,]?["”](?![A-Za-z])/;
+const TITLE_KEY_RE = /[^a-z0-9]+/g;
+
+/** The title quoted right after a mention ending at `end` ("Day and Night"), or null. */
+export function citedTitle(text: string, end: number): string | null {
+  const m = CITED_TITLE_RE.exec(text.slice(end, end + 90));
+  return m ? m[1]!.trim() : null;
+}
+
+/**
+ * True when a quoted title names a target whose own text is `targetText`: most of the same words
+ * (plurals, word order, a word more or less aside: the CR quotes its titles loosely). A target
+ * that is no heading (a rule of many words) is given the benefit of the doubt.
+ */
+export function titleMatches(cited: string, targetText: string): boolean {
+  if (targetText.split(/\s+/).length > 10) return true;
+  const words = (s: string): Set<string> =>
+    new Set(
+      normalizeText(s)
+        .replace(TITLE_KEY_RE, ' ')
+        .split(' ')
+        .filter((w) => w.length > 3)
+        .map((w) => (w.endsWith('s') ? w.slice(0, -1) : w)),
+    );
+  const a = words(cited);
+  const b = words(targetText);
+  let shared = 0;
+  for (const w of a) if (b.has(w)) shared++;
+  const union = a.size + b.size - shared;
+  return union === 0 || shared / union >= 0.5;
 }

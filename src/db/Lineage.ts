@@ -42,6 +42,17 @@ export class Lineage {
       getNext: () => p(`SELECT value FROM meta WHERE key = 'lineage_next_id'`).pluck(),
       setNext: () => p(`INSERT OR REPLACE INTO meta (key, value) VALUES ('lineage_next_id', @value)`),
       clearLinks: () => p('DELETE FROM lineage_links WHERE edition_id = @editionId'),
+      clearPairs: () => p('DELETE FROM lineage_pairs WHERE edition_id = @editionId'),
+      insertPairs: () => p(
+        `INSERT INTO lineage_pairs (edition_id, ord, method, score)
+         SELECT @editionId, value ->> 0, value ->> 1, value ->> 2 FROM json_each(@rows)`,
+      ),
+      pairsOf: () => p(
+        `SELECT rv.number, lp.method, lp.score FROM lineage_pairs lp
+           JOIN edition_rules er ON er.edition_id = lp.edition_id AND er.ord = lp.ord
+           JOIN rule_versions rv ON rv.id = er.version_id
+         WHERE lp.edition_id = @editionId`,
+      ).raw(true),
       insertLink: () => p(
         `INSERT OR IGNORE INTO lineage_links (edition_id, kind, ord, prev_edition_id, prev_ord)
          VALUES (@editionId, @kind, @ord, @prevId, @prevOrd)`,
@@ -131,6 +142,18 @@ export class Lineage {
   ): void {
     this.st('clearLinks').run({ editionId });
     for (const l of links) this.st('insertLink').run({ editionId, prevId, kind: l.kind, ord: l.ord, prevOrd: l.prevOrd });
+  }
+
+  /** Replaces the recorded reasons of an edition's pairs with its predecessor: [ord, method, score] rows. */
+  replacePairs(editionId: number, rows: Array<[ord: number, method: string, score: number]>): void {
+    this.st('clearPairs').run({ editionId });
+    if (rows.length > 0) this.st('insertPairs').run({ editionId, rows: JSON.stringify(rows) });
+  }
+
+  /** Why each rule of an edition continues its predecessor's rule, by rule number (rules paired on identical text are absent). */
+  pairReasons(editionId: number): Map<string, { method: string; score: number }> {
+    const rows = this.st('pairsOf').all({ editionId }) as Array<[string, string, number]>;
+    return new Map(rows.map(([number, method, score]) => [number, { method, score }]));
   }
 
   /** The lineage id of a rule number in an edition, or null. */

@@ -442,6 +442,32 @@ export class Snapshot {
     return (this.lineageIndex.get(lineageId) ?? []).map((p) => [Math.floor(p / 65536), p % 65536]);
   }
 
+  /** Splits and merges recorded on the chain after `from` up to `to` (a forward diff's span), by lineage, oldest first. */
+  linksBetween(fromId: number, toId: number): Array<{ kind: 'split' | 'merge'; lineage: number; prevLineage: number }> {
+    const from = this.edition(fromId).info;
+    const to = this.edition(toId).info;
+    const out: Array<{ kind: 'split' | 'merge'; lineage: number; prevLineage: number; date: string }> = [];
+    for (const l of this.links) {
+      const e = this.edition(l.editionId).info;
+      if (e.family !== to.family || !e.official || e.effectiveDate <= from.effectiveDate || e.effectiveDate > to.effectiveDate) continue;
+      out.push({ kind: l.kind, lineage: this.edition(l.editionId).lineages[l.pos]!, prevLineage: this.edition(l.prevEditionId).lineages[l.prevPos]!, date: e.effectiveDate });
+    }
+    return out.sort((a, b) => a.date.localeCompare(b.date)).map(({ kind, lineage, prevLineage }) => ({ kind, lineage, prevLineage }));
+  }
+
+  /** An edition's rules as the aligner reads them (no examples), in document order. */
+  alignRules(editionId: number): Array<{ number: string; parent: string | null; kind: string; text: string; examples: string[] }> {
+    return Array.from(this.edition(editionId).versions, (id) => {
+      const v = this.versionById.get(id)!;
+      return { number: v.number, parent: v.parent, kind: v.kind, text: this.bodies.get(v.textId)!, examples: [] };
+    });
+  }
+
+  /** An edition's parts as [number, title], in document order. */
+  partTitles(editionId: number): Array<[number: string, title: string]> {
+    return this.edition(editionId).parts.map((p) => [p.number, p.title]);
+  }
+
   /** Splits and merges between editions, by position. */
   lineageLinks(): readonly LinkRow[] {
     return this.links;

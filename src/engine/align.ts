@@ -20,6 +20,8 @@ export type AlignMethod =
   | 'similar' // distinctive-word similarity (TF-IDF cosine)
   | 'context' // similarity with aligned parent or neighbours
   | 'children' // its children continue the candidate's children
+  | 'slot' // same number, alone between the same two aligned neighbours
+  | 'split' // the fragment of a split (or merge) that carries the old lead text or number
   | 'none';
 
 /** Lineage alignment of two consecutive editions. */
@@ -29,6 +31,8 @@ export interface Alignment {
   /** For each `before` index, the `after` index continuing it, or -1 for a removed rule. */
   beforeToAfter: Int32Array;
   method: AlignMethod[];
+  /** For each `after` index, the score the pair was chosen with (1 for exact keys, 0 for new rules). */
+  score: Float32Array;
   /** One old rule whose text went into several new ones; `after[0]` is the continuation. */
   splits: Array<{ before: number; after: number[] }>;
   /** Several old rules folded into one new one; `before[0]` is the continuation. */
@@ -42,7 +46,8 @@ export interface AlignOptions {
   minContextSimilarity?: number;
 }
 
-const REF_MASK_RE = /\b\d{3}\.\d+[a-z]?\b|\b(rules?|sections?) \d{1,3}\b/g;
+// "rule 613.6" masks as "rule #", not "#.6": the section form must not stop before a dot and digit
+const REF_MASK_RE = /\b\d{3}\.\d+[a-z]?\b|\b(rules?|sections?|parts?) \d{1,3}\b(?!\.\d)/g;
 const WORD_RE = /[a-z0-9]+/g;
 const APOS_RE = /[’'‘`´]/g;
 
@@ -58,6 +63,8 @@ interface Side {
 }
 
 const SAMPLE = 200;
+// The ordinals of a list's steps ("Third, the active player gets priority") are never distinctive.
+const ORDINALS = new Set(['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth']);
 // An edition is aligned twice (with its predecessor and its successor): keep its derived data.
 const sides = new WeakMap<AlignRule[], Side>();
 
@@ -102,14 +109,22 @@ function normOf(s: Side, i: number): string {
 }
 
 function addWords(t: Map<string, number>, text: string, weight: number): void {
-  const words = text.toLowerCase().replace(APOS_RE, '').match(WORD_RE) ?? [];
-  for (const w of words) {
-    // rule numbers and other digits say nothing about which rule this is
-    if (w.charCodeAt(0) <= 57) continue;
-    const c = t.get(w);
-    if (weight >= 1) t.set(w, (c ?? 0) + weight);
-    else if (c === undefined) t.set(w, weight);
+  // rule references say nothing about which rule this is (they shift with renumbering), but
+  // other numbers do: "layer 7" is not "layer 1"
+  const words = text.toLowerCase().replace(APOS_RE, '').replace(REF_MASK_RE, ' ').match(WORD_RE) ?? [];
+  for (const word of words) {
+    const c = t.get(word);
+    if (weight >= 1) t.set(word, (c ?? 0) + weight);
+    else if (c === undefined) t.set(word, weight);
   }
+}
+
+// A plural and its singular are one word ("Spells" / "Spell Type"): for titles only, as plurals in
+// rule text would make fewer words distinctive.
+function stem(w: string): string {
+  if (w.length <= 3 || w.charCodeAt(w.length - 1) !== 115 /* s */) return w;
+  if (w.endsWith('ies')) return w.slice(0, -3) + 'y';
+  return w.endsWith('ss') || w.endsWith('us') || w.endsWith('is') ? w : w.slice(0, -1);
 }
 
 function tokensOf(s: Side, i: number): Map<string, number> {
@@ -141,10 +156,18 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
   const a2b = new Int32Array(na).fill(-1);
   const b2a = new Int32Array(nb).fill(-1);
   const method: AlignMethod[] = new Array<AlignMethod>(na).fill('none');
-  const pair = (i: number, j: number, how: AlignMethod): void => {
+  const score = new Float32Array(na);
+  const pair = (i: number, j: number, how: AlignMethod, s = 1): void => {
     a2b[i] = j;
     b2a[j] = i;
     method[i] = how;
+    score[i] = s;
+  };
+  const unpair = (i: number): void => {
+    if (a2b[i] !== -1) b2a[a2b[i]!] = -1;
+    a2b[i] = -1;
+    method[i] = 'none';
+    score[i] = 0;
   };
 
   // 1. Exact keys, unique on both sides: raw text, then normalized, then with rule numbers masked.
@@ -182,9 +205,77 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
 
   let unpairedA = 0;
   for (let i = 0; i < na; i++) if (a2b[i] === -1) unpairedA++;
-  if (unpairedA > 0) similarityPasses();
-  const { splits, merges } = unpairedA > 0 ? findSplitsMerges() : { splits: [], merges: [] };
-  return { afterToBefore: a2b, beforeToAfter: b2a, method, splits, merges };
+  let unpairedB = 0;
+  for (let j = 0; j < nb; j++) if (b2a[j] === -1) unpairedB++;
+  if (unpairedA > 0 || unpairedB > 0) {
+    similarityPasses();
+    headingsPass();
+  }
+  const { splits, merges } = unpairedA > 0 || unpairedB > 0 ? findSplitsMerges() : { splits: [], merges: [] };
+  return { afterToBefore: a2b, beforeToAfter: b2a, method, score, splits, merges };
+
+  // +1 when both parents are aligned with each other, -1 when both are aligned elsewhere, else 0.
+  function parentAgreement(i: number, j: number): number {
+    const pa = A.parentIdx[i]!;
+    const pb = B.parentIdx[j]!;
+    if (pa === -1 || pb === -1) return 0;
+    if (a2b[pa] === pb) return 1;
+    return a2b[pa] !== -1 && b2a[pb] !== -1 ? -1 : 0;
+  }
+
+  // Headings pair on their children: a heading whose paired children mostly continue the children
+  // of one old heading (at least two, and mutually) continues that heading, whatever its title matched.
+  function headingsPass(): void {
+    // the rule most of `kids` continue children of: two votes at least, one if it keeps the number
+    const majority = (kids: number[], to: Int32Array, otherParent: Int32Array, number: (p: number) => boolean): number => {
+      const votes = new Map<number, number>();
+      let paired = 0;
+      for (const c of kids) {
+        const y = to[c]!;
+        if (y === -1) continue;
+        paired++;
+        const p = otherParent[y]!;
+        if (p !== -1) votes.set(p, (votes.get(p) ?? 0) + 1);
+      }
+      for (const [p, v] of votes) if ((v >= 2 || number(p)) && v * 2 > paired) return p;
+      return -1;
+    };
+    // children of `i` continuing children of `j`
+    const support = (i: number, j: number): number => {
+      let n = 0;
+      for (const c of A.children[i]!) if (a2b[c] !== -1 && B.parentIdx[a2b[c]!] === j) n++;
+      return n;
+    };
+    for (let round = 0; round < 3; round++) {
+      let moved = 0;
+      for (let i = 0; i < na; i++) {
+        if (A.children[i]!.length === 0) continue;
+        const j = majority(A.children[i]!, a2b, B.parentIdx, (p) => before[p]!.number === after[i]!.number);
+        if (j === -1 || a2b[i] === j) continue;
+        if (majority(B.children[j]!, b2a, A.parentIdx, (p) => after[p]!.number === before[j]!.number) !== i) continue;
+        // a title, not a rule that took over the old heading's children ("Declare Attackers Step" → 308.2)
+        if (after[i]!.kind !== before[j]!.kind || !sharesWord(tokensOf(A, i), tokensOf(B, j))) continue;
+        // only pairs no child supports are undone
+        const other = b2a[j]!;
+        if ((other !== -1 && support(other, j) > 0) || (a2b[i] !== -1 && support(i, a2b[i]!) > 0)) continue;
+        if (other !== -1) unpair(other);
+        unpair(i);
+        pair(i, j, 'children', 1);
+        moved++;
+      }
+      if (moved === 0) break;
+    }
+    // a heading left unpaired (say, displaced above) continues the unpaired heading of its number
+    // that one of its children continues, when their titles share a word
+    const bByNumber = new Map<string, number>();
+    for (let j = 0; j < nb; j++) if (b2a[j] === -1 && B.children[j]!.length > 0) bByNumber.set(before[j]!.number, j);
+    for (let i = 0; i < na; i++) {
+      if (a2b[i] !== -1 || A.children[i]!.length === 0) continue;
+      const j = bByNumber.get(after[i]!.number);
+      if (j === undefined || b2a[j] !== -1 || after[i]!.kind !== before[j]!.kind) continue;
+      if (support(i, j) > 0 && sharesWord(tokensOf(A, i), tokensOf(B, j))) pair(i, j, 'children', support(i, j) / A.children[i]!.length);
+    }
+  }
 
   function similarityPasses(): void {
     // Document frequencies from a stride sample of both editions.
@@ -200,7 +291,7 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
     };
     // a token in at most ~1% of rules is distinctive: a keyword name, not "triggered ability"
     const rareDf = Math.max(2, docs * 0.01);
-    const isRare = (w: string): boolean => dfOf(w) <= rareDf;
+    const isRare = (w: string): boolean => dfOf(w) <= rareDf && !ORDINALS.has(w);
     const vecNorm = (t: Map<string, number>): number => {
       let s = 0;
       for (const [w, c] of t) s += (c * idf(w)) ** 2;
@@ -226,28 +317,54 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
       const den = nA(i) * nB(j);
       return { cos: den > 0 ? dot / den : 0, rare };
     };
-    const acceptable = (i: number, j: number, threshold: number): number => {
+    // Where each `after` rule sits between aligned anchors: the `before` positions bounding its slot.
+    let slotLo = new Int32Array(0);
+    let slotHi = new Int32Array(0);
+    const computeSlots = (): void => {
+      slotLo = new Int32Array(na);
+      slotHi = new Int32Array(na);
+      let lo = -1;
+      for (let i = 0; i < na; i++) {
+        slotLo[i] = lo;
+        if (a2b[i] !== -1) lo = a2b[i]!;
+      }
+      let hi = nb;
+      for (let i = na - 1; i >= 0; i--) {
+        slotHi[i] = hi;
+        if (a2b[i] !== -1) hi = a2b[i]!;
+      }
+    };
+    const inSlot = (i: number, j: number): boolean => slotLo[i]! < j && j < slotHi[i]!;
+    /**
+     * The score of a candidate pair, or -1 when it is not acceptable: similarity, plus agreement
+     * of the parents (a penalty when both are aligned elsewhere), the slot between aligned
+     * neighbours and the number.
+     */
+    const scored = (i: number, j: number, threshold: number): number => {
       if (!kindsCompatible(after[i]!.kind, before[j]!.kind)) return -1;
       const { cos, rare } = cosine(i, j);
       if (cos < threshold) return -1;
+      const parents = parentAgreement(i, j);
       // merely similar boilerplate ("X is a static ability.") shares no distinctive word;
-      // under parents already aligned (the same keyword, the same list) that is no risk
-      if (!rare && cos < 0.9 && !(cos >= 0.45 && parentsAligned(i, j))) return -1;
-      return cos;
-    };
-    const parentsAligned = (i: number, j: number): boolean => {
-      const pa = A.parentIdx[i]!;
-      const pb = B.parentIdx[j]!;
-      return pa !== -1 && pb !== -1 && a2b[pa] === pb;
+      // under parents already aligned (the same keyword, the same list) that is no risk, least of
+      // all between the same two aligned neighbours
+      const slot = inSlot(i, j);
+      if (!rare && cos < 0.9 && !(cos >= (slot ? 0.3 : 0.45) && parents === 1)) return -1;
+      // a subrule moving to another rule, both rules staying put, keeps nearly all its words
+      // (rules move between sections more freely in a restructuring)
+      const penalty = parents === -1 ? (B.parentIdx[B.parentIdx[j]!]! !== -1 ? 0.3 : 0.1) : 0;
+      if (cos - penalty < threshold) return -1;
+      return cos + (parents === 1 ? 0.2 : -penalty) + (slot ? 0.03 : 0) + (after[i]!.number === before[j]!.number ? 0.05 : 0);
     };
 
-    const greedy = (cands: Array<[number, number, number]>, how: AlignMethod): void => {
-      cands.sort((x, y) => y[2] - x[2] || x[0] - y[0]);
-      for (const [i, j] of cands) if (a2b[i] === -1 && b2a[j] === -1) pair(i, j, how);
+    // Candidates chosen by maximum total weight within each connected group, not first come first served.
+    const assign = (cands: Array<[number, number, number]>, how: AlignMethod): void => {
+      for (const [i, j, s] of chooseMatching(cands)) if (a2b[i] === -1 && b2a[j] === -1) pair(i, j, how, s);
     };
 
     // Candidate generation through an inverted index of distinctive tokens of unpaired `before` rules.
     const globalPass = (): void => {
+      computeSlots();
       const postings = new Map<string, number[]>();
       for (let j = 0; j < nb; j++) {
         if (b2a[j] !== -1) continue;
@@ -269,20 +386,26 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
           const f = idf(w);
           for (const j of p) acc.set(j, (acc.get(j) ?? 0) + f);
         }
-        // only the few old rules sharing the most distinctive words are compared in full
-        const top = [...acc].sort((x, y) => y[1] - x[1]).slice(0, 8);
+        // only the few old rules sharing the most distinctive words are compared in full (and
+        // those tied with the last of them: one shared word can be all there is)
+        const ranked = [...acc].sort((x, y) => y[1] - x[1] || x[0] - y[0]);
+        let cut = Math.min(8, ranked.length);
+        while (cut < ranked.length && cut < 32 && ranked[cut]![1] === ranked[cut - 1]![1]) cut++;
+        const top = ranked.slice(0, cut);
         for (const [j] of top) {
-          const ctx = parentsAligned(i, j);
-          const s = acceptable(i, j, ctx ? minCtx + 0.1 : minSim);
-          if (s >= 0) cands.push([i, j, s + (ctx ? 0.2 : 0) + (after[i]!.number === before[j]!.number ? 0.05 : 0)]);
+          const s = scored(i, j, parentAgreement(i, j) === 1 ? minCtx + 0.1 : minSim);
+          if (s >= 0) cands.push([i, j, s]);
         }
       }
-      greedy(cands, 'similar');
+      assign(cands, 'similar');
     };
 
-    // Unpaired rules between two anchors that keep their order are compared with a lower threshold.
+    // Unpaired rules between two anchors that keep their order are compared with a lower threshold;
+    // the one rule keeping its number in such a slot continues even when reworded.
     const gapPass = (): void => {
+      computeSlots();
       const cands: Array<[number, number, number]> = [];
+      const slot: Array<[number, number, number]> = [];
       let i = 0;
       while (i < na) {
         if (a2b[i] !== -1) {
@@ -298,15 +421,23 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
         for (let x = gs; x < ge; x++) {
           for (let j = bStart; j < bEnd; j++) {
             if (b2a[j] !== -1) continue;
-            const s = acceptable(x, j, minCtx);
+            const s = scored(x, j, minCtx);
             if (s >= 0) cands.push([x, j, s]);
+            else if (after[x]!.number === before[j]!.number && kindsCompatible(after[x]!.kind, before[j]!.kind)) {
+              const { cos } = cosine(x, j);
+              // under the same (aligned) parent: a new keyword's boilerplate in a deleted one's slot is not it
+              const bothTop = A.parentIdx[x] === -1 && B.parentIdx[j] === -1;
+              if (cos >= 0.15 && (bothTop || parentAgreement(x, j) === 1)) slot.push([x, j, cos]);
+            }
           }
         }
       }
-      greedy(cands, 'context');
+      assign(cands, 'context');
+      assign(slot, 'slot');
     };
 
-    // A rule whose children mostly continue one old rule's children continues that rule.
+    // A rule whose children mostly continue one old rule's children continues that rule
+    // (one child's vote is enough only with a similar title).
     const childrenPass = (): void => {
       for (let round = 0; round < 2; round++) {
         for (let i = na - 1; i >= 0; i--) {
@@ -323,24 +454,36 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
           let best = -1;
           let bestV = 0;
           for (const [p, v] of votes) if (v > bestV) [best, bestV] = [p, v];
-          if (best !== -1 && b2a[best] === -1 && bestV * 2 > paired) pair(i, best, 'children');
+          if (best === -1 || b2a[best] !== -1 || bestV * 2 <= paired) continue;
+          if (!kindsCompatible(after[i]!.kind, before[best]!.kind)) continue;
+          // a title does not continue as a rule of many words, nor the reverse ("Targeted Spells and Abilities" → 113.1)
+          if (isTitle(after[i]!.text) !== isTitle(before[best]!.text)) continue;
+          if (bestV >= 2 || cosine(i, best).cos >= minCtx) pair(i, best, 'children', bestV / paired);
         }
       }
     };
 
-    // Unpaired children of aligned parents are compared with each other.
+    // Unpaired children of aligned parents are compared with each other; a child paired by
+    // similarity outside its parent's counterpart moves to a sibling that scores clearly better.
     const siblingsPass = (): void => {
+      computeSlots();
       const cands: Array<[number, number, number]> = [];
       for (let i = 0; i < na; i++) {
         const pa = A.parentIdx[i]!;
-        if (a2b[i] !== -1 || pa === -1 || a2b[pa] === -1) continue;
+        if (pa === -1 || a2b[pa] === -1) continue;
+        const movable = a2b[i] !== -1 && (method[i] === 'similar' || method[i] === 'context') && parentAgreement(i, a2b[i]!) !== 1;
+        if (a2b[i] !== -1 && !movable) continue;
         for (const j of B.children[a2b[pa]!]!) {
           if (b2a[j] !== -1) continue;
-          const s = acceptable(i, j, minCtx + 0.1);
-          if (s >= 0) cands.push([i, j, s]);
+          const s = scored(i, j, minCtx + 0.1);
+          if (s >= 0 && (!movable || s > score[i]! + 0.15)) cands.push([i, j, s]);
         }
       }
-      greedy(cands, 'context');
+      for (const [i, j, s] of chooseMatching(cands)) {
+        if (b2a[j] !== -1) continue;
+        if (a2b[i] !== -1) unpair(i);
+        pair(i, j, 'context', s);
+      }
     };
 
     globalPass();
@@ -356,6 +499,10 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
     // A new rule whose words are nearly all in its neighbour's predecessor came out of it.
     const splits = new Map<number, number[]>();
     const merges = new Map<number, number[]>();
+    const dfA = sampleDf(A);
+    const dfB = sampleDf(B);
+    const rareDf = Math.max(2, (A.docs + B.docs) * 0.01);
+    // the share of `small`'s words in `big`, 0 when a distinctive one is missing ("Class" is no "Saga")
     const contained = (small: Map<string, number>, big: Map<string, number>): number => {
       let inside = 0;
       let total = 0;
@@ -363,6 +510,7 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
         if (c < 1) continue;
         total++;
         if (big.has(w)) inside++;
+        else if ((dfA.get(w) ?? 0) + (dfB.get(w) ?? 0) <= rareDf && !ORDINALS.has(w)) return 0;
       }
       return total >= 4 ? inside / total : 0;
     };
@@ -371,7 +519,7 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
     const attach = (n: number, toOther: Int32Array, own: Side, other: Side, into: Map<number, number[]>): void => {
       for (let x = 0; x < n; x++) {
         if (toOther[x] !== -1) continue;
-        for (const k of [x - 1, x + 1, x - 2]) {
+        for (const k of [x - 1, x + 1, x - 2, x + 2, x - 3, x + 3]) {
           if (k < 0 || k >= n) continue;
           const y = toOther[k]!;
           if (y === -1) continue;
@@ -384,13 +532,205 @@ export function alignEditions(before: AlignRule[], after: AlignRule[], opts: Ali
         }
       }
     };
+    // An old rule paired by similarity with one fragment of its text goes to the nearby fragment that
+    // opens as it did (504.3's tail matched best, but 707.5 keeps its opening sentence).
+    for (let i = 0; i < na; i++) {
+      const j = a2b[i]!;
+      if (j === -1 || (method[i] !== 'similar' && method[i] !== 'context')) continue;
+      const own = commonPrefix(normOf(A, i), normOf(B, j));
+      for (let x = Math.max(0, i - 3); x <= Math.min(na - 1, i + 3); x++) {
+        if (x === i || A.parentIdx[x] !== A.parentIdx[i]) continue;
+        // (a fragment already continuing a rule of its parent's counterpart stays)
+        if (a2b[x] !== -1 && (score[x]! >= score[i]! || parentAgreement(x, a2b[x]!) === 1)) continue;
+        const lead = commonPrefix(normOf(A, x), normOf(B, j));
+        if (lead < 40 || lead <= own + 10) continue;
+        const s = score[i]!;
+        unpair(i);
+        if (a2b[x] !== -1) unpair(x);
+        pair(x, j, 'split', s);
+        break;
+      }
+    }
     attach(na, a2b, A, B, splits);
     attach(nb, b2a, B, A, merges);
+    // The continuation of a split is the fragment that carries the old rule's lead text (then its number).
+    for (const [j, list] of splits) {
+      const best = continuation(list, (x) => commonPrefix(normOf(A, x), normOf(B, j)), (x) => after[x]!.number === before[j]!.number);
+      if (best === list[0] || a2b[list[0]!] !== j || a2b[best] !== -1) continue;
+      const s = score[list[0]!]!;
+      unpair(list[0]!);
+      pair(best, j, 'split', s);
+      list.splice(list.indexOf(best), 1);
+      list.unshift(best);
+    }
+    for (const [i, list] of merges) {
+      const best = continuation(list, (y) => commonPrefix(normOf(A, i), normOf(B, y)), (y) => after[i]!.number === before[y]!.number);
+      if (best === list[0] || a2b[i] !== list[0] || b2a[best] !== -1) continue;
+      const s = score[i]!;
+      unpair(i);
+      pair(i, best, 'split', s);
+      list.splice(list.indexOf(best), 1);
+      list.unshift(best);
+    }
     return {
       splits: [...splits].map(([before, afterList]) => ({ before, after: afterList })),
       merges: [...merges].map(([afterIdx, beforeList]) => ({ before: beforeList, after: afterIdx })),
     };
   }
+}
+
+// A heading's text: a few words, no sentence.
+function isTitle(text: string): boolean {
+  return text.length <= 60 && !/[.:]\s*$/.test(text) && text.split(/\s+/).length <= 8;
+}
+
+function sharesWord(a: Map<string, number>, b: Map<string, number>): boolean {
+  const stems = new Set([...b.keys()].map(stem));
+  for (const w of a.keys()) if (stems.has(stem(w))) return true;
+  return false;
+}
+
+// Among split (or merge) fragments, the one sharing the longest opening with the whole (at least
+// a few words), else the one keeping the number, else the one already paired (the first).
+function continuation(list: number[], prefix: (x: number) => number, sameNumber: (x: number) => boolean): number {
+  let best = list[0]!;
+  let bestLen = prefix(best);
+  for (const x of list.slice(1)) {
+    const len = prefix(x);
+    if (len > bestLen + 10) [best, bestLen] = [x, len];
+  }
+  if (bestLen >= 30) return best;
+  return list.find(sameNumber) ?? list[0]!;
+}
+
+function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let k = 0;
+  while (k < n && a.charCodeAt(k) === b.charCodeAt(k)) k++;
+  return k;
+}
+
+/**
+ * A maximum-weight matching of candidate pairs [after, before, score]: optimal (Hungarian method)
+ * within each connected group of candidates of moderate size, greedy by score in larger ones.
+ * Weights are scores above a floor, so one strong pair outweighs two weak ones.
+ */
+export function chooseMatching(cands: Array<[number, number, number]>): Array<[number, number, number]> {
+  if (cands.length === 0) return [];
+  // connected groups by union-find over after (even) and before (odd) nodes
+  const id = new Map<number, number>();
+  const up: number[] = [];
+  const node = (k: number): number => {
+    let n = id.get(k);
+    if (n === undefined) {
+      id.set(k, (n = up.length));
+      up.push(n);
+    }
+    return n;
+  };
+  const find = (x: number): number => {
+    while (up[x] !== x) x = up[x] = up[up[x]!]!;
+    return x;
+  };
+  for (const [i, j] of cands) {
+    const a = find(node(2 * i));
+    const b = find(node(2 * j + 1));
+    if (a !== b) up[a] = b;
+  }
+  const groups = new Map<number, Array<[number, number, number]>>();
+  for (const c of cands) {
+    const g = find(node(2 * c[0]));
+    let list = groups.get(g);
+    if (!list) groups.set(g, (list = []));
+    list.push(c);
+  }
+  const out: Array<[number, number, number]> = [];
+  for (const list of groups.values()) {
+    const rows = [...new Set(list.map((c) => c[0]))];
+    const cols = [...new Set(list.map((c) => c[1]))];
+    if (list.length === 1 || Math.min(rows.length, cols.length) > 150 || Math.max(rows.length, cols.length) > 400) {
+      list.sort((x, y) => y[2] - x[2] || x[0] - y[0] || x[1] - y[1]);
+      const ri = new Set<number>();
+      const cj = new Set<number>();
+      for (const c of list) {
+        if (ri.has(c[0]) || cj.has(c[1])) continue;
+        ri.add(c[0]);
+        cj.add(c[1]);
+        out.push(c);
+      }
+      continue;
+    }
+    const flip = rows.length > cols.length;
+    const [R, C] = flip ? [cols, rows] : [rows, cols];
+    const rIdx = new Map(R.map((x, k) => [x, k]));
+    const cIdx = new Map(C.map((x, k) => [x, k]));
+    const cost = new Float64Array(R.length * C.length);
+    const best = new Map<number, [number, number, number]>();
+    for (const c of list) {
+      const r = rIdx.get(flip ? c[1] : c[0])!;
+      const k = cIdx.get(flip ? c[0] : c[1])!;
+      const w = -Math.max(0.02, c[2] - 0.4);
+      if (w < cost[r * C.length + k]!) {
+        cost[r * C.length + k] = w;
+        best.set(r * C.length + k, c);
+      }
+    }
+    const match = hungarian(R.length, C.length, cost);
+    for (let r = 0; r < R.length; r++) {
+      const c = best.get(r * C.length + match[r]!);
+      if (c) out.push(c);
+    }
+  }
+  return out;
+}
+
+// Minimum-cost assignment of n rows to distinct columns among m >= n (cost row-major), O(n²m).
+function hungarian(n: number, m: number, cost: Float64Array): Int32Array {
+  const u = new Float64Array(n + 1);
+  const v = new Float64Array(m + 1);
+  const p = new Int32Array(m + 1);
+  const way = new Int32Array(m + 1);
+  const minv = new Float64Array(m + 1);
+  const used = new Uint8Array(m + 1);
+  for (let i = 1; i <= n; i++) {
+    p[0] = i;
+    let j0 = 0;
+    minv.fill(Infinity);
+    used.fill(0);
+    do {
+      used[j0] = 1;
+      const i0 = p[j0]!;
+      let delta = Infinity;
+      let j1 = 0;
+      for (let j = 1; j <= m; j++) {
+        if (used[j]) continue;
+        const cur = cost[(i0 - 1) * m + j - 1]! - u[i0]! - v[j]!;
+        if (cur < minv[j]!) {
+          minv[j] = cur;
+          way[j] = j0;
+        }
+        if (minv[j]! < delta) {
+          delta = minv[j]!;
+          j1 = j;
+        }
+      }
+      for (let j = 0; j <= m; j++) {
+        if (used[j]) {
+          u[p[j]!] = u[p[j]!]! + delta;
+          v[j] = v[j]! - delta;
+        } else minv[j] = minv[j]! - delta;
+      }
+      j0 = j1;
+    } while (p[j0] !== 0);
+    do {
+      const j1 = way[j0]!;
+      p[j0] = p[j1]!;
+      j0 = j1;
+    } while (j0 !== 0);
+  }
+  const rowToCol = new Int32Array(n).fill(-1);
+  for (let j = 1; j <= m; j++) if (p[j]! > 0) rowToCol[p[j]! - 1] = j - 1;
+  return rowToCol;
 }
 
 function kindsCompatible(a: string, b: string): boolean {

@@ -1,9 +1,24 @@
 import { normalizeText } from '../core/normalize.js';
-import { extractReferences } from '../core/references.js';
+import { citedTitle, extractReferences, titleMatches } from '../core/references.js';
 import type { Reference } from '../core/references.js';
 
 /** How a rule's text changed between two editions. */
 export type TextChange = 'none' | 'references' | 'substantive';
+
+/**
+ * The class a diff reports for a text change (`textChange` of `crkb diff --json`): TextChange
+ * with typography-only changes apart from 'none' (no change at all).
+ */
+export type TextClass = 'none' | 'typography' | 'references' | 'correction' | 'substantive';
+
+/** The reported class of a comparison. */
+export function textClass(c: Pick<RuleTextComparison, 'textChange' | 'typography'> & { correction?: boolean }): TextClass {
+  if (c.correction) return 'correction';
+  return c.textChange === 'none' && c.typography ? 'typography' : c.textChange;
+}
+
+/** The title (text) of a reference target in one edition, or null when it has none. */
+export type TitleOf = (target: string) => string | null;
 
 /** Resolves a reference target ("706.10") in one edition to a lineage id, or null when dangling. */
 export type ResolveLineage = (target: string) => number | null;
@@ -15,6 +30,11 @@ export interface RuleTextComparison {
    * `textChange` is then 'none' but the rule still shows up in a diff.
    */
   typography: boolean;
+  /**
+   * True when only reference numbers changed and each changed one repairs a stale citation (its
+   * quoted title now names its target): `textChange` is then 'references'.
+   */
+  correction?: boolean;
 }
 
 // Lowercase letters survive normalizeText unchanged and never occur in rule text like this.
@@ -65,14 +85,15 @@ export function compareRuleText(
   resolveAfter: ResolveLineage,
   beforeRefs: Reference[] = extractReferences(beforeText),
   afterRefs: Reference[] = extractReferences(afterText),
+  titles?: { before: TitleOf; after: TitleOf },
 ): RuleTextComparison {
   if (beforeText === afterText) return { textChange: 'none', typography: false };
-  if (normalizeText(beforeText) === normalizeText(afterText)) {
+  if (!wordsDiffer(beforeText, afterText) && (normalizeText(beforeText) === normalizeText(afterText) || sameTypography(beforeText, afterText))) {
     // same wording, but a same-numbered reference may now point at another rule
     const same = sameTargets(mentions(beforeRefs), mentions(afterRefs), resolveBefore, resolveAfter);
     return { textChange: same ? 'none' : 'substantive', typography: true };
   }
-  return compareReworded(beforeText, afterText, resolveBefore, resolveAfter, beforeRefs, afterRefs);
+  return compareReworded(beforeText, afterText, resolveBefore, resolveAfter, beforeRefs, afterRefs, titles);
 }
 
 /**
@@ -87,15 +108,111 @@ export function compareReworded(
   resolveAfter: ResolveLineage,
   beforeRefs: Reference[],
   afterRefs: Reference[],
+  titles?: { before: TitleOf; after: TitleOf },
 ): RuleTextComparison {
   const mb = mentions(beforeRefs);
   const ma = mentions(afterRefs);
   // with no mentions the masked texts are the texts themselves, whose normalized forms differ
-  if (mb.length !== ma.length || mb.length === 0) return SUBSTANTIVE;
-  const xb = masked(beforeText, mb);
-  const xa = masked(afterText, ma);
-  if (xb !== xa && normalizeText(xb) !== normalizeText(xa)) return SUBSTANTIVE;
-  return { textChange: sameTargets(mb, ma, resolveBefore, resolveAfter) ? 'references' : 'substantive', typography: false };
+  if (mb.length === ma.length && mb.length > 0) {
+    const xb = masked(beforeText, mb);
+    const xa = masked(afterText, ma);
+    if (xb === xa || (!wordsDiffer(xb, xa) && normalizeText(xb) === normalizeText(xa))) {
+      if (sameTargets(mb, ma, resolveBefore, resolveAfter)) return { textChange: 'references', typography: false };
+      if (titles && corrections(beforeText, afterText, mb, ma, resolveBefore, resolveAfter, titles)) {
+        return { textChange: 'references', typography: false, correction: true };
+      }
+      return SUBSTANTIVE;
+    }
+  }
+  // typography normalizeText does not fold (the normalized forms differ)
+  if (sameTypography(beforeText, afterText)) {
+    return { textChange: sameTargets(mb, ma, resolveBefore, resolveAfter) ? 'none' : 'substantive', typography: true };
+  }
+  return SUBSTANTIVE;
+}
+
+// Every mention whose target changed lineage repairs a stale citation: it quotes the same title
+// before and after, a title its old target did not have and its new target has.
+function corrections(
+  beforeText: string,
+  afterText: string,
+  mb: Mention[],
+  ma: Mention[],
+  rb: ResolveLineage,
+  ra: ResolveLineage,
+  titles: { before: TitleOf; after: TitleOf },
+): boolean {
+  let repaired = 0;
+  for (let k = 0; k < mb.length; k++) {
+    if (sameTargets([mb[k]!], [ma[k]!], rb, ra)) continue;
+    const tb = mb[k]!.targets;
+    const ta = ma[k]!.targets;
+    if (tb.length !== 1 || ta.length !== 1) return false;
+    const cb = citedTitle(beforeText, mb[k]!.end);
+    const ca = citedTitle(afterText, ma[k]!.end);
+    if (cb === null || ca === null || !titleMatches(cb, ca)) return false;
+    const oldTitle = titles.before(tb[0]!);
+    const newTitle = titles.after(ta[0]!);
+    if (newTitle === null || !titleMatches(ca, newTitle)) return false;
+    if (oldTitle !== null && titleMatches(cb, oldTitle)) return false;
+    repaired++;
+  }
+  return repaired > 0;
+}
+
+// A bare TM glued to a word ("_Odyssey_TM block"), and the punctuation next to a parenthesis.
+const BARE_TM = /(?<=[A-Za-z_])TM(?![A-Za-z])/g;
+const PAREN_PUNCT = /\s*[.,;:]\s*(?=\))|(?<=\))\s*[.,;:]/g;
+
+/**
+ * True when two texts differ only in typography normalizeText does not fold: a bare TM, or
+ * punctuation moved around a closing parenthesis ("(See rule 116.)" / "(See rule 116).").
+ */
+export function sameTypography(a: string, b: string): boolean {
+  // most reworded pairs differ in length by more than these marks could, or in a letter
+  if (Math.abs(a.length - b.length) > 6 || wordsDiffer(a, b)) return false;
+  const key = (t: string): string => normalizeText(t.replace(BARE_TM, '')).replace(PAREN_PUNCT, '');
+  return key(a) === key(b);
+}
+
+const MARKS = /\((?:TM|tm|R|r|C|c)\)|TM/g;
+// General punctuation (U+2010–U+205F: dashes, quotes, primes, ellipsis), ™, ®, ©, ´, no-break space, minus, replacement character.
+const TYPOGRAPHIC = (c: number): boolean =>
+  (c >= 0x2010 && c <= 0x205f) || c === 0x2122 || c === 0xae || c === 0xa9 || c === 0xb4 || c === 0xa0 || c === 0x2212 || c === 0xfffd;
+
+// (a cheap test first: most texts have no mark)
+const mayHaveMarks = (t: string): boolean => t.includes('TM') || /\((?:tm|r|c)\)/i.test(t);
+
+/**
+ * True when two texts certainly differ beyond typography: their letters and digits (case folded,
+ * punctuation and trademark marks skipped) differ. A cheap walk that spares normalizing most
+ * reworded texts; false means "maybe the same" (also for letters outside ASCII, which fold).
+ */
+function wordsDiffer(x: string, y: string): boolean {
+  const a = mayHaveMarks(x) ? x.replace(MARKS, '') : x;
+  const b = mayHaveMarks(y) ? y.replace(MARKS, '') : y;
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    const ca = nextWordChar(a, i);
+    const cb = nextWordChar(b, j);
+    if (ca < 0 || cb < 0) return ca === -1 && cb === -1 ? false : ca !== -2 && cb !== -2;
+    const la = a.charCodeAt(ca) | 32;
+    const lb = b.charCodeAt(cb) | 32;
+    if (la !== lb) return true;
+    i = ca + 1;
+    j = cb + 1;
+  }
+}
+
+// Index of the next ASCII letter or digit from k; -1 at the end, -2 at a non-ASCII letter.
+function nextWordChar(s: string, k: number): number {
+  for (; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if ((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90)) return k;
+    if (c > 127 && !TYPOGRAPHIC(c)) return -2;
+  }
+  return -1;
 }
 
 function sameTargets(mb: Mention[], ma: Mention[], rb: ResolveLineage, ra: ResolveLineage): boolean {
@@ -103,15 +220,18 @@ function sameTargets(mb: Mention[], ma: Mention[], rb: ResolveLineage, ra: Resol
   for (let k = 0; k < mb.length; k++) {
     const tb = mb[k]!.targets;
     const ta = ma[k]!.targets;
-    if (tb.length !== ta.length) return false;
-    for (let x = 0; x < tb.length; x++) {
-      const lb = rb(tb[x]!);
-      const la = ra(ta[x]!);
-      // a dangling reference only stays "the same" if it still reads the same
-      if (lb === null || la === null) {
-        if (tb[x] !== ta[x] || lb !== la) return false;
-      } else if (lb !== la) return false;
-    }
+    // a range ("608.2c–k") is compared by its ends: the same first and last rule, whatever came between
+    if (tb.length > 1 && ta.length > 1) {
+      if (!sameTarget(tb[0]!, ta[0]!, rb, ra) || !sameTarget(tb[tb.length - 1]!, ta[ta.length - 1]!, rb, ra)) return false;
+    } else if (tb.length !== ta.length || !sameTarget(tb[0]!, ta[0]!, rb, ra)) return false;
   }
   return true;
+}
+
+function sameTarget(tb: string, ta: string, rb: ResolveLineage, ra: ResolveLineage): boolean {
+  const lb = rb(tb);
+  const la = ra(ta);
+  // a dangling reference only stays "the same" if it still reads the same
+  if (lb === null || la === null) return tb === ta && lb === la;
+  return lb === la;
 }

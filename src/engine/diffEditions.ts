@@ -1,6 +1,6 @@
 import { inScope, sectionOf } from '../core/ruleNumber.js';
-import { compareReworded, compareRuleText } from './compareRule.js';
-import type { ResolveLineage, RuleTextComparison, TextChange } from './compareRule.js';
+import { compareReworded, compareRuleText, textClass } from './compareRule.js';
+import type { ResolveLineage, RuleTextComparison, TextChange, TextClass, TitleOf } from './compareRule.js';
 import { extractReferences } from '../core/references.js';
 import type { Reference } from '../core/references.js';
 import { wordDiff } from './wordDiff.js';
@@ -27,6 +27,8 @@ export interface DiffEdition {
   date: string;
   rules: DiffRule[];
   glossary?: Array<{ term: string; definition: string }>;
+  /** Parts (chapters) as [number, title], for references to them. */
+  parts?: Array<[number: string, title: string]>;
 }
 
 /** What kind of change a rule underwent, for filtering. */
@@ -40,12 +42,18 @@ export interface RuleChange {
   textChange: TextChange;
   /** Texts differ only typographically (textChange is then 'none'). */
   typography: boolean;
+  /** Only reference numbers changed, repairing stale citations (textChange is then 'references'). */
+  correction?: boolean;
   lineage: number;
   /** Section ("702") the change is filed under: the after number's, or the before number's if removed. */
   section: string;
   kinds: ChangeKind[];
   /** Word-level segments between the two texts, when both exist and differ. */
   segments?: DiffSegment[];
+  /** A removed rule folded into another along the way: that rule's number in `to`. */
+  mergedInto?: string;
+  /** An added rule split off another along the way: that rule's number in `from`. */
+  splitFrom?: string;
 }
 
 /** Examples of a continuing rule that changed. */
@@ -54,12 +62,16 @@ export interface ExampleChange {
   number: string;
   before: string[];
   after: string[];
+  /** The strongest class of the examples' changes ('substantive' when examples came or went). */
+  textChange: TextClass;
 }
 
 export interface GlossaryChange {
   term: string;
   before: string | null;
   after: string | null;
+  /** 'substantive' for added and removed terms. */
+  textChange: TextClass;
   segments?: DiffSegment[];
 }
 
@@ -84,17 +96,44 @@ export interface DiffOptions {
   segments?: boolean;
 }
 
-/** Resolves a rule number to the lineage of the last rule with that number (parallel arrays, document order). */
-export function lineageResolver(numbers: ArrayLike<string>, lineages: ArrayLike<number>): ResolveLineage {
+/**
+ * Resolves a rule number to the lineage of the last rule with that number (parallel arrays, document
+ * order), and any other target (a part, "6") with `other` (see partLineages).
+ */
+export function lineageResolver(numbers: ArrayLike<string>, lineages: ArrayLike<number>, other?: ResolveLineage): ResolveLineage {
   // built on first use: most diffs resolve few references
   let m: Map<string, number> | null = null;
   return (t) => {
-    if (!m) {
-      m = new Map<string, number>();
-      for (let k = 0; k < numbers.length; k++) m.set(numbers[k]!, lineages[k]!);
-    }
-    return m.get(t) ?? null;
+    m ??= numberMap(numbers, lineages);
+    const l = m.get(t);
+    return l !== undefined ? l : other ? other(t) : null;
   };
+}
+
+function numberMap(numbers: ArrayLike<string>, lineages: ArrayLike<number>): Map<string, number> {
+  const m = new Map<string, number>();
+  for (let k = 0; k < numbers.length; k++) m.set(numbers[k]!, lineages[k]!);
+  return m;
+}
+
+/**
+ * Lineages of the parts (chapters) of two editions: a part is the same part when its title is
+ * (so "section 6, Multiplayer Rules" → "section 8" is a reference update). Ids are negative,
+ * below any rule's, and the same in both maps.
+ */
+export function partLineages(
+  from: Array<[number: string, title: string]>,
+  to: Array<[number: string, title: string]>,
+): [Map<string, number>, Map<string, number>] {
+  const ids = new Map<string, number>();
+  const idOf = (title: string): number => {
+    const key = title.trim().toLowerCase();
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, (id = -1e12 - ids.size));
+    return id;
+  };
+  const map = (parts: Array<[string, string]>): Map<string, number> => new Map(parts.map(([n, t]) => [n, idOf(t)]));
+  return [map(from), map(to)];
 }
 
 /**
@@ -177,6 +216,8 @@ export interface PairedEditions {
   toRule(i: number): DiffRule;
   resolveFrom: ResolveLineage;
   resolveTo: ResolveLineage;
+  /** Titles (texts) of reference targets, to tell a stale citation's repair from a substantive change. */
+  targetTitles?: { before: TitleOf; after: TitleOf };
   /** Section titles ("702" -> its text) of the given sections: the `to` edition's, else the `from` one's. */
   titles(sections: string[]): Map<string, string>;
   glossary?: { from: Array<{ term: string; definition: string }>; to: Array<{ term: string; definition: string }> };
@@ -228,7 +269,8 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
     const r = e.toRule(k);
     if (b.number !== r.number) renumbering.push({ from: b.number, to: r.number });
     if (!sameList(b.examples, r.examples)) {
-      examples.push({ lineage: r.lineage, number: r.number, before: b.examples, after: r.examples });
+      const textChange = classifyTexts(b.examples, r.examples, resolveFrom, resolveTo, e.targetTitles);
+      examples.push({ lineage: r.lineage, number: r.number, before: b.examples, after: r.examples, textChange });
     }
     if (b.number === r.number && b.text === r.text) continue;
     // (compareRuleText's defaults would extract references even for equal texts)
@@ -236,8 +278,8 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
       b.text === r.text
         ? { textChange: 'none', typography: false }
         : b.normHash !== undefined && r.normHash !== undefined && b.normHash !== r.normHash && b.refs && r.refs
-          ? compareReworded(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs)
-          : compareRuleText(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs);
+          ? compareReworded(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs, e.targetTitles)
+          : compareRuleText(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs, e.targetTitles);
     const kinds: ChangeKind[] = [];
     if (b.number !== r.number) kinds.push('renumbered');
     if (cmp.textChange !== 'none') kinds.push(cmp.textChange);
@@ -252,6 +294,7 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
       section: sectionOf(r.number),
       kinds,
     });
+    if (cmp.correction) changes[changes.length - 1]!.correction = true;
     if (withSegments && b.text !== r.text) changes[changes.length - 1]!.segments = wordDiff(b.text, r.text);
   }
 
@@ -286,8 +329,28 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
         ? renumbering
         : renumbering.filter((r) => inScope(r.from, opts.section!) || inScope(r.to, opts.section!)),
     examples: opts.section === undefined ? examples : examples.filter((x) => inScope(x.number, opts.section!)),
-    glossary: diffGlossary(e.glossary?.from ?? [], e.glossary?.to ?? [], withSegments),
+    glossary: diffGlossary(e.glossary?.from ?? [], e.glossary?.to ?? [], withSegments, resolveFrom, resolveTo, e.targetTitles),
   };
+}
+
+const CLASS_ORDER: TextClass[] = ['none', 'typography', 'references', 'correction', 'substantive'];
+
+/** The strongest class among paired texts (examples, definitions); 'substantive' when their number differs. */
+export function classifyTexts(
+  before: string[],
+  after: string[],
+  resolveFrom: ResolveLineage,
+  resolveTo: ResolveLineage,
+  titles?: { before: TitleOf; after: TitleOf },
+): TextClass {
+  if (before.length !== after.length) return 'substantive';
+  let worst = 0;
+  const last = CLASS_ORDER.length - 1;
+  for (let k = 0; k < before.length && worst < last; k++) {
+    const cmp = compareRuleText(before[k]!, after[k]!, resolveFrom, resolveTo, undefined, undefined, titles);
+    worst = Math.max(worst, CLASS_ORDER.indexOf(textClass(cmp)));
+  }
+  return CLASS_ORDER[worst]!;
 }
 
 /** Glossary changes by term (case-insensitive): added, removed and reworded definitions. */
@@ -295,6 +358,9 @@ export function diffGlossary(
   from: Array<{ term: string; definition: string }>,
   to: Array<{ term: string; definition: string }>,
   withSegments = true,
+  resolveFrom: ResolveLineage = () => null,
+  resolveTo: ResolveLineage = () => null,
+  titles?: { before: TitleOf; after: TitleOf },
 ): GlossaryChange[] {
   const key = (t: string): string => t.trim().toLowerCase();
   const before = new Map(from.map((g) => [key(g.term), g]));
@@ -304,25 +370,28 @@ export function diffGlossary(
     const k = key(g.term);
     seen.add(k);
     const b = before.get(k);
-    if (!b) out.push({ term: g.term, before: null, after: g.definition });
+    if (!b) out.push({ term: g.term, before: null, after: g.definition, textChange: 'substantive' });
     else if (b.definition !== g.definition) {
       out.push({
         term: g.term,
         before: b.definition,
         after: g.definition,
+        textChange: classifyTexts([b.definition], [g.definition], resolveFrom, resolveTo, titles),
         ...(withSegments ? { segments: wordDiff(b.definition, g.definition) } : {}),
       });
     }
   }
-  for (const g of from) if (!seen.has(key(g.term))) out.push({ term: g.term, before: g.definition, after: null });
+  for (const g of from) if (!seen.has(key(g.term))) out.push({ term: g.term, before: g.definition, after: null, textChange: 'substantive' });
   return out;
 }
 
-/** The exact JSON shape of `crkb diff --json`. */
+/** The exact JSON shape of `crkb diff --json`: rule changes, then glossary and example changes, all with the same text classes. */
 export function diffToJson(d: EditionDiff): {
   from: string;
   to: string;
-  changes: Array<Pick<RuleChange, 'before' | 'after' | 'renumbered' | 'textChange'>>;
+  changes: Array<Pick<RuleChange, 'before' | 'after' | 'renumbered' | 'mergedInto' | 'splitFrom'> & { textChange: TextClass }>;
+  glossary: Array<{ term: string; before: string | null; after: string | null; textChange: TextClass }>;
+  examples: Array<{ number: string; before: string[]; after: string[]; textChange: TextClass }>;
 } {
   return {
     from: d.from,
@@ -331,8 +400,12 @@ export function diffToJson(d: EditionDiff): {
       before: c.before,
       after: c.after,
       renumbered: c.renumbered,
-      textChange: c.textChange,
+      textChange: textClass(c),
+      ...(c.mergedInto !== undefined ? { mergedInto: c.mergedInto } : {}),
+      ...(c.splitFrom !== undefined ? { splitFrom: c.splitFrom } : {}),
     })),
+    glossary: d.glossary.map((g) => ({ term: g.term, before: g.before, after: g.after, textChange: g.textChange })),
+    examples: d.examples.map((x) => ({ number: x.number, before: x.before, after: x.after, textChange: x.textChange })),
   };
 }
 
@@ -340,4 +413,60 @@ export function diffToJson(d: EditionDiff): {
 export function withReferences<T extends { text: string; refs?: Reference[] }>(rules: T[]): T[] {
   for (const r of rules) r.refs ??= extractReferences(r.text);
   return rules;
+}
+
+/**
+ * Marks removed rules merged into a rule of `to` and added rules split off a rule of `from`, from
+ * the links recorded along the chain between the two editions ([kind, lineage, earlier lineage]:
+ * a merge folds the earlier lineage into the other, a split makes the other out of it), followed
+ * through later merges and splits.
+ */
+export function markLinks(
+  changes: RuleChange[],
+  links: Array<{ kind: 'split' | 'merge'; lineage: number; prevLineage: number }>,
+  from: { numbers: ArrayLike<string>; lineages: ArrayLike<number> },
+  to: { numbers: ArrayLike<string>; lineages: ArrayLike<number> },
+): void {
+  if (links.length === 0) return;
+  const mergedInto = new Map<number, number>();
+  const splitFrom = new Map<number, number>();
+  for (const l of links) {
+    if (l.kind === 'merge') mergedInto.set(l.prevLineage, l.lineage);
+    else splitFrom.set(l.lineage, l.prevLineage);
+  }
+  // numbers only of the lineages links lead to (one pass over each edition, none without links)
+  const wanted = new Set<number>([...mergedInto.values(), ...splitFrom.values()]);
+  const numberIn = (e: typeof from): Map<number, string> => {
+    const m = new Map<number, string>();
+    for (let k = 0; k < e.lineages.length; k++) {
+      const l = e.lineages[k]!;
+      if (wanted.has(l) && !m.has(l)) m.set(l, e.numbers[k]!);
+    }
+    return m;
+  };
+  const touched = changes.some((c) => (c.after === null && mergedInto.has(c.lineage)) || (c.before === null && splitFrom.has(c.lineage)));
+  if (!touched) return;
+  const fromNumbers = numberIn(from);
+  const toNumbers = numberIn(to);
+  // a few hops at most: a rule merged into one that was itself merged later
+  const follow = (start: number, step: Map<number, number>, found: Map<number, string>): string | undefined => {
+    let cur = start;
+    for (let hop = 0; hop < 8; hop++) {
+      const next = step.get(cur);
+      if (next === undefined) return undefined;
+      const n = found.get(next);
+      if (n !== undefined) return n;
+      cur = next;
+    }
+    return undefined;
+  };
+  for (const c of changes) {
+    if (c.after === null) {
+      const n = follow(c.lineage, mergedInto, toNumbers);
+      if (n !== undefined) c.mergedInto = n;
+    } else if (c.before === null) {
+      const n = follow(c.lineage, splitFrom, fromNumbers);
+      if (n !== undefined) c.splitFrom = n;
+    }
+  }
 }

@@ -1,7 +1,9 @@
 import type { Reference } from '../core/references.js';
 import type { DiffVersion } from '../db/Snapshot.js';
-import { diffPaired, lineageResolver, pairLineages } from './diffEditions.js';
+import { alignEditions, type AlignRule } from './align.js';
+import { diffPaired, lineageResolver, markLinks, pairLineages, partLineages } from './diffEditions.js';
 import type { ChangeKind, DiffRule, EditionDiff } from './diffEditions.js';
+import type { TitleOf } from './compareRule.js';
 
 /** What a diff reads of the stored editions (the Snapshot). */
 export interface DiffSource {
@@ -10,6 +12,12 @@ export interface DiffSource {
   refsOfTexts(ids: Iterable<number>): Map<number, Reference[]>;
   glossaryIds(editionId: number): Array<[term: string, textId: number]>;
   texts(ids: Iterable<number>): Map<number, string>;
+  /** Splits and merges recorded on the chain after `from` up to `to` (a forward diff's span), by lineage, oldest first. */
+  linksBetween(fromId: number, toId: number): Array<{ kind: 'split' | 'merge'; lineage: number; prevLineage: number }>;
+  /** An edition's rules as the aligner reads them (no examples), in document order. */
+  alignRules(editionId: number): AlignRule[];
+  /** An edition's parts: [number, title] in document order. */
+  partTitles(editionId: number): Array<[number: string, title: string]>;
 }
 
 /**
@@ -25,8 +33,17 @@ export function loadDiff(
   opts: { section?: string; kinds?: ChangeKind[]; segments?: boolean; rulesOnly?: boolean } = {},
 ): EditionDiff {
   const { rulesOnly = false, ...diffOpts } = opts;
-  const a = reader.ruleIds(from.id);
-  const b = reader.ruleIds(to.id);
+  const ids = (e: ReturnType<DiffSource['ruleIds']>) => ({ ...e, lineages: Array.from(e.lineages) });
+  const a = ids(reader.ruleIds(from.id));
+  const b = ids(reader.ruleIds(to.id));
+  // An edition outside the lineage chain (an unofficial fragment) has no lineage to pair on: its
+  // rules are aligned by text with the other edition's and take their lineages.
+  const unaligned = (e: typeof a): boolean => e.lineages.length > 0 && e.lineages.every((l) => l < 0);
+  if (from.id !== to.id && (unaligned(a) || unaligned(b))) {
+    const al = alignEditions(reader.alignRules(from.id), reader.alignRules(to.id));
+    if (unaligned(b)) b.lineages = b.lineages.map((l, i) => (al.afterToBefore[i]! >= 0 ? a.lineages[al.afterToBefore[i]!]! : l));
+    else a.lineages = a.lineages.map((l, j) => (al.beforeToAfter[j]! >= 0 ? b.lineages[al.beforeToAfter[j]!]! : l));
+  }
   const pairing = pairLineages(a.lineages, b.lineages);
 
   // Versions the diff reads: both sides of changed pairs, added and removed rules.
@@ -63,6 +80,26 @@ export function loadDiff(
   for (const ids of exampleLists.values()) for (const id of ids) textIds.add(id);
   const texts = textIds.size > 0 ? reader.texts(textIds) : new Map<number, string>();
 
+  // parts (read when a reference names no rule: few do) are the same part when their titles are
+  let partRows: [Array<[string, string]>, Array<[string, string]>] | null = null;
+  let partMaps: [Map<string, number>, Map<string, number>] | null = null;
+  const partsRead = (): NonNullable<typeof partRows> => (partRows ??= [reader.partTitles(from.id), reader.partTitles(to.id)]);
+  const partOf = (side: 0 | 1) => (t: string): number | null =>
+    // parts are numbered 1-9; any other unresolved target is dangling
+    t.length === 1 ? ((partMaps ??= partLineages(...partsRead()))[side].get(t) ?? null) : null;
+  // a target's title (its text, a part's title), read when a changed reference may repair a stale citation
+  const titleOf = (e: typeof a, side: 0 | 1): TitleOf => {
+    let index: Map<string, number> | null = null;
+    return (t) => {
+      if (t.length === 1) return partsRead()[side].find(([n]) => n === t)?.[1] ?? null;
+      index ??= new Map(e.numbers.map((n, k) => [n, k]));
+      const k = index.get(t);
+      if (k === undefined) return null;
+      const v = e.versions[k]!;
+      if (!versions.has(v)) for (const [id, x] of reader.versions([v])) versions.set(id, x);
+      return versions.get(v)?.text ?? null;
+    };
+  };
   const rule = (e: typeof a, k: number): DiffRule => {
     const v = versions.get(e.versions[k]!)!;
     const ids = exampleLists.get(v.exampleIds);
@@ -78,7 +115,7 @@ export function loadDiff(
   };
   const glossary = (g: Array<[string, number]>): Array<{ term: string; definition: string }> =>
     g.map(([term, id]) => ({ term, definition: texts.get(id) ?? '' }));
-  return diffPaired(
+  const diff = diffPaired(
     {
       from: from.effectiveDate,
       to: to.effectiveDate,
@@ -87,8 +124,9 @@ export function loadDiff(
       unchanged: (j, i) => a.versions[j] === b.versions[i],
       fromRule: (j) => rule(a, j),
       toRule: (i) => rule(b, i),
-      resolveFrom: lineageResolver(a.numbers, a.lineages),
-      resolveTo: lineageResolver(b.numbers, b.lineages),
+      resolveFrom: lineageResolver(a.numbers, a.lineages, partOf(0)),
+      resolveTo: lineageResolver(b.numbers, b.lineages, partOf(1)),
+      targetTitles: { before: titleOf(a, 0), after: titleOf(b, 1) },
       titles: (wanted) => {
         // as diffEditions reads them: `from` then `to` in document order, the last one wins
         const w = new Set(wanted);
@@ -104,6 +142,11 @@ export function loadDiff(
     },
     diffOpts,
   );
+  // removed rules merged into others, added ones split off others, along a forward diff's span
+  if (from.effectiveDate < to.effectiveDate && diff.changes.some((c) => c.before === null || c.after === null)) {
+    markLinks(diff.changes, reader.linksBetween(from.id, to.id), a, b);
+  }
+  return diff;
 }
 
 // Definition text ids diffGlossary may read: those of terms added, removed or matched with another text.

@@ -12,6 +12,7 @@ import type {
   SearchHitRecord,
   TextRefRecord,
 } from '../core/records.js';
+import { citedTitle, titleMatches } from '../core/references.js';
 import { resolveEdition } from '../core/resolveEdition.js';
 import { closestTerms, nearestNumbers, typoBudget } from '../core/suggest.js';
 import { openReadOnlyDb, type Db } from '../db/openDb.js';
@@ -20,6 +21,9 @@ import { compareRuleText } from '../engine/compareRule.js';
 import type { ChangeKind, EditionDiff } from '../engine/diffEditions.js';
 import { ruleHistory, type RuleHistory } from '../engine/history.js';
 import { loadDiff } from '../engine/loadDiff.js';
+import { explainPairs, type PairReason } from '../engine/explainPairs.js';
+import { glossaryHistory, type GlossaryHistory } from '../engine/glossaryHistory.js';
+import type { RuleChange } from '../engine/diffEditions.js';
 import { answerLookup, type LookupAnswer } from './answerLookup.js';
 import { GlossaryMatcher, type GlossaryMention } from './GlossaryMatcher.js';
 import { QueryError } from './QueryError.js';
@@ -87,6 +91,14 @@ export interface DanglingRef {
   kind: 'rule' | 'section' | 'part';
   /** The mention as it reads in the text. */
   mention: string;
+}
+
+/** A reference whose target exists but is not what its quoted title names. */
+export interface StaleRef extends DanglingRef {
+  /** The title the citation quotes. */
+  cited: string;
+  /** The target's own title (its text) in the edition. */
+  title: string;
 }
 
 /** Options of a search. */
@@ -395,23 +407,47 @@ export class KnowledgeBase {
     );
   }
 
+  /** Every reference of an edition's texts (rule texts, examples, glossary definitions), in document order. */
+  private eachRef(editionId: number, f: (source: DanglingRef['source'], at: string, text: string, ref: TextRefRecord) => void): void {
+    const each = (source: DanglingRef['source'], at: string, textId: number): void => {
+      const refs = this.snapshot.refsOfText(textId);
+      if (refs.length === 0) return;
+      const text = this.snapshot.text(textId);
+      for (const r of refs) f(source, at, text, r);
+    };
+    for (let p = 0; p < this.ruleCount(editionId); p++) {
+      const r = this.snapshot.ruleAt(editionId, p)!;
+      each('rule', r.number, r.textId);
+      for (const x of r.exampleIds) each('example', r.number, x);
+    }
+    for (const g of this.glossary(editionId)) each('glossary', g.term, g.textId);
+  }
+
   /** References of an edition (rule texts, examples, glossary) that resolve to nothing in it. */
   dangling(editionId: number): DanglingRef[] {
     const numbers = new Set(this.numbers(editionId));
     const parts = new Set(this.parts(editionId).map((p) => p.number));
     const out: DanglingRef[] = [];
-    const check = (source: DanglingRef['source'], at: string, textId: number): void => {
-      for (const r of this.snapshot.refsOfText(textId)) {
-        if (numbers.has(r.target) || (r.kind === 'part' && parts.has(r.target))) continue;
-        out.push({ source, at, target: r.target, kind: r.kind, mention: this.snapshot.text(textId).slice(r.start, r.end) });
-      }
-    };
-    for (let p = 0; p < this.ruleCount(editionId); p++) {
-      const r = this.snapshot.ruleAt(editionId, p)!;
-      check('rule', r.number, r.textId);
-      for (const x of r.exampleIds) check('example', r.number, x);
-    }
-    for (const g of this.glossary(editionId)) check('glossary', g.term, g.textId);
+    this.eachRef(editionId, (source, at, text, r) => {
+      if (numbers.has(r.target) || (r.kind === 'part' && parts.has(r.target))) return;
+      out.push({ source, at, target: r.target, kind: r.kind, mention: text.slice(r.start, r.end) });
+    });
+    return out;
+  }
+
+  /** References whose quoted title no longer names their (existing) target ("rule 727, "Day and Night"" when 727 is another rule). */
+  staleRefs(editionId: number): StaleRef[] {
+    const parts = new Map(this.parts(editionId).map((p) => [p.number, p.title]));
+    const out: StaleRef[] = [];
+    this.eachRef(editionId, (source, at, text, r) => {
+      const after = text.slice(r.end, r.end + 4);
+      if (!after.includes('"') && !after.includes('“')) return;
+      const title = r.kind === 'part' ? parts.get(r.target) : this.rule(editionId, r.target)?.text;
+      if (title === undefined) return;
+      const cited = citedTitle(text, r.end);
+      if (cited === null || titleMatches(cited, title)) return;
+      out.push({ source, at, target: r.target, kind: r.kind, mention: text.slice(r.start, r.end), cited, title });
+    });
     return out;
   }
 
@@ -570,6 +606,11 @@ export class KnowledgeBase {
     return d;
   }
 
+  /** Why a diff paired each rule: the aligner's method and score (neighbouring editions), or the alignment steps between. */
+  explain(from: EditionInfo, to: EditionInfo): (c: RuleChange) => PairReason | null {
+    return explainPairs(this.db, from, to, from.family);
+  }
+
   /** The lineage id of a rule number in an edition (negative for a rule never aligned), or null. */
   private lineageAt(editionId: number, number: string): number | null {
     const r = this.rule(editionId, number);
@@ -623,6 +664,18 @@ export class KnowledgeBase {
       });
     }
     return out.sort((x, y) => x.date.localeCompare(y.date));
+  }
+
+  /** A glossary term's history across the official editions (renamings followed), or null when no edition (or `at`) has it. */
+  glossaryHistory(term: string, at: EditionInfo | null = null, family: Family = 'cr'): GlossaryHistory | null {
+    const chain = this.snapshot.editions.filter((e) => e.family === family && e.official && this.glossary(e.id).length > 0);
+    const idOf = new Map(chain.map((e) => [e.effectiveDate, e.id]));
+    return glossaryHistory(
+      chain.map((e) => ({ date: e.effectiveDate, entries: this.glossary(e.id).map((g) => ({ term: g.term, definition: g.definition })) })),
+      term,
+      (date) => (target) => this.lineageAt(idOf.get(date)!, target),
+      at?.effectiveDate,
+    );
   }
 
   /** Official editions of a family in which a rule number appears, oldest first. */

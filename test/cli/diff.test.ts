@@ -11,18 +11,19 @@ interface Change {
   before: { number: string; text: string } | null;
   after: { number: string; text: string } | null;
   renumbered: boolean;
-  textChange: 'none' | 'references' | 'substantive';
+  textChange: 'none' | 'typography' | 'references' | 'substantive';
 }
 
 test('diff --json: the exact shape, reference update, renumbering, added rules', { skip }, async () => {
   const r = await cli(run, '2021-06-18', '2021-07-23', '--json');
   assert.equal(r.code, 0);
   const d = JSON.parse(r.out) as { from: string; to: string; changes: Change[] };
-  assert.deepEqual(Object.keys(d), ['from', 'to', 'changes']);
+  assert.deepEqual(Object.keys(d), ['from', 'to', 'changes', 'glossary', 'examples']);
   assert.equal(d.from, '2021-06-18');
   assert.equal(d.to, '2021-07-23');
   for (const c of d.changes) {
-    assert.deepEqual(Object.keys(c), ['before', 'after', 'renumbered', 'textChange']);
+    // (an added rule split off another, or a removed one merged into another, also says which)
+    assert.deepEqual(Object.keys(c).filter((k) => k !== 'splitFrom' && k !== 'mergedInto'), ['before', 'after', 'renumbered', 'textChange']);
     for (const side of [c.before, c.after]) if (side) assert.deepEqual(Object.keys(side), ['number', 'text']);
     assert.ok(c.before !== null || c.after !== null);
     assert.ok(!(c.before && c.after && c.before.number === c.after.number && c.before.text === c.after.text), 'unchanged rules are left out');
@@ -71,4 +72,23 @@ test('an unknown edition date is a usage error naming it', { skip }, async () =>
   await assert.rejects(cli(run, '1990-01-01', '2021-07-23'), (e: unknown) => e instanceof UsageError && /FROM: no cr edition was in force on 1990-01-01: the earliest stored is 2009-05-01/.test(e.message));
   await assert.rejects(cli(run, '2021-06-18', 'yesterday'), (e: unknown) => e instanceof UsageError && /TO: edition "yesterday" is not a date/.test(e.message));
   await assert.rejects(cli(run, '2021-06-18'), UsageError);
+});
+
+test('diff --explain: the method and score of each pair, adjacent or far', { skip }, async () => {
+  type Explained = Change & { explain: { method: string; score: number | null; steps?: number } | null };
+  const r = await cli(run, '2021-06-18', '2021-07-23', '--json', '--explain');
+  const d = JSON.parse(r.out) as { changes: Explained[] };
+  const at = (n: string): Explained | undefined => d.changes.find((c) => c.after?.number === n);
+  assert.deepEqual(at('707.10')?.explain, { method: 'exact', score: 1 });
+  assert.equal(at('700.2g')?.explain?.method, 'references');
+  assert.equal(at('706.1')?.explain, null, 'an added rule has no pair to explain');
+  for (const c of d.changes) if (c.before && c.after) assert.ok(c.explain && c.explain.score !== null && c.explain.score > 0);
+  // the reverse diff reads the same reasons
+  const rev = JSON.parse((await cli(run, '2021-07-23', '2021-06-18', '--json', '--explain')).out) as { changes: Explained[] };
+  assert.equal(rev.changes.find((c) => c.before?.number === '700.2g')?.explain?.method, 'references');
+  const far = JSON.parse((await cli(run, '2009-05-01', '2021-07-23', '--json', '--explain')).out) as { changes: Explained[] };
+  const paired = far.changes.find((c) => c.before && c.after);
+  assert.deepEqual(paired?.explain, { method: 'lineage', score: null, steps: 3 });
+  const text = await cli(run, '2009-05-01', '2009-07-11', '--explain', '--section', '702');
+  assert.match(text.out, /why: (similar|context|children|normalized|references|exact|slot|split) \d\.\d\d/);
 });

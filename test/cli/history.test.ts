@@ -45,3 +45,18 @@ test('a number that never existed: exit 1 with the nearest numbers', { skip }, a
   assert.match(r.err, /no rule 707\.99 exists.*nearest numbers: .*707\.\d+/);
   assert.equal(r.out, '');
 });
+
+test('history --term follows a glossary term; reference-only updates are named', { skip }, async () => {
+  const r = await cli(run, '--term', 'dies', '--json');
+  assert.equal(r.code, 0);
+  const h = JSON.parse(r.out) as { terms: string[]; first: string; steps: Array<{ date: string; change: string; textChange?: string }> };
+  assert.deepEqual(h.terms, ['Dies']);
+  assert.equal(h.first, '2021-06-18');
+  assert.ok(h.steps.length >= 2);
+  const text = await cli(run, '--term', 'Dies');
+  assert.match(text.out, /^Dies \(glossary\): in \d+ editions/);
+  const missing = await cli(run, '--term', 'no such term');
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /no glossary term "no such term"/);
+  await assert.rejects(cli(run, '702.19', '--term', 'dies'), /--term replaces NUMBER/);
+});

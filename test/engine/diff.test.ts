@@ -57,7 +57,7 @@ const ed2 = {
 test('diff pairs by lineage: renumbering, reference updates, added and removed rules', () => {
   const d = diffEditions(ed1, ed2);
   const json = diffToJson(d);
-  assert.deepEqual(Object.keys(json), ['from', 'to', 'changes']);
+  assert.deepEqual(Object.keys(json), ['from', 'to', 'changes', 'glossary', 'examples']);
   assert.deepEqual(json.changes, [
     { before: { number: '700.2g', text: ed1.rules[0]!.text }, after: { number: '700.2g', text: ed2.rules[0]!.text }, renumbered: false, textChange: 'references' },
     { before: null, after: { number: '706.1', text: 'Roll a die.' }, renumbered: false, textChange: 'substantive' },

@@ -54,6 +54,9 @@ export function memorySource(editions: FixtureEdition[]): DiffSource {
     refsOfTexts: (ids) => new Map([...ids].map((id) => [id, extractReferences(bodies.get(id)!)])),
     glossaryIds: (k) => rows[k]!.glossary,
     texts: (ids) => new Map([...ids].map((id) => [id, bodies.get(id)!])),
+    linksBetween: () => [],
+    alignRules: (k) => rows[k]!.e.rules.map((r) => ({ number: r.number, parent: null, kind: 'rule', text: r.text, examples: [] })),
+    partTitles: () => [],
   };
 }
 
