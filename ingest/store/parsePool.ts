@@ -122,7 +122,7 @@ function inlinePool(tasks: ParseTask[], outcomes: ParseOutcome[], onParsed?: (in
     for (let i = 0; i < tasks.length; i++) {
       // one input per macrotask, like the workers' replies
       await new Promise((r) => setImmediate(r));
-      const o = parseTask(tasks[i]!);
+      const o = await parseTask(tasks[i]!);
       outcomes[i] = o;
       onParsed?.(i, o);
     }

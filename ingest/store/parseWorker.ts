@@ -45,9 +45,11 @@ function rulesOf(id: number): AlignRule[] | null {
 
 parentPort?.on('message', (m: WorkerRequest) => {
   if (m.type === 'parse') {
-    const result = parseTask(m.task, (t) => derive(t).pair);
-    if (result.ok) docs.set(m.id, result.doc.rules);
-    parentPort!.postMessage({ id: m.id, result });
+    // Word documents are read asynchronously; the main thread asks nothing else of a document before its reply.
+    void parseTask(m.task, (t) => derive(t).pair).then((result) => {
+      if (result.ok) docs.set(m.id, result.doc.rules);
+      parentPort!.postMessage({ id: m.id, result });
+    });
   } else if (m.type === 'release') {
     for (const i of m.indices) {
       docs.delete(i);

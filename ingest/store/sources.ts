@@ -52,7 +52,7 @@ export interface LoadedInput {
 export const MAX_INPUT_BYTES = 20 * 1024 * 1024;
 
 const SKIP_IN_FOLDERS = /^(readme(\..*)?|url\.txt|.*\.json|\..*)$/i;
-const CANDIDATE_EXT = /\.(txt|text|md|markdown|html?|xhtml)$/i;
+const CANDIDATE_EXT = /\.(txt|text|md|markdown|html?|xhtml|docx?)$/i;
 
 /** Expands paths and URLs given on the command line: folders are walked recursively. */
 export function expandInputs(args: string[]): InputRef[] {
