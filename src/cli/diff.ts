@@ -91,7 +91,7 @@ export async function run(argv: string[]): Promise<number> {
         ? JSON.stringify({ from: d.from, to: d.to, renumbering: d.renumbering })
         : d.renumbering.map((r) => `${r.from} -> ${r.to}`).join('\n');
     } else if (values.json) out = JSON.stringify(diffToJson(d));
-    else if (values.markdown) out = markdown(d);
+    else if (values.markdown) out = releaseNotes(d);
     else out = summary(d);
     if (out !== '') process.stdout.write(out + '\n');
     return 0;
@@ -202,8 +202,8 @@ export function summarizeRenumbering(map: Array<{ from: string; to: string }>): 
   return out;
 }
 
-/** Release notes: counts, renumbering summary, substantive changes by section, reference-only updates apart. */
-function markdown(d: EditionDiff): string {
+/** Release notes (Markdown): counts, renumbering summary, substantive changes by section, reference-only updates apart. */
+export function releaseNotes(d: EditionDiff): string {
   const lines = [`# Comprehensive Rules changes, ${d.from} → ${d.to}`, '', countsLine(d) + '.'];
   if (d.renumbering.length > 0) {
     lines.push('', '## Renumbering', '');
