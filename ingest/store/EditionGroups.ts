@@ -1,5 +1,4 @@
 import type { EditionRow, Writer } from './Writer.js';
-import { normalizeText } from '../../src/core/normalize.js';
 import { labelDateOf, type Manifest } from './sources.js';
 import type { DecodedText, DocumentFamily, ParsedDocument } from '../../src/core/types.js';
 
@@ -41,14 +40,30 @@ export interface Candidate {
   index: number;
 }
 
+/**
+ * A candidate as a group keeps it: what its report and comparisons need, and its parsed document
+ * only until the edition is stored (an ingest must not hold every parsed document at once).
+ */
+interface Member extends Omit<Candidate, 'parsed'> {
+  decoded: Omit<DecodedText, 'text'>;
+  format: string;
+  counts: EditionCounts;
+  unaccounted: number;
+  docWarnings: ParsedDocument['warnings'];
+  /** Each rule's and glossary entry's normalized-text hashes, keyed by number or term (see entries). */
+  entries: Map<string, number | string>;
+  doc: ParsedDocument | null;
+  hashes: Float64Array | null;
+}
+
 interface Group {
   family: DocumentFamily;
   date: string;
-  candidates: Candidate[];
+  candidates: Member[];
   /** The edition as it was before this run, if any. */
   before: EditionRow | undefined;
   /** The candidate whose text this run stored, or null (nothing stored yet, or the earlier file kept). */
-  ourPrimary: Candidate | null;
+  ourPrimary: Member | null;
   /** Stored with its current candidates. */
   clean: boolean;
   report: EditionReport | null;
@@ -96,7 +111,18 @@ export class EditionGroups {
       g = { family, date: candidate.date, candidates: [], before: this.writer.findEdition(family, candidate.date), ourPrimary: null, clean: false, report: null };
       this.groups.set(key, g);
     }
-    g.candidates.push(candidate);
+    const { parsed, ...rest } = candidate;
+    g.candidates.push({
+      ...rest,
+      decoded: parsed.decoded,
+      format: parsed.doc.format,
+      counts: countsOf(parsed.doc),
+      unaccounted: parsed.doc.accounting.unaccounted.length,
+      docWarnings: parsed.doc.warnings,
+      entries: entries(parsed.doc, parsed.hashes),
+      doc: parsed.doc,
+      hashes: parsed.hashes,
+    });
     g.clean = false;
   }
 
@@ -170,36 +196,34 @@ export class EditionGroups {
     } else replace = true;
     const known = this.manifest?.editions.find((e) => e.family === family && e.effectiveDate === date);
     const warnings = g.candidates.flatMap((c) => c.warnings);
-    const doc = best.parsed.doc;
     let editionId: number;
     if (replace) {
       if (g.ourPrimary || g.before) this.replacedContent = true;
+      // a better copy is always one not stored yet (the others were worse than the stored one), so it still has its document
       editionId = this.writer.storeEdition(
         { family, effectiveDate: date, official: true, label: '', setCode: known?.setCode ?? null, setName: known?.setName ?? null, warnings },
-        doc,
-        best.parsed.hashes,
+        best.doc!,
+        best.hashes!,
       );
       g.ourPrimary = best;
     } else {
       editionId = g.ourPrimary ? this.writer.findEdition(family, date)!.id : g.before!.id;
     }
     const primary = g.ourPrimary;
-    const memo = new Map<string, string>();
-    const bestEntries = g.candidates.length > 1 ? entries(doc) : new Map<string, string>();
     const files: EditionReport['files'] = [];
     for (const c of g.candidates) {
-      const differing = c === best ? 0 : countDiffering(bestEntries, entries(c.parsed.doc), memo);
+      const differing = c === best ? 0 : countDiffering(best.entries, c.entries);
       const copies = this.aliases.get(c.input.sha256) ?? [];
       for (const path of [c.path, ...copies]) {
-        files.push({ path, encoding: c.parsed.decoded.encoding, lineEndings: c.parsed.decoded.lineEndings, differing, identicalTo: path === c.path ? null : c.path });
+        files.push({ path, encoding: c.decoded.encoding, lineEndings: c.decoded.lineEndings, differing, identicalTo: path === c.path ? null : c.path });
       }
       this.writer.recordFile({
         sha256: c.input.sha256,
         path: c.path,
         size: c.input.size,
-        encoding: c.parsed.decoded.encoding,
-        lineEndings: c.parsed.decoded.lineEndings.join(','),
-        format: c.parsed.doc.format,
+        encoding: c.decoded.encoding,
+        lineEndings: c.decoded.lineEndings.join(','),
+        format: c.format,
         labelDate: labelDateOf(c.path),
         editionId,
         role: c === primary ? 'primary' : 'duplicate',
@@ -207,11 +231,14 @@ export class EditionGroups {
         report: {
           identicalCopies: copies,
           fidelity: c.fidelity,
-          counts: countsOf(c.parsed.doc),
-          unaccounted: c.parsed.doc.accounting.unaccounted.length,
-          warnings: c.parsed.doc.warnings.map((w) => `${w.line ?? '-'}: ${w.message}`),
+          counts: c.counts,
+          unaccounted: c.unaccounted,
+          warnings: c.docWarnings.map((w) => `${w.line ?? '-'}: ${w.message}`),
         },
       });
+      // stored: the document is not needed again (a later, better copy brings its own)
+      c.doc = null;
+      c.hashes = null;
     }
     g.report = {
       family,
@@ -221,16 +248,16 @@ export class EditionGroups {
       status: g.before ? (primary ? 'replaced' : 'merged') : 'added',
       primary: primary ? primary.path : '(previously stored file)',
       files,
-      counts: countsOf(doc),
-      unaccountedLines: doc.accounting.unaccounted.length,
-      warnings: [...warnings, ...doc.warnings.map((w) => `${best.path}${w.line === null ? '' : `:${w.line}`}: ${w.message}`)],
+      counts: best.counts,
+      unaccountedLines: best.unaccounted,
+      warnings: [...warnings, ...best.docWarnings.map((w) => `${best.path}${w.line === null ? '' : `:${w.line}`}: ${w.message}`)],
     };
     g.clean = true;
   }
 }
 
 /** Typographic fidelity (see parseTask): fewer unaccounted lines and warnings, then richer typography, wins. */
-function better(a: Candidate, b: Candidate): boolean {
+function better(a: Member, b: Member): boolean {
   const fa = a.fidelity;
   const fb = b.fidelity;
   for (let i = 0; i < fa.length; i++) if (fa[i] !== fb[i]) return fa[i]! > fb[i]!;
@@ -244,27 +271,35 @@ function greater(a: number[], b: number[]): boolean {
   return false;
 }
 
-/** Each rule's and glossary entry's text, keyed by number or term, for comparing two files of an edition. */
-function entries(doc: ParsedDocument): Map<string, string> {
-  const m = new Map<string, string>();
-  for (const r of doc.rules) m.set(r.number, r.examples.length === 0 ? r.text : [r.text, ...r.examples].join('\n'));
-  for (const g of doc.glossary) m.set(`glossary:${g.term.toLowerCase()}`, g.definition);
+/**
+ * Each rule's (with its examples) and glossary entry's normalized-text hash (from the document's
+ * text hashes, in storedTexts order), keyed by number or term, for comparing two files of an edition.
+ */
+function entries(doc: ParsedDocument, hashes: Float64Array): Map<string, number | string> {
+  const m = new Map<string, number | string>();
+  let k = 1;
+  for (const r of doc.rules) {
+    const text = hashes[k]!;
+    k += 2;
+    if (r.examples.length === 0) m.set(r.number, text);
+    else {
+      const parts = [text];
+      for (let e = 0; e < r.examples.length; e++, k += 2) parts.push(hashes[k]!);
+      m.set(r.number, parts.join(','));
+    }
+  }
+  for (const g of doc.glossary) {
+    m.set(`glossary:${g.term.toLowerCase()}`, hashes[k]!);
+    k += 2;
+  }
+  if (k - 1 !== hashes.length) throw new Error(`entries: ${hashes.length / 2} text hashes do not match the document's texts`);
   return m;
 }
 
 /** How many entries differ after normalization (or exist on one side only). */
-function countDiffering(a: Map<string, string>, b: Map<string, string>, memo: Map<string, string>): number {
-  const norm = (s: string): string => {
-    let n = memo.get(s);
-    if (n === undefined) memo.set(s, (n = normalizeText(s)));
-    return n;
-  };
+function countDiffering(a: Map<string, number | string>, b: Map<string, number | string>): number {
   let n = 0;
-  for (const [k, v] of a) {
-    const w = b.get(k);
-    // Most files of one edition decode to the same text: compare raw first, normalize only when needed.
-    if (w === undefined || (w !== v && norm(w) !== norm(v))) n++;
-  }
+  for (const [k, v] of a) if (b.get(k) !== v) n++;
   for (const k of b.keys()) if (!a.has(k)) n++;
   return n;
 }

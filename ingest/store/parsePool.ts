@@ -3,11 +3,10 @@ import { Worker } from 'node:worker_threads';
 import type { Alignment } from '../../src/engine/align.js';
 import { parseTask, type ParseOutcome, type ParseTask } from './parseTask.js';
 import type { WorkerRequest } from './parseWorker.js';
+import type { RuleNode } from '../../src/core/types.js';
 
 /** Inputs being parsed, with the means to align pairs of them on the workers that hold them. */
 export interface ParsePool {
-  /** Outcomes by input index, filled in as inputs are parsed. */
-  outcomes: ParseOutcome[];
   /** Settles when every input is parsed. */
   parsed: Promise<void>;
   /** Aligns document `after` with document `before` (indices into outcomes, both parsed); null if either failed. */
@@ -25,6 +24,7 @@ interface Pending {
 /**
  * Starts parsing tasks on worker threads (one per core, at most `max`); `onParsed` hears of
  * each outcome as it arrives, so the caller can store editions while the rest are parsed.
+ * The pool keeps no parsed document itself: the workers do, for `align`.
  * The pool takes the tasks over: it empties each one's bytes once a worker has them, so an
  * ingest does not hold every input twice.
  * Each worker takes a contiguous run of the inputs (balanced by size): inputs come in
@@ -37,8 +37,9 @@ export function startParsing(
   max = availableParallelism(),
 ): ParsePool {
   const count = Math.min(max, Math.ceil(tasks.length / 4));
-  const outcomes: ParseOutcome[] = new Array<ParseOutcome>(tasks.length);
-  if (count <= 1) return inlinePool(tasks, outcomes, onParsed);
+  // which inputs parsed into a document (1), the rest failed (0) or are not parsed yet
+  const parsedOk = new Uint8Array(tasks.length);
+  if (count <= 1) return inlinePool(tasks, parsedOk, onParsed);
   const workers = Array.from({ length: count }, () => new Worker(new URL('./parseWorker.js', import.meta.url)));
   const pending = new Map<number, Pending>();
   for (const w of workers) {
@@ -86,24 +87,26 @@ export function startParsing(
         const current = next!;
         next = send(n + 1);
         const o = await current;
-        outcomes[run[n]!] = o;
+        parsedOk[run[n]!] = o.ok ? 1 : 0;
         onParsed?.(run[n]!, o);
       }
     }),
   ).then(() => undefined);
   return {
-    outcomes,
     parsed,
     align(before, after) {
-      if (!outcomes[before]?.ok || !outcomes[after]?.ok) return Promise.resolve(null);
+      if (!parsedOk[before] || !parsedOk[after]) return Promise.resolve(null);
       const k = home[after]!;
       const w = workers[k]!;
       if (home[before] !== k) {
-        // a worker handles its messages in order: the copy is there before the alignment needs it
-        const doc = (outcomes[before] as Extract<ParseOutcome, { ok: true }>).doc;
-        // (its failure is the alignment's failure, reported there)
-        request(w, { type: 'adopt', id: nextId++, docId: before, doc }).catch(() => {});
+        // the document moves from the worker that holds it to this one, through here but not kept here
+        const from = workers[home[before]!]!;
         home[before] = k;
+        return request<RuleNode[] | null>(from, { type: 'export', id: nextId++, docId: before }).then(async (rules) => {
+          if (rules === null) return null;
+          await request(w, { type: 'adopt', id: nextId++, docId: before, rules });
+          return request<Alignment | null>(w, { type: 'align', id: nextId++, before, after });
+        });
       }
       return request<Alignment | null>(w, { type: 'align', id: nextId++, before, after });
     },
@@ -117,24 +120,26 @@ export function startParsing(
   };
 }
 
-function inlinePool(tasks: ParseTask[], outcomes: ParseOutcome[], onParsed?: (index: number, outcome: ParseOutcome) => void): ParsePool {
+function inlinePool(tasks: ParseTask[], parsedOk: Uint8Array, onParsed?: (index: number, outcome: ParseOutcome) => void): ParsePool {
+  // a small batch: its documents are kept here for align, until released
+  const docs = new Map<number, RuleNode[]>();
   const parsed = (async () => {
     for (let i = 0; i < tasks.length; i++) {
       // one input per macrotask, like the workers' replies
       await new Promise((r) => setImmediate(r));
       const o = await parseTask(tasks[i]!);
-      outcomes[i] = o;
+      parsedOk[i] = o.ok ? 1 : 0;
+      if (o.ok) docs.set(i, o.doc.rules);
       onParsed?.(i, o);
     }
   })();
   const rulesOf = async (i: number) => {
-    const o = outcomes[i];
-    if (!o?.ok) return null;
+    const rules = docs.get(i);
+    if (!rules) return null;
     const { normalizeText } = await import('../../src/core/normalize.js');
-    return o.doc.rules.map((r) => ({ ...r, norm: normalizeText(r.text) }));
+    return rules.map((r) => ({ ...r, norm: normalizeText(r.text) }));
   };
   return {
-    outcomes,
     parsed,
     async align(b, a) {
       const { alignEditions } = await import('../../src/engine/align.js');
@@ -142,7 +147,9 @@ function inlinePool(tasks: ParseTask[], outcomes: ParseOutcome[], onParsed?: (in
       const after = await rulesOf(a);
       return before && after ? alignEditions(before, after) : null;
     },
-    release: () => {},
+    release: (indices) => {
+      for (const i of indices) docs.delete(i);
+    },
     close: async () => {},
   };
 }

@@ -3,13 +3,14 @@ import { alignEditions, type AlignRule } from '../../src/engine/align.js';
 import { hash53 } from './hash53.js';
 import { normalizeText } from '../../src/core/normalize.js';
 import { parseTask, type ParseTask } from './parseTask.js';
-import type { ParsedDocument, RuleNode } from '../../src/core/types.js';
+import type { RuleNode } from '../../src/core/types.js';
 
-/** A message to a parse worker: parse a file, align two parsed documents, or receive a document parsed elsewhere. */
+/** A message to a parse worker: parse a file, align two parsed documents, hand over or receive a document's rules. */
 export type WorkerRequest =
   | { type: 'parse'; id: number; task: ParseTask }
   | { type: 'align'; id: number; before: number; after: number }
-  | { type: 'adopt'; id: number; docId: number; doc: ParsedDocument }
+  | { type: 'export'; id: number; docId: number }
+  | { type: 'adopt'; id: number; docId: number; rules: RuleNode[] }
   | { type: 'release'; indices: number[] };
 
 // Documents this worker parsed (or was given), kept so consecutive editions can be aligned here
@@ -55,8 +56,14 @@ parentPort?.on('message', (m: WorkerRequest) => {
       docs.delete(i);
       prepared.delete(i);
     }
+  } else if (m.type === 'export') {
+    // the document moves to another worker for an alignment: this one lets it go
+    const rules = docs.get(m.docId) ?? null;
+    docs.delete(m.docId);
+    prepared.delete(m.docId);
+    parentPort!.postMessage({ id: m.id, result: rules });
   } else if (m.type === 'adopt') {
-    docs.set(m.docId, m.doc.rules);
+    docs.set(m.docId, m.rules);
     parentPort!.postMessage({ id: m.id, result: null });
   } else {
     const before = rulesOf(m.before);
