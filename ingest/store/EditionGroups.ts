@@ -52,6 +52,8 @@ interface Member extends Omit<Candidate, 'parsed'> {
   docWarnings: ParsedDocument['warnings'];
   /** Each rule's and glossary entry's normalized-text hashes, keyed by number or term (see entries). */
   entries: Map<string, number | string>;
+  /** Entries differing from the edition's stored copy, as last counted. */
+  differing: number;
   doc: ParsedDocument | null;
   hashes: Float64Array | null;
 }
@@ -120,6 +122,7 @@ export class EditionGroups {
       unaccounted: parsed.doc.accounting.unaccounted.length,
       docWarnings: parsed.doc.warnings,
       entries: entries(parsed.doc, parsed.hashes),
+      differing: 0,
       doc: parsed.doc,
       hashes: parsed.hashes,
     });
@@ -212,7 +215,8 @@ export class EditionGroups {
     const primary = g.ourPrimary;
     const files: EditionReport['files'] = [];
     for (const c of g.candidates) {
-      const differing = c === best ? 0 : countDiffering(best.entries, c.entries);
+      const differing = c === best ? 0 : c.entries.size === 0 ? c.differing : countDiffering(best.entries, c.entries);
+      c.differing = differing;
       const copies = this.aliases.get(c.input.sha256) ?? [];
       for (const path of [c.path, ...copies]) {
         files.push({ path, encoding: c.decoded.encoding, lineEndings: c.decoded.lineEndings, differing, identicalTo: path === c.path ? null : c.path });
@@ -236,9 +240,11 @@ export class EditionGroups {
           warnings: c.docWarnings.map((w) => `${w.line ?? '-'}: ${w.message}`),
         },
       });
-      // stored: the document is not needed again (a later, better copy brings its own)
+      // stored: the document is not needed again (a later, better copy brings its own), nor the
+      // entries of a copy that is not the best (should a better one come, its count stays as it was)
       c.doc = null;
       c.hashes = null;
+      if (c !== best) c.entries = new Map();
     }
     g.report = {
       family,

@@ -62,13 +62,13 @@ export function startParsing(
   // Contiguous runs balanced by size; `home` is where a parsed document lives now.
   const home = new Int32Array(tasks.length);
   const runs: number[][] = workers.map(() => []);
-  const total = tasks.reduce((n, t) => n + t.bytes.length, 0);
+  const total = tasks.reduce((n, t) => n + t.size, 0);
   let acc = 0;
   tasks.forEach((t, i) => {
     const k = Math.min(count - 1, Math.floor((acc / total) * count));
     home[i] = k;
     runs[k]!.push(i);
-    acc += t.bytes.length;
+    acc += t.size;
   });
   // Two inputs in flight per worker: it parses the next while this thread stores the last.
   const parsed = Promise.all(
@@ -79,7 +79,7 @@ export function startParsing(
         const i = run[n]!;
         const sent = request<ParseOutcome>(w, { type: 'parse', id: i, task: tasks[i]! });
         // the worker has its copy of the bytes now
-        tasks[i] = { ...tasks[i]!, bytes: new Uint8Array(0) };
+        tasks[i] = { ...tasks[i]!, bytes: null };
         return sent;
       };
       let next = send(0);

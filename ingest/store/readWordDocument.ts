@@ -1,8 +1,11 @@
 import { extname } from 'node:path';
 import { docxParagraphs, docxStyleNames } from '../parse/docxParagraphs.js';
+import { findEffectiveDate } from '../parse/effectiveDate.js';
+import { expectedDate } from '../parse/expectedDate.js';
 import { IngestError } from '../parse/IngestError.js';
 import type { WordParagraph } from '../parse/parseWordDocument.js';
 import { readZipEntry, ZipError, zipEntryNames } from './readZipEntry.js';
+import { labelDateOf } from './sources.js';
 
 /** The kinds of Word document crkb reads. */
 export type WordKind = 'docx' | 'doc';
@@ -76,4 +79,26 @@ export async function readWordDocument(location: string, bytes: Uint8Array, kind
     throw new IngestError(location, `corrupt .doc (truncated, encrypted or damaged): ${(e as Error).message}`);
   }
   return body.split('\n').map((text) => ({ text, style: null }));
+}
+
+/**
+ * The effective date an input is expected to have, before it is parsed (see expectedDate): for a
+ * Word document, the date its first paragraphs state, read from the head of the document alone.
+ */
+export function expectedInputDate(location: string, bytes: Uint8Array): string | null {
+  const kind = wordKindOf(location, bytes);
+  if (kind === null) return expectedDate(location, bytes);
+  let head = '';
+  try {
+    if (kind === 'docx' && startsWith(bytes, ZIP)) {
+      head = (readZipEntry(bytes, 'word/document.xml', 32 * 1024)?.toString('utf8') ?? '').replace(/<[^>]*>/g, '');
+    } else if (startsWith(bytes, OLE)) {
+      // a .doc keeps its text as 8-bit or UTF-16 runs
+      const first = Buffer.from(bytes.subarray(0, 64 * 1024));
+      head = first.toString('latin1') + '\n' + first.toString('utf16le');
+    }
+  } catch {
+    // a damaged document: its parse says so
+  }
+  return findEffectiveDate(head) ?? labelDateOf(location);
 }

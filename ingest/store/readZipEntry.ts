@@ -1,4 +1,4 @@
-import { inflateRawSync } from 'node:zlib';
+import { constants, inflateRawSync } from 'node:zlib';
 
 /** Why a zip archive could not be read; the caller adds the file name. */
 export class ZipError extends Error {
@@ -15,10 +15,11 @@ export function zipEntryNames(bytes: Uint8Array): string[] {
 }
 
 /**
- * One entry of a zip archive, inflated; null when the archive has no such entry. Throws ZipError
+ * One entry of a zip archive, inflated (only what its first `headBytes` compressed bytes hold, if
+ * given); null when the archive has no such entry. Throws ZipError
  * when the archive is truncated or damaged (no central directory, an entry cut short, bad data).
  */
-export function readZipEntry(bytes: Uint8Array, name: string): Buffer | null {
+export function readZipEntry(bytes: Uint8Array, name: string, headBytes = Infinity): Buffer | null {
   const entry = centralDirectory(bytes).find((e) => e.name === name);
   if (!entry) return null;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -27,12 +28,13 @@ export function readZipEntry(bytes: Uint8Array, name: string): Buffer | null {
   const start = at + 30 + buf.readUInt16LE(at + 26) + buf.readUInt16LE(at + 28);
   const end = start + entry.compressedSize;
   if (end > buf.length) throw new ZipError(`entry ${name} is cut short (truncated archive)`);
-  const data = buf.subarray(start, end);
+  const data = buf.subarray(start, Math.min(end, start + headBytes));
   if (entry.method === 0) return Buffer.from(data);
   if (entry.method !== 8) throw new ZipError(`entry ${name} uses unsupported compression method ${entry.method}`);
   if (entry.flags & 1) throw new ZipError(`entry ${name} is encrypted`);
   try {
-    return inflateRawSync(data);
+    // a head only: what the first bytes inflate to, without the end of the stream
+    return inflateRawSync(data, data.length < end - start ? { finishFlush: constants.Z_SYNC_FLUSH } : {});
   } catch (e) {
     throw new ZipError(`entry ${name} cannot be inflated (${(e as Error).message})`);
   }

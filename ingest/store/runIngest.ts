@@ -5,7 +5,7 @@ import { storeFormatProblem, Writer } from './Writer.js';
 import { Catalog } from '../../src/db/Catalog.js';
 import type { Alignment } from '../../src/engine/align.js';
 import { EditionGroups, type Candidate, type EditionReport } from './EditionGroups.js';
-import { expectedDate } from '../parse/expectedDate.js';
+import { expectedInputDate } from './readWordDocument.js';
 import { IngestError } from '../parse/IngestError.js';
 import { startParsing, type ParsePool } from './parsePool.js';
 import type { ParseOutcome } from './parseTask.js';
@@ -91,7 +91,10 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
   const seen = new Map<string, string>();
   // Byte-identical copies (the two archives often hold the same file) are parsed once and reported as merged.
   const aliases = new Map<string, string[]>();
-  const loaded: LoadedInput[] = [];
+  const loaded: Array<Omit<LoadedInput, 'bytes'> & { bytes: Buffer | null; size: number }> = [];
+  // guessed when read: a local file's bytes are then let go, and read again by the parse worker
+  const expected: Array<string | null> = [];
+  const guess = opts.expectedDate ?? expectedInputDate;
   let done = 0;
   const total = opts.inputs.length * 2;
   for (const ref of opts.inputs) {
@@ -111,7 +114,8 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
           // A local copy that differs from the manifest is still ingested; the report says so.
           report.skipped.push({ source: ref.location, reason: 'note: sha256 differs from the manifest' });
         }
-        loaded.push(input);
+        expected.push(guess(ref.location, input.bytes));
+        loaded.push(ref.kind === 'file' ? { ...input, size: input.bytes.length, bytes: null } : { ...input, size: input.bytes.length });
       }
     } catch (e) {
       if (!(e instanceof IngestError)) throw e;
@@ -121,10 +125,9 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
   done = opts.inputs.length + (opts.inputs.length - loaded.length);
   phase('read');
   if (loaded.length === 0) return finish(report, started);
-  const expected = loaded.map((l) => (opts.expectedDate ?? expectedDate)(l.ref.location, l.bytes));
-  // The bytes go to the parse pool, which lets go of each input once it is sent to a worker.
-  const tasks = loaded.map((l) => ({ path: l.ref.location, bytes: l.bytes as Uint8Array, contentType: l.contentType }));
-  const inputs = loaded.map((l) => ({ location: l.ref.location, sha256: l.sha256, size: l.bytes.length }));
+  // Downloaded bytes go to the parse pool, which lets go of each input once it is sent to a worker.
+  const tasks = loaded.map((l) => ({ path: l.ref.location, bytes: l.bytes, size: l.size, sha256: l.sha256, contentType: l.contentType }));
+  const inputs = loaded.map((l) => ({ location: l.ref.location, sha256: l.sha256, size: l.size }));
   loaded.length = 0;
 
   await writeAtomically(opts.dbFile, async (writer) => {

@@ -9,7 +9,7 @@ import { expectedDate } from '../../ingest/parse/expectedDate.js';
 import { IngestError } from '../../ingest/parse/IngestError.js';
 import { parseWordDocument } from '../../ingest/parse/parseWordDocument.js';
 import { parseInput } from '../../ingest/store/parseInput.js';
-import { readWordDocument, wordKindOf } from '../../ingest/store/readWordDocument.js';
+import { expectedInputDate, readWordDocument, wordKindOf } from '../../ingest/store/readWordDocument.js';
 import { readZipEntry } from '../../ingest/store/readZipEntry.js';
 import { runIngest } from '../../ingest/store/runIngest.js';
 import { expandInputs } from '../../ingest/store/sources.js';
@@ -251,4 +251,13 @@ test('Word documents are found when walking folders; a .doc is read with the Wor
   assert.ok(found.includes('docx/2023-02-03.docx') && found.includes('doc/2004-06-01.doc'));
   const paragraphs = await readWordDocument('2004-06-01.doc', readFileSync(join(DOCS, 'doc/2004-06-01.doc')), 'doc');
   assert.ok(paragraphs.some((p) => p.text === 'These rules are current as of June 1, 2003.'));
+});
+
+test('the date of a Word document is guessed from its head before parsing, not from its archive label', { skip: !hasCorpus() }, () => {
+  const guess = (rel: string): string | null => expectedInputDate(join(DOCS, rel), readFileSync(join(DOCS, rel)));
+  assert.equal(guess('docx/2013-04-29.docx'), '2013-05-01');
+  assert.equal(guess('doc/2004-06-01.doc'), '2003-06-01');
+  assert.equal(guess('doc/2009-07-11.doc'), '2009-07-11');
+  // a document whose head cannot be read falls back to its label
+  assert.equal(expectedInputDate('x/2030-01-02.docx', Buffer.from('PK\x03\x04 broken')), '2030-01-02');
 });
