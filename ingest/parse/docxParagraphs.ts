@@ -1,7 +1,10 @@
 import type { WordParagraph } from './parseWordDocument.js';
 
-// Every tag and every run of text between tags.
-const TOKEN = /<(\/?)([A-Za-z][\w.-]*:[\w.-]+|[A-Za-z][\w.-]*)([^>]*?)(\/?)>|([^<]+)/g;
+// Only the tags that make text or structure (runs, properties and the rest are skipped by the scan):
+// a text run with its text, a paragraph's start or end, its style, tabs, breaks, hyphens, symbols, and
+// the fallback copy of alternate content. Deleted text and field codes are other tags, never matched.
+const TOKEN =
+  /<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>|<(\/?)w:(p|pStyle|tab|br|cr|noBreakHyphen|sym)(?=[\s>/])([^>]*?)(\/?)>|<mc:Fallback\b[^>]*?(\/?)>/g;
 const VAL = /\bw:val="([^"]*)"/;
 const ENTITY = /&(?:#(\d+)|#x([0-9a-fA-F]+)|(amp|lt|gt|quot|apos));/g;
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -32,52 +35,49 @@ export function docxParagraphs(documentXml: string, styleNames: Map<string, stri
   const out: WordParagraph[] = [];
   // A paragraph can hold another (a text box inside a run): a stack, emitted as each one closes.
   const open: Array<{ text: string; style: string | null }> = [];
-  let inText = false;
-  let skip = 0;
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(documentXml); m !== null; m = TOKEN.exec(documentXml)) {
-    const [, close, tag, attrs, selfClosing, chars] = m;
-    if (chars !== undefined) {
-      if (inText && skip === 0 && open.length > 0) open[open.length - 1]!.text += unescapeXml(chars);
-      continue;
-    }
-    // Alternate content repeats the same text for older readers; deleted text and field codes are not shown.
-    if (tag === 'mc:Fallback' || tag === 'w:delText' || tag === 'w:instrText') {
-      if (!selfClosing) skip += close ? -1 : 1;
-      continue;
-    }
-    if (skip > 0) continue;
+    const [, text, close, tag, attrs, selfClosing, fallbackClosed] = m;
     const p = open[open.length - 1];
+    if (text !== undefined) {
+      if (p) p.text += unescapeXml(text);
+      continue;
+    }
+    if (tag === undefined) {
+      // alternate content repeats the same text for older readers: skip the fallback copy
+      if (!fallbackClosed) {
+        const end = documentXml.indexOf('</mc:Fallback>', TOKEN.lastIndex);
+        TOKEN.lastIndex = end < 0 ? documentXml.length : end + '</mc:Fallback>'.length;
+      }
+      continue;
+    }
     switch (tag) {
-      case 'w:p':
+      case 'p':
         if (close) {
           const done = open.pop();
           if (done) out.push(done);
         } else if (selfClosing) out.push({ text: '', style: null });
         else open.push({ text: '', style: null });
         break;
-      case 'w:t':
-        inText = !close && !selfClosing;
-        break;
-      case 'w:pStyle':
+      case 'pStyle':
         if (p) {
           const id = unescapeXml(VAL.exec(attrs!)?.[1] ?? '');
           p.style = styleNames.get(id) ?? id;
         }
         break;
-      case 'w:tab':
+      case 'tab':
         // a tab stop definition in the paragraph properties is not text
         if (p && selfClosing && !attrs!.includes('w:pos=')) p.text += '\t';
         break;
-      case 'w:br':
-      case 'w:cr':
-        if (p && !/w:type="(?:page|column)"/.test(attrs!)) p.text += '\n';
+      case 'br':
+      case 'cr':
+        if (p && !close && !/w:type="(?:page|column)"/.test(attrs!)) p.text += '\n';
         break;
-      case 'w:noBreakHyphen':
-        if (p) p.text += '-';
+      case 'noBreakHyphen':
+        if (p && !close) p.text += '-';
         break;
-      case 'w:sym':
-        if (p) {
+      case 'sym':
+        if (p && !close) {
           const code = parseInt(/\bw:char="([0-9A-Fa-f]+)"/.exec(attrs!)?.[1] ?? '', 16);
           // symbol fonts map their characters into the private use area at U+F000
           if (Number.isFinite(code)) p.text += String.fromCodePoint(code >= 0xf000 ? code - 0xf000 : code);
