@@ -19,6 +19,16 @@ import { CORPUS, hasCorpus } from '../engine/corpus.js';
 
 const DOCS = join(CORPUS, 'rulesraker-documents');
 
+/** A little-endian record of `size` bytes: [offset, bytes (2 or 4), value] fields, the rest zero. */
+function record(size: number, fields: Array<[number, 2 | 4, number]>): Buffer {
+  const b = Buffer.alloc(size);
+  for (const [at, width, value] of fields) {
+    if (width === 2) b.writeUInt16LE(value, at);
+    else b.writeUInt32LE(value, at);
+  }
+  return b;
+}
+
 /** A zip archive of the given entries (deflated), as Word writes a .docx. */
 function zip(entries: Record<string, string>): Buffer {
   const locals: Buffer[] = [];
@@ -27,30 +37,14 @@ function zip(entries: Record<string, string>): Buffer {
   for (const [name, body] of Object.entries(entries)) {
     const data = deflateRawSync(Buffer.from(body, 'utf8'));
     const n = Buffer.from(name, 'utf8');
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(Buffer.byteLength(body), 22);
-    local.writeUInt16LE(n.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(Buffer.byteLength(body), 24);
-    central.writeUInt16LE(n.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, n, data);
-    centrals.push(central, n);
+    const size = Buffer.byteLength(body);
+    locals.push(record(30, [[0, 4, 0x04034b50], [8, 2, 8], [18, 4, data.length], [22, 4, size], [26, 2, n.length]]), n, data);
+    centrals.push(record(46, [[0, 4, 0x02014b50], [10, 2, 8], [20, 4, data.length], [24, 4, size], [28, 2, n.length], [42, 4, offset]]), n);
     offset += 30 + n.length + data.length;
   }
   const dir = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(centrals.length / 2, 8);
-  end.writeUInt16LE(centrals.length / 2, 10);
-  end.writeUInt32LE(dir.length, 12);
-  end.writeUInt32LE(offset, 16);
+  const count = centrals.length / 2;
+  const end = record(22, [[0, 4, 0x06054b50], [8, 2, count], [10, 2, count], [12, 4, dir.length], [16, 4, offset]]);
   return Buffer.concat([...locals, dir, end]);
 }
 
