@@ -53,6 +53,8 @@ export function startParsing(
     });
   }
   let nextId = tasks.length;
+  // documents being moved between workers (each settles once its alignment is done)
+  const moving = new Set<Promise<void>>();
   const request = <T>(w: Worker, msg: Extract<WorkerRequest, { id: number }>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       pending.set(msg.id, { resolve: resolve as (v: unknown) => void, reject });
@@ -102,17 +104,30 @@ export function startParsing(
         // the document moves from the worker that holds it to this one, through here but not kept here
         const from = workers[home[before]!]!;
         home[before] = k;
-        return request<RuleNode[] | null>(from, { type: 'export', id: nextId++, docId: before }).then(async (rules) => {
+        const moved = request<RuleNode[] | null>(from, { type: 'export', id: nextId++, docId: before }).then((rules) => {
           if (rules === null) return null;
-          await request(w, { type: 'adopt', id: nextId++, docId: before, rules });
+          // adopt and align are sent together, before any release asked for meanwhile (see release)
+          void request(w, { type: 'adopt', id: nextId++, docId: before, rules }).catch(() => {});
           return request<Alignment | null>(w, { type: 'align', id: nextId++, before, after });
         });
+        const sent = moved.then(
+          () => undefined,
+          () => undefined,
+        );
+        moving.add(sent);
+        void sent.then(() => moving.delete(sent));
+        return moved;
       }
       return request<Alignment | null>(w, { type: 'align', id: nextId++, before, after });
     },
     release(indices) {
-      // a document may have been copied to another worker for an alignment: every worker hears it
-      for (const w of workers) w.postMessage({ type: 'release', indices } satisfies WorkerRequest);
+      // a document may have been moved to another worker for an alignment: every worker hears it,
+      // after the alignments of documents on their way have been sent
+      const post = (): void => {
+        for (const w of workers) w.postMessage({ type: 'release', indices } satisfies WorkerRequest);
+      };
+      if (moving.size === 0) post();
+      else void Promise.all(moving).then(post);
     },
     async close() {
       await Promise.all(workers.map((w) => w.terminate()));

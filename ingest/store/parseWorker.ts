@@ -18,16 +18,17 @@ export type WorkerRequest =
 const docs = new Map<number, RuleNode[]>();
 const prepared = new Map<number, AlignRule[]>();
 // What is derived from each distinct text, memoized: consecutive editions repeat most texts, and
-// the writer's hashes and the alignment both need them. Keyed by the text's hash, not the text:
-// a parsed text is a slice of its whole file, which a key would keep alive for the whole run.
-const derived = new Map<number, { norm: string; pair: readonly [number, number] }>();
+// the writer's hashes and the alignment both need them.
+const derived = new Map<string, { norm: string; pair: readonly [number, number] }>();
 
 function derive(text: string): { norm: string; pair: readonly [number, number] } {
-  const h = hash53(text);
-  let d = derived.get(h);
+  let d = derived.get(text);
   if (d === undefined) {
     const norm = normalizeText(text);
-    derived.set(h, (d = { norm, pair: [h, hash53(norm)] }));
+    d = { norm, pair: [hash53(text), hash53(norm)] };
+    // A parsed text is a slice of its whole file, which a key would keep alive for the whole run:
+    // the key is a copy (slicing a concatenation makes V8 flatten it into a new string).
+    derived.set((' ' + text).slice(1), d);
   }
   return d;
 }
