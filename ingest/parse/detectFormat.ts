@@ -1,6 +1,6 @@
 import { isCrText } from './parseCrText.js';
 import { isRulingsText, isRulingsTextRelease } from './parseRulings.js';
-import type { SourceFormat } from '../../src/core/types.js';
+import type { TextFormat } from '../../src/core/types.js';
 
 const RULE_LINE_RE = /^\s*(?:[•·◦▪‣*+-]\s+|>\s*|#{1,6}\s+)?(?:\*\*|__)?\d{3}\.(?:\d{1,3}[a-z]?\.?)?(?:\*\*|__)?\s+\S/m;
 const RULE_LINES_RE = new RegExp(RULE_LINE_RE.source, 'gm');
@@ -9,7 +9,7 @@ const RULE_LINES_RE = new RegExp(RULE_LINE_RE.source, 'gm');
  * Detects a source's format from its content (and the Content-Type it was fetched with):
  * null when it holds no rules at all (an error page, random text, an empty document).
  */
-export function detectFormat(text: string, contentType?: string): SourceFormat | null {
+export function detectFormat(text: string, contentType?: string): TextFormat | null {
   if (text.trim() === '') return null;
   const head = text.slice(0, 4000);
   const type = (contentType ?? '').toLowerCase();

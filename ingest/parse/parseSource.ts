@@ -61,11 +61,16 @@ export function parseSource(source: string, bytes: Uint8Array, contentType: stri
       doc = parseRulings(decoded.text);
       break;
   }
+  checkParsed(source, doc, decoded.damage);
+  return { decoded, doc };
+}
+
+/** Refuses a parsed document that holds no rules or looks truncated, naming `source`. */
+export function checkParsed(source: string, doc: ParsedDocument, damage?: string): void {
   if (doc.rules.length === 0) throw new IngestError(source, 'no rules found');
   const truncated = doc.warnings.find((w) => w.code === 'truncated');
   if (truncated) {
-    if (decoded.damage) throw new IngestError(source, `damaged beyond repair: ${decoded.damage}, and then ${truncated.message}`);
+    if (damage) throw new IngestError(source, `damaged beyond repair: ${damage}, and then ${truncated.message}`);
     throw new IngestError(source, `truncated: ${truncated.message}`);
   }
-  return { decoded, doc };
 }

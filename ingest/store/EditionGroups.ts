@@ -1,9 +1,8 @@
 import type { EditionRow, Writer } from './Writer.js';
-import { normalizeText } from '../../src/core/normalize.js';
 import { labelDateOf, type Manifest } from './sources.js';
 import { repairAmbiguousWords, wordsToCheck } from './resolveAmbiguousWords.js';
 import { FINDING_CODES } from '../parse/checkStructure.js';
-import type { DecodedText, DocumentFamily, ParsedDocument } from '../../src/core/types.js';
+import type { DecodedText, DocumentFamily, ParsedDocument, RuleNode } from '../../src/core/types.js';
 
 /** Counts of what an edition holds. */
 export interface EditionCounts {
@@ -48,14 +47,34 @@ export interface Candidate {
   index: number;
 }
 
+/**
+ * A candidate as a group keeps it: what its report and comparisons need, and its parsed document
+ * only until the edition is stored (an ingest must not hold every parsed document at once).
+ */
+interface Member extends Omit<Candidate, 'parsed'> {
+  decoded: Omit<DecodedText, 'text'>;
+  format: string;
+  counts: EditionCounts;
+  unaccounted: number;
+  docWarnings: ParsedDocument['warnings'];
+  /** The completeness checks' findings in it ("line: code: message"). */
+  findings: string[];
+  /** Each rule's and glossary entry's normalized-text hashes, keyed by number or term (see entries). */
+  entries: Map<string, number | string>;
+  /** Entries differing from the edition's stored copy, as last counted. */
+  differing: number;
+  doc: ParsedDocument | null;
+  hashes: Float64Array | null;
+}
+
 interface Group {
   family: DocumentFamily;
   date: string;
-  candidates: Candidate[];
+  candidates: Member[];
   /** The edition as it was before this run, if any. */
   before: EditionRow | undefined;
   /** The candidate whose text this run stored, or null (nothing stored yet, or the earlier file kept). */
-  ourPrimary: Candidate | null;
+  ourPrimary: Member | null;
   /** Stored with its current candidates. */
   clean: boolean;
   report: EditionReport | null;
@@ -80,8 +99,8 @@ export class EditionGroups {
   private readonly pending = new Map<number, string | null>();
   /** Inputs already reported by spareCopies. */
   private readonly spared = new Set<number>();
-  /** Inputs whose documents were repaired since takeRepaired() last ran. */
-  private repaired: number[] = [];
+  /** Inputs whose documents were repaired since takeRepaired() last ran, with their repaired rules. */
+  private repaired: Array<{ index: number; rules: RuleNode[] }> = [];
   /** Documents whose ambiguous words were settled (each once). */
   private readonly settled = new WeakSet<ParsedDocument>();
   /** Whether an edition's earlier content was replaced (its texts may now be unused). */
@@ -107,7 +126,20 @@ export class EditionGroups {
       g = { family, date: candidate.date, candidates: [], before: this.writer.findEdition(family, candidate.date), ourPrimary: null, clean: false, report: null };
       this.groups.set(key, g);
     }
-    g.candidates.push(candidate);
+    const { parsed, ...rest } = candidate;
+    g.candidates.push({
+      ...rest,
+      decoded: parsed.decoded,
+      format: parsed.doc.format,
+      counts: countsOf(parsed.doc),
+      unaccounted: parsed.doc.accounting.unaccounted.length,
+      docWarnings: parsed.doc.warnings,
+      findings: findingsOf(parsed.doc),
+      entries: entries(parsed.doc, parsed.hashes),
+      differing: 0,
+      doc: parsed.doc,
+      hashes: parsed.hashes,
+    });
     g.clean = false;
   }
 
@@ -124,14 +156,14 @@ export class EditionGroups {
     const uncertain = all ? ready.filter(hasAmbiguity) : [];
     for (const g of settled) this.writer.db.transaction(() => this.store(g, null))();
     if (uncertain.length > 0) {
-      const attested = this.writer.attested(wordsToCheck(uncertain.flatMap((g) => g.candidates.flatMap((c) => c.parsed.decoded.ambiguous ?? []))));
+      const attested = this.writer.attested(wordsToCheck(uncertain.flatMap((g) => g.candidates.flatMap((c) => c.decoded.ambiguous ?? []))));
       for (const g of uncertain) this.writer.db.transaction(() => this.store(g, attested))();
     }
     return settled.length + uncertain.length;
   }
 
   /** Inputs whose documents were repaired after parsing since the last call (their workers hold stale copies). */
-  takeRepaired(): number[] {
+  takeRepaired(): Array<{ index: number; rules: RuleNode[] }> {
     const out = this.repaired;
     this.repaired = [];
     return out;
@@ -198,22 +230,23 @@ export class EditionGroups {
     } else replace = true;
     const known = this.manifest?.editions.find((e) => e.family === family && e.effectiveDate === date);
     const warnings = g.candidates.flatMap((c) => c.warnings);
-    const doc = best.parsed.doc;
-    let hashes: Float64Array | undefined = best.parsed.hashes;
-    if (attested && best.parsed.decoded.ambiguous && !this.settled.has(doc)) {
+    const doc = best.doc;
+    let hashes: Float64Array | undefined = best.hashes ?? undefined;
+    if (attested && doc && best.decoded.ambiguous && !this.settled.has(doc)) {
       this.settled.add(doc);
-      if (repairAmbiguousWords(doc, best.parsed.decoded.ambiguous, attested) > 0) {
+      if (repairAmbiguousWords(doc, best.decoded.ambiguous, attested) > 0) {
         // the worker hashed the texts as decoded, and aligns its own copy: it needs the repaired one
         hashes = undefined;
-        this.repaired.push(best.index);
+        this.repaired.push({ index: best.index, rules: doc.rules });
       }
     }
     let editionId: number;
     if (replace) {
       if (g.ourPrimary || g.before) this.replacedContent = true;
+      // a better copy is always one not stored yet (the others were worse than the stored one), so it still has its document
       editionId = this.writer.storeEdition(
         { family, effectiveDate: date, official: true, label: '', setCode: known?.setCode ?? null, setName: known?.setName ?? null, warnings },
-        doc,
+        doc!,
         hashes,
       );
       g.ourPrimary = best;
@@ -221,23 +254,21 @@ export class EditionGroups {
       editionId = g.ourPrimary ? this.writer.findEdition(family, date)!.id : g.before!.id;
     }
     const primary = g.ourPrimary;
-    const memo = new Map<string, string>();
-    const bestEntries = g.candidates.length > 1 ? entries(doc) : new Map<string, string>();
     const files: EditionReport['files'] = [];
     for (const c of g.candidates) {
-      const differing = c === best ? 0 : countDiffering(bestEntries, entries(c.parsed.doc), memo);
+      const differing = c === best ? 0 : c.entries.size === 0 ? c.differing : countDiffering(best.entries, c.entries);
+      c.differing = differing;
       const copies = this.aliases.get(c.input.sha256) ?? [];
-      const found = findingsOf(c.parsed.doc);
       for (const path of [c.path, ...copies]) {
-        files.push({ path, encoding: c.parsed.decoded.encoding, lineEndings: c.parsed.decoded.lineEndings, differing, identicalTo: path === c.path ? null : c.path, findings: found });
+        files.push({ path, encoding: c.decoded.encoding, lineEndings: c.decoded.lineEndings, differing, identicalTo: path === c.path ? null : c.path, findings: c.findings });
       }
       this.writer.recordFile({
         sha256: c.input.sha256,
         path: c.path,
         size: c.input.size,
-        encoding: c.parsed.decoded.encoding,
-        lineEndings: c.parsed.decoded.lineEndings.join(','),
-        format: c.parsed.doc.format,
+        encoding: c.decoded.encoding,
+        lineEndings: c.decoded.lineEndings.join(','),
+        format: c.format,
         labelDate: labelDateOf(c.path),
         editionId,
         role: c === primary ? 'primary' : 'duplicate',
@@ -245,11 +276,16 @@ export class EditionGroups {
         report: {
           identicalCopies: copies,
           fidelity: c.fidelity,
-          counts: countsOf(c.parsed.doc),
-          unaccounted: c.parsed.doc.accounting.unaccounted.length,
-          warnings: c.parsed.doc.warnings.map((w) => `${w.line ?? '-'}: ${w.message}`),
+          counts: c.counts,
+          unaccounted: c.unaccounted,
+          warnings: c.docWarnings.map((w) => `${w.line ?? '-'}: ${w.message}`),
         },
       });
+      // stored: the document is not needed again (a later, better copy brings its own), nor the
+      // entries of a copy that is not the best (should a better one come, its count stays as it was)
+      c.doc = null;
+      c.hashes = null;
+      if (c !== best) c.entries = new Map();
     }
     g.report = {
       family,
@@ -259,10 +295,10 @@ export class EditionGroups {
       status: g.before ? (primary ? 'replaced' : 'merged') : 'added',
       primary: primary ? primary.path : '(previously stored file)',
       files,
-      counts: countsOf(doc),
-      unaccountedLines: doc.accounting.unaccounted.length,
-      findings: findingsOf(doc).length,
-      warnings: [...warnings, ...doc.warnings.map((w) => `${best.path}${w.line === null ? '' : `:${w.line}`}: ${w.message}`)],
+      counts: best.counts,
+      unaccountedLines: best.unaccounted,
+      findings: best.findings.length,
+      warnings: [...warnings, ...best.docWarnings.map((w) => `${best.path}${w.line === null ? '' : `:${w.line}`}: ${w.message}`)],
     };
     g.clean = true;
   }
@@ -274,11 +310,11 @@ function findingsOf(doc: ParsedDocument): string[] {
 }
 
 function hasAmbiguity(g: Group): boolean {
-  return g.candidates.some((c) => (c.parsed.decoded.ambiguous?.length ?? 0) > 0);
+  return g.candidates.some((c) => (c.decoded.ambiguous?.length ?? 0) > 0);
 }
 
 /** Typographic fidelity (see parseTask): fewer unaccounted lines and warnings, then richer typography, wins. */
-function better(a: Candidate, b: Candidate): boolean {
+function better(a: Member, b: Member): boolean {
   const fa = a.fidelity;
   const fb = b.fidelity;
   for (let i = 0; i < fa.length; i++) if (fa[i] !== fb[i]) return fa[i]! > fb[i]!;
@@ -292,27 +328,35 @@ function greater(a: number[], b: number[]): boolean {
   return false;
 }
 
-/** Each rule's and glossary entry's text, keyed by number or term, for comparing two files of an edition. */
-function entries(doc: ParsedDocument): Map<string, string> {
-  const m = new Map<string, string>();
-  for (const r of doc.rules) m.set(r.number, r.examples.length === 0 ? r.text : [r.text, ...r.examples].join('\n'));
-  for (const g of doc.glossary) m.set(`glossary:${g.term.toLowerCase()}`, g.definition);
+/**
+ * Each rule's (with its examples) and glossary entry's normalized-text hash (from the document's
+ * text hashes, in storedTexts order), keyed by number or term, for comparing two files of an edition.
+ */
+function entries(doc: ParsedDocument, hashes: Float64Array): Map<string, number | string> {
+  const m = new Map<string, number | string>();
+  let k = 1;
+  for (const r of doc.rules) {
+    const text = hashes[k]!;
+    k += 2;
+    if (r.examples.length === 0) m.set(r.number, text);
+    else {
+      const parts = [text];
+      for (let e = 0; e < r.examples.length; e++, k += 2) parts.push(hashes[k]!);
+      m.set(r.number, parts.join(','));
+    }
+  }
+  for (const g of doc.glossary) {
+    m.set(`glossary:${g.term.toLowerCase()}`, hashes[k]!);
+    k += 2;
+  }
+  if (k - 1 !== hashes.length) throw new Error(`entries: ${hashes.length / 2} text hashes do not match the document's texts`);
   return m;
 }
 
 /** How many entries differ after normalization (or exist on one side only). */
-function countDiffering(a: Map<string, string>, b: Map<string, string>, memo: Map<string, string>): number {
-  const norm = (s: string): string => {
-    let n = memo.get(s);
-    if (n === undefined) memo.set(s, (n = normalizeText(s)));
-    return n;
-  };
+function countDiffering(a: Map<string, number | string>, b: Map<string, number | string>): number {
   let n = 0;
-  for (const [k, v] of a) {
-    const w = b.get(k);
-    // Most files of one edition decode to the same text: compare raw first, normalize only when needed.
-    if (w === undefined || (w !== v && norm(w) !== norm(v))) n++;
-  }
+  for (const [k, v] of a) if (b.get(k) !== v) n++;
   for (const k of b.keys()) if (!a.has(k)) n++;
   return n;
 }

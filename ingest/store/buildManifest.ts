@@ -17,7 +17,11 @@ export interface ManifestInputs {
     KnownExistingDates?: string[];
     URLFormats?: { Available?: string[] };
     FoundFiles?: Array<{ Date: string; Format: string; OriginalURL?: string; Source?: string }>;
+    /** Every file the archive knows of, by label date and format, with its official address when known. */
+    Rules?: Array<{ Date: string; Format: string; URL?: string | null }>;
   } | null;
+  /** data/published.json: editions published beyond what the archives know, and irregular file names. */
+  published?: { editions: Array<{ effectiveDate: string; urls: string[] }> } | null;
   /** set-releases.json, parsed. */
   setReleases: { releases: Array<{ setCode: string; setName: string; publishedOn: string }> } | null;
 }
@@ -57,7 +61,7 @@ export function buildManifest(input: ManifestInputs): Manifest {
     const key = `${family}:${date}`;
     let e = byKey.get(key);
     if (!e) {
-      e = { family, effectiveDate: date, setCode: null, setName: null, urls: [], files: [] };
+      e = { family, effectiveDate: date, setCode: null, setName: null, urls: [], downloads: {}, files: [] };
       byKey.set(key, e);
     }
     return e;
@@ -65,11 +69,16 @@ export function buildManifest(input: ManifestInputs): Manifest {
   for (const f of input.files) {
     edition(f.family, f.effectiveDate).files.push({ path: f.path, sha256: f.sha256, labelDate: f.labelDate });
   }
+  const formats = new Map<string, Set<string>>();
+  for (const r of input.metadata?.Rules ?? []) formats.set(r.Date, (formats.get(r.Date) ?? new Set()).add(r.Format));
   const crEditions = () => [...byKey.values()].filter((e) => e.family === 'cr');
   // A download address belongs to the edition whose date or file label it names, else the nearest within a week.
   // An ambiguous six-digit address that matches no known edition is left out rather than invent one.
-  const attach = (url: string, dates: string[], mayCreate: boolean): void => {
-    if (dates.length === 0 || !/\.txt$/i.test(url)) return;
+  const attach = (url: string, dates: string[], mayCreate: boolean, checked = true): void => {
+    const ext = /\.(txt|docx?|pdf|rtf)$/i.exec(url)?.[1]?.toLowerCase();
+    if (dates.length === 0 || !ext) return;
+    // The archive lists the formats it found on the official server for a date: a guessed address of another format is left out.
+    if (checked && dates.length === 1 && formats.has(dates[0]!) && !formats.get(dates[0]!)!.has(ext === 'doc' ? 'docx' : ext)) return;
     let target: ManifestEdition | undefined;
     for (const date of dates) {
       target = crEditions().find((e) => e.effectiveDate === date || e.files.some((f) => f.labelDate === date));
@@ -84,17 +93,21 @@ export function buildManifest(input: ManifestInputs): Manifest {
       target = near?.e;
     }
     if (!target && mayCreate && dates.length === 1) target = edition('cr', dates[0]!);
-    if (target && !target.urls.includes(url)) target.urls.push(url);
+    if (!target) return;
+    const list = ext === 'txt' ? target.urls : ((target.downloads ??= {})[ext] ??= []);
+    if (!list.includes(url)) list.push(url);
   };
+  // Editions published beyond the archives (and irregular names, which no date can be read from) come first.
+  for (const p of input.published?.editions ?? []) for (const url of p.urls) attach(url, [p.effectiveDate], true, false);
   for (const url of input.officialUrls) attach(url, datesOfUrl(url), true);
+  for (const r of input.metadata?.Rules ?? []) if (r.URL) attach(r.URL, [r.Date], true);
   for (const found of input.metadata?.FoundFiles ?? []) {
-    if (found.Format !== 'txt') continue;
     if (found.OriginalURL) attach(found.OriginalURL, [found.Date], true);
     if (found.Source) attach(found.Source, [found.Date], true);
   }
   const template = input.metadata?.URLFormats?.Available?.[0];
   for (const date of input.metadata?.KnownExistingDates ?? []) {
-    const known = crEditions().some((e) => e.effectiveDate === date || e.files.some((f) => f.labelDate === date));
+    const known = formats.has(date) || crEditions().some((e) => e.effectiveDate === date || e.files.some((f) => f.labelDate === date));
     if (known || !template) continue;
     const [y, m, d] = date.split('-');
     attach(template.replace(/\{\{year\}\}/g, y!).replace('{{month}}', m!).replace('{{day}}', d!).replace('{{ext}}', 'txt'), [date], true);
@@ -110,6 +123,7 @@ export function buildManifest(input: ManifestInputs): Manifest {
       e.setName = release.r.setName;
     }
     e.files.sort((a, b) => (a.path < b.path ? -1 : 1));
+    if (e.downloads && Object.keys(e.downloads).length === 0) delete e.downloads;
   }
   const editions = [...byKey.values()].sort((a, b) =>
     a.family === b.family ? (a.effectiveDate < b.effectiveDate ? -1 : 1) : a.family < b.family ? -1 : 1,

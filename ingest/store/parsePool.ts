@@ -3,19 +3,18 @@ import { Worker } from 'node:worker_threads';
 import type { Alignment } from '../../src/engine/align.js';
 import { parseTask, type ParseOutcome, type ParseTask } from './parseTask.js';
 import type { WorkerRequest } from './parseWorker.js';
+import type { RuleNode } from '../../src/core/types.js';
 
 /** Inputs being parsed, with the means to align pairs of them on the workers that hold them. */
 export interface ParsePool {
-  /** Outcomes by input index, filled in as inputs are parsed. */
-  outcomes: ParseOutcome[];
   /** Settles when every input is parsed. */
   parsed: Promise<void>;
   /** Aligns document `after` with document `before` (indices into outcomes, both parsed); null if either failed. */
   align(before: number, after: number): Promise<Alignment | null>;
   /** Lets the workers drop documents no longer needed (aligning them later gives null). */
   release(indices: number[]): void;
-  /** Document `index` was changed on this thread (repaired): the worker holding it takes the new copy. */
-  replace(index: number): void;
+  /** Document `index` was changed on this thread (repaired): the worker holding it takes the new rules. */
+  replace(index: number, rules: RuleNode[]): void;
   close(): Promise<void>;
 }
 
@@ -27,6 +26,7 @@ interface Pending {
 /**
  * Starts parsing tasks on worker threads (one per core, at most `max`); `onParsed` hears of
  * each outcome as it arrives, so the caller can store editions while the rest are parsed.
+ * The pool keeps no parsed document itself: the workers do, for `align`.
  * The pool takes the tasks over: it empties each one's bytes once a worker has them, so an
  * ingest does not hold every input twice.
  * Each worker takes a contiguous run of the inputs (balanced by size): inputs come in
@@ -39,8 +39,9 @@ export function startParsing(
   max = availableParallelism(),
 ): ParsePool {
   const count = Math.min(max, Math.ceil(tasks.length / 4));
-  const outcomes: ParseOutcome[] = new Array<ParseOutcome>(tasks.length);
-  if (count <= 1) return inlinePool(tasks, outcomes, onParsed);
+  // which inputs parsed into a document (1), the rest failed (0) or are not parsed yet
+  const parsedOk = new Uint8Array(tasks.length);
+  if (count <= 1) return inlinePool(tasks, parsedOk, onParsed);
   const workers = Array.from({ length: count }, () => new Worker(new URL('./parseWorker.js', import.meta.url)));
   const pending = new Map<number, Pending>();
   for (const w of workers) {
@@ -54,6 +55,8 @@ export function startParsing(
     });
   }
   let nextId = tasks.length;
+  // documents being moved between workers (each settles once its alignment is done)
+  const moving = new Set<Promise<void>>();
   const request = <T>(w: Worker, msg: Extract<WorkerRequest, { id: number }>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       pending.set(msg.id, { resolve: resolve as (v: unknown) => void, reject });
@@ -63,13 +66,13 @@ export function startParsing(
   // Contiguous runs balanced by size; `home` is where a parsed document lives now.
   const home = new Int32Array(tasks.length);
   const runs: number[][] = workers.map(() => []);
-  const total = tasks.reduce((n, t) => n + t.bytes.length, 0);
+  const total = tasks.reduce((n, t) => n + t.size, 0);
   let acc = 0;
   tasks.forEach((t, i) => {
     const k = Math.min(count - 1, Math.floor((acc / total) * count));
     home[i] = k;
     runs[k]!.push(i);
-    acc += t.bytes.length;
+    acc += t.size;
   });
   // Two inputs in flight per worker: it parses the next while this thread stores the last.
   const parsed = Promise.all(
@@ -80,7 +83,7 @@ export function startParsing(
         const i = run[n]!;
         const sent = request<ParseOutcome>(w, { type: 'parse', id: i, task: tasks[i]! });
         // the worker has its copy of the bytes now
-        tasks[i] = { ...tasks[i]!, bytes: new Uint8Array(0) };
+        tasks[i] = { ...tasks[i]!, bytes: null };
         return sent;
       };
       let next = send(0);
@@ -88,35 +91,49 @@ export function startParsing(
         const current = next!;
         next = send(n + 1);
         const o = await current;
-        outcomes[run[n]!] = o;
+        parsedOk[run[n]!] = o.ok ? 1 : 0;
         onParsed?.(run[n]!, o);
       }
     }),
   ).then(() => undefined);
   return {
-    outcomes,
     parsed,
     align(before, after) {
-      if (!outcomes[before]?.ok || !outcomes[after]?.ok) return Promise.resolve(null);
+      if (!parsedOk[before] || !parsedOk[after]) return Promise.resolve(null);
       const k = home[after]!;
       const w = workers[k]!;
       if (home[before] !== k) {
-        // a worker handles its messages in order: the copy is there before the alignment needs it
-        const doc = (outcomes[before] as Extract<ParseOutcome, { ok: true }>).doc;
-        // (its failure is the alignment's failure, reported there)
-        request(w, { type: 'adopt', id: nextId++, docId: before, doc }).catch(() => {});
+        // the document moves from the worker that holds it to this one, through here but not kept here
+        const from = workers[home[before]!]!;
         home[before] = k;
+        const moved = request<RuleNode[] | null>(from, { type: 'export', id: nextId++, docId: before }).then((rules) => {
+          if (rules === null) return null;
+          // adopt and align are sent together, before any release asked for meanwhile (see release)
+          void request(w, { type: 'adopt', id: nextId++, docId: before, rules }).catch(() => {});
+          return request<Alignment | null>(w, { type: 'align', id: nextId++, before, after });
+        });
+        const sent = moved.then(
+          () => undefined,
+          () => undefined,
+        );
+        moving.add(sent);
+        void sent.then(() => moving.delete(sent));
+        return moved;
       }
       return request<Alignment | null>(w, { type: 'align', id: nextId++, before, after });
     },
-    replace(index) {
-      const o = outcomes[index];
-      if (!o?.ok) return;
-      request(workers[home[index]!]!, { type: 'adopt', id: nextId++, docId: index, doc: o.doc }).catch(() => {});
+    replace(index, rules) {
+      if (!parsedOk[index]) return;
+      request(workers[home[index]!]!, { type: 'adopt', id: nextId++, docId: index, rules }).catch(() => {});
     },
     release(indices) {
-      // a document may have been copied to another worker for an alignment: every worker hears it
-      for (const w of workers) w.postMessage({ type: 'release', indices } satisfies WorkerRequest);
+      // a document may have been moved to another worker for an alignment: every worker hears it,
+      // after the alignments of documents on their way have been sent
+      const post = (): void => {
+        for (const w of workers) w.postMessage({ type: 'release', indices } satisfies WorkerRequest);
+      };
+      if (moving.size === 0) post();
+      else void Promise.all(moving).then(post);
     },
     async close() {
       await Promise.all(workers.map((w) => w.terminate()));
@@ -124,24 +141,26 @@ export function startParsing(
   };
 }
 
-function inlinePool(tasks: ParseTask[], outcomes: ParseOutcome[], onParsed?: (index: number, outcome: ParseOutcome) => void): ParsePool {
+function inlinePool(tasks: ParseTask[], parsedOk: Uint8Array, onParsed?: (index: number, outcome: ParseOutcome) => void): ParsePool {
+  // a small batch: its documents are kept here for align, until released
+  const docs = new Map<number, RuleNode[]>();
   const parsed = (async () => {
     for (let i = 0; i < tasks.length; i++) {
       // one input per macrotask, like the workers' replies
       await new Promise((r) => setImmediate(r));
-      const o = parseTask(tasks[i]!);
-      outcomes[i] = o;
+      const o = await parseTask(tasks[i]!);
+      parsedOk[i] = o.ok ? 1 : 0;
+      if (o.ok) docs.set(i, o.doc.rules);
       onParsed?.(i, o);
     }
   })();
   const rulesOf = async (i: number) => {
-    const o = outcomes[i];
-    if (!o?.ok) return null;
+    const rules = docs.get(i);
+    if (!rules) return null;
     const { normalizeText } = await import('../../src/core/normalize.js');
-    return o.doc.rules.map((r) => ({ ...r, norm: normalizeText(r.text) }));
+    return rules.map((r) => ({ ...r, norm: normalizeText(r.text) }));
   };
   return {
-    outcomes,
     parsed,
     async align(b, a) {
       const { alignEditions } = await import('../../src/engine/align.js');
@@ -149,9 +168,12 @@ function inlinePool(tasks: ParseTask[], outcomes: ParseOutcome[], onParsed?: (in
       const after = await rulesOf(a);
       return before && after ? alignEditions(before, after) : null;
     },
-    release: () => {},
-    // aligned from `outcomes`, which hold the changed document already
-    replace: () => {},
+    release: (indices) => {
+      for (const i of indices) docs.delete(i);
+    },
+    replace: (index, rules) => {
+      if (docs.has(index)) docs.set(index, rules);
+    },
     close: async () => {},
   };
 }

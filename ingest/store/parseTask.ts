@@ -1,13 +1,28 @@
 import { IngestError } from '../parse/IngestError.js';
-import { parseSource } from '../parse/parseSource.js';
+import { parseInput } from './parseInput.js';
+import { readLocalInput, sha256Hex } from './sources.js';
 import { hashPair, textHashes } from './textHashes.js';
 import type { DecodedText, ParsedDocument } from '../../src/core/types.js';
 
 /** One input to parse: its name (for messages), bytes and transport content type. */
 export interface ParseTask {
   path: string;
-  bytes: Uint8Array;
+  /** The input's bytes, or null for a local file the parser reads itself (so no one holds every input at once). */
+  bytes: Uint8Array | null;
+  /** Size in bytes (balances the parse workers' shares). */
+  size: number;
+  /** sha256 the file had when it was first read: a file read again must still have it. */
+  sha256?: string;
   contentType: string | null;
+}
+
+function bytesOf(task: ParseTask): Uint8Array {
+  if (task.bytes !== null) return task.bytes;
+  const bytes = readLocalInput({ kind: 'file', location: task.path }).bytes;
+  if (task.sha256 !== undefined && sha256Hex(bytes) !== task.sha256) {
+    throw new IngestError(task.path, 'changed while being ingested (its sha256 differs from when it was first read)');
+  }
+  return bytes;
 }
 
 /** A parsed input without its decoded text, plus how faithful its typography is. */
@@ -26,14 +41,18 @@ export type ParseOutcome =
  * Parses one input; rejections come back as values so they can cross a worker boundary.
  * `pair` gives a text's hashes (hashPair), possibly memoized by the caller.
  */
-export function parseTask(task: ParseTask, pair: (text: string) => readonly [number, number] = (t) => hashPair(t)): ParseOutcome {
+export async function parseTask(
+  task: ParseTask,
+  pair: (text: string) => readonly [number, number] = (t) => hashPair(t),
+): Promise<ParseOutcome> {
   try {
-    const { doc, decoded } = parseSource(task.path, task.bytes, task.contentType);
+    const { doc, decoded } = await parseInput(task.path, bytesOf(task), task.contentType);
     const t = decoded.text;
     const typographic = t.match(/[’“”—–™]/g)?.length ?? 0;
     // characters lost in some conversion: " ? " for a dash, U+FFFD for anything
     const damage = t.match(/ \? |\uFFFD/g)?.length ?? 0;
-    const fidelity = [decoded.damage ? -1 : 0, -doc.accounting.unaccounted.length, -damage, -doc.warnings.length, typographic];
+    // A text file is preferred to a Word document of the same quality: its line numbers are the published file's.
+    const fidelity = [decoded.damage ? -1 : 0, -doc.accounting.unaccounted.length, -damage, -doc.warnings.length, decoded.encoding === 'word' ? 0 : 1, typographic];
     const meta: Omit<DecodedText, 'text'> = { encoding: decoded.encoding, lineEndings: decoded.lineEndings };
     if (decoded.damage) meta.damage = decoded.damage;
     if (decoded.ambiguous) meta.ambiguous = decoded.ambiguous;

@@ -5,7 +5,7 @@ import { storeFormatProblem, Writer } from './Writer.js';
 import { Catalog } from '../../src/db/Catalog.js';
 import type { Alignment } from '../../src/engine/align.js';
 import { EditionGroups, type Candidate, type EditionReport } from './EditionGroups.js';
-import { expectedDate } from './expectedDate.js';
+import { expectedInputDate } from './readWordDocument.js';
 import { IngestError } from '../parse/IngestError.js';
 import { lockDatabase } from './lockDatabase.js';
 import { startParsing, type ParsePool } from './parsePool.js';
@@ -112,7 +112,10 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
   const seen = new Map<string, string>();
   // Byte-identical copies (the two archives often hold the same file) are parsed once and reported as merged.
   const aliases = new Map<string, string[]>();
-  const loaded: LoadedInput[] = [];
+  const loaded: Array<Omit<LoadedInput, 'bytes'> & { bytes: Buffer | null; size: number }> = [];
+  // guessed when read: a local file's bytes are then let go, and read again by the parse worker
+  const expected: Array<string | null> = [];
+  const guess = opts.expectedDate ?? expectedInputDate;
   let done = 0;
   const total = opts.inputs.length * 2;
   for (const ref of opts.inputs) {
@@ -132,7 +135,8 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
           // A local copy that differs from the manifest is still ingested; the report says so.
           report.skipped.push({ source: ref.location, reason: 'note: sha256 differs from the manifest' });
         }
-        loaded.push(input);
+        expected.push(guess(ref.location, input.bytes));
+        loaded.push(ref.kind === 'file' ? { ...input, size: input.bytes.length, bytes: null } : { ...input, size: input.bytes.length });
       }
     } catch (e) {
       if (!(e instanceof IngestError)) throw e;
@@ -142,10 +146,9 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
   done = opts.inputs.length + (opts.inputs.length - loaded.length);
   phase('read');
   if (loaded.length === 0) return finish(report, started);
-  const expected = loaded.map((l) => (opts.expectedDate ?? expectedDate)(l.ref.location, l.bytes));
-  // The bytes go to the parse pool, which lets go of each input once it is sent to a worker.
-  const tasks = loaded.map((l) => ({ path: l.ref.location, bytes: l.bytes as Uint8Array, contentType: l.contentType }));
-  const inputs = loaded.map((l) => ({ location: l.ref.location, sha256: l.sha256, size: l.bytes.length }));
+  // Downloaded bytes go to the parse pool, which lets go of each input once it is sent to a worker.
+  const tasks = loaded.map((l) => ({ path: l.ref.location, bytes: l.bytes, size: l.size, sha256: l.sha256, contentType: l.contentType }));
+  const inputs = loaded.map((l) => ({ location: l.ref.location, sha256: l.sha256, size: l.size }));
   loaded.length = 0;
 
   await writeAtomically(opts.dbFile, async (writer) => {
@@ -161,7 +164,7 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
     // Stores what is ready and starts aligning consecutive editions as they become final.
     const progress = (all: boolean): void => {
       if (groups.storeReady(all) === 0 && !all) return;
-      for (const i of groups.takeRepaired()) pool!.replace(i);
+      for (const r of groups.takeRepaired()) pool!.replace(r.index, r.rules);
       // references and search entries of the new texts now, while the workers are still parsing
       // (the index takes texts in batches: many small ones cost more)
       writer.db.transaction(() => {

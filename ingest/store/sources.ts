@@ -18,8 +18,10 @@ export interface ManifestEdition {
   effectiveDate: string;
   setCode: string | null;
   setName: string | null;
-  /** Official (and archived) download addresses, best first. */
+  /** Official (and archived) download addresses of the text file, best first. */
   urls: string[];
+  /** Official (and archived) download addresses of the other formats, by extension (docx, doc, pdf, rtf). */
+  downloads?: Record<string, string[]>;
   files: ManifestFile[];
 }
 
@@ -54,7 +56,7 @@ export interface LoadedInput {
 export const MAX_INPUT_BYTES = 20 * 1024 * 1024;
 
 const SKIP_IN_FOLDERS = /^(readme(\..*)?|url\.txt|.*\.json|\..*)$/i;
-const CANDIDATE_EXT = /\.(txt|text|md|markdown|html?|xhtml)$/i;
+const CANDIDATE_EXT = /\.(txt|text|md|markdown|html?|xhtml|docx?)$/i;
 
 /** Expands paths and URLs given on the command line (folders walked recursively); unusable ones are listed with their problem. */
 export function expandInputs(args: string[]): InputRef[] {
@@ -178,14 +180,16 @@ export function planFromManifest(
       continue;
     }
     const cached = cachePath(opts.cacheDir, ed);
+    // an edition published with no text file (2023-02-03) is fetched as its Word document
+    const url = ed.urls[0] ?? ed.downloads?.docx?.[0];
     if (existsSync(cached)) {
       inputs.push({ kind: 'file', location: cached, ...shaOf(ed) });
-    } else if (opts.fetch && ed.urls.length > 0) {
-      inputs.push({ kind: 'url', location: ed.urls[0]!, cacheFile: cached, ...shaOf(ed) });
+    } else if (opts.fetch && url !== undefined) {
+      inputs.push({ kind: 'url', location: url, cacheFile: cached, ...shaOf(ed) });
     } else {
       unavailable.push({
         effectiveDate: ed.effectiveDate,
-        reason: ed.urls.length === 0 ? 'no local copy and no known download address' : 'no local copy (use --fetch to download)',
+        reason: url === undefined ? 'no local copy and no known download address' : 'no local copy (use --fetch to download)',
       });
     }
   }

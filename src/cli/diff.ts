@@ -79,7 +79,7 @@ export async function run(argv: string[]): Promise<number> {
     } else if (values.json) {
       const json = diffToJson(d);
       out = JSON.stringify(explain ? { ...json, changes: json.changes.map((c, k) => ({ ...c, explain: explain(d.changes[k]!) })) } : json);
-    } else if (values.markdown) out = markdown(d);
+    } else if (values.markdown) out = releaseNotes(d);
     else out = summary(d, explain);
     if (out !== '') process.stdout.write(out + '\n');
     return 0;
@@ -165,8 +165,8 @@ function mdEscape(s: string): string {
   return s.replace(/\s+/g, ' ').replace(/([*_~`[\]])/g, '\\$1');
 }
 
-/** Release notes: counts, renumbering summary, substantive changes by section, reference-only updates apart. */
-function markdown(d: EditionDiff): string {
+/** Release notes (Markdown): counts, renumbering summary, substantive changes by section, reference-only updates apart. */
+export function releaseNotes(d: EditionDiff): string {
   const lines = [`# Comprehensive Rules changes, ${d.from} → ${d.to}`, '', countsLine(d) + '.'];
   if (d.renumbering.length > 0) {
     lines.push('', '## Renumbering', '');

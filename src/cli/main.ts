@@ -10,6 +10,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   editions: { summary: 'list stored editions', load: () => import('./editions.js') },
   export: { summary: 'print one edition as JSON', load: () => import('./export.js') },
   manifest: { summary: 'regenerate data/sources.json from an archive', load: () => import('./manifest.js') },
+  update: { summary: 'download and ingest editions newer than the newest stored, print their release notes', load: () => import('./update.js') },
   serve: { summary: 'serve the GraphQL API and bot endpoints', load: () => import('./serve.js') },
   start: { summary: 'build the database if missing, then serve it', load: () => import('./start.js') },
   rule: { summary: 'print one rule (with subrules)', load: () => import('./rule.js') },

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildManifest, type ManifestInputs, type ScannedFile } from '../../ingest/store/buildManifest.js';
 import { IngestError } from '../../ingest/parse/IngestError.js';
-import { parseSource } from '../../ingest/parse/parseSource.js';
+import { parseInput } from '../../ingest/store/parseInput.js';
 import { archiveRelative, expandInputs, labelDateOf, readLocalInput } from '../../ingest/store/sources.js';
 import { projectRoot } from '../core/projectFiles.js';
 import { parseOptions } from './options.js';
@@ -11,9 +11,10 @@ import { UsageError } from './UsageError.js';
 export const usage = `Usage: crkb manifest --archive DIR [--out FILE]
 
 Regenerates the sources manifest (default data/sources.json) from an archive
-folder laid out like ../shared/corpus: every file is parsed for the edition it
-states, hashed, and joined with mtg-cr/url.txt, rulesraker/metadata.json and
-set-releases.json when present.`;
+folder laid out like ../shared/corpus: every file (text or Word document) is
+parsed for the edition it states, hashed, and joined with mtg-cr/url.txt,
+rulesraker/metadata.json, set-releases.json when present, and data/published.json
+(editions and irregular file names the archives do not record).`;
 
 function readJson<T>(file: string): T | null {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : null;
@@ -29,7 +30,7 @@ export async function run(argv: string[]): Promise<number> {
   for (const ref of expandInputs([archive])) {
     try {
       const input = readLocalInput(ref);
-      const { doc } = parseSource(ref.location, input.bytes);
+      const { doc } = await parseInput(ref.location, input.bytes);
       const date = doc.effectiveDate ?? labelDateOf(ref.location);
       if (!doc.complete || date === null) continue;
       files.push({
@@ -50,6 +51,7 @@ export async function run(argv: string[]): Promise<number> {
     officialUrls: existsSync(urlFile) ? readFileSync(urlFile, 'utf8').split(/\r?\n/).filter((l) => /^https?:/.test(l)) : [],
     metadata: readJson(join(archive, 'rulesraker', 'metadata.json')),
     setReleases: readJson(join(archive, 'set-releases.json')),
+    published: readJson(join(projectRoot(), 'data', 'published.json')),
   };
   const manifest = buildManifest(inputs);
   const out = values.out ?? join(projectRoot(), 'data', 'sources.json');

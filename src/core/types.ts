@@ -13,8 +13,13 @@ export type SourceFormat =
   | 'markdown' // a Markdown rendering of (part of) the CR
   | 'fragment' // plain-text run of rules with no header
   | 'html' // a scraped HTML page of (part of) the CR
+  | 'docx' // official CR as a Word document (2012 on)
+  | 'doc' // official CR as a Word 97 document
   | 'rulings-text' // Magic Rulings Summaries, text release
   | 'rulings-html'; // Magic Rulings Summaries, scraped page text
+
+/** The formats read from decoded text (everything but Word documents). */
+export type TextFormat = Exclude<SourceFormat, 'docx' | 'doc'>;
 
 /** What kind of numbered entry a rule node is. */
 export type RuleKind =
@@ -132,7 +137,8 @@ export interface KeywordEntry {
 /** Result of decoding a byte buffer into text. */
 export interface DecodedText {
   text: string;
-  encoding: 'ascii' | 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1252' | 'mac-roman';
+  /** 'word': text extracted from a Word document (its paragraphs, one a line). */
+  encoding: 'ascii' | 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1252' | 'mac-roman' | 'word';
   /** Line endings seen in the source; the decoded text always uses "\n". */
   lineEndings: Array<'lf' | 'crlf' | 'cr' | 'nel' | 'ls' | 'ps'>;
   /** Set when the bytes were damaged and had to be repaired (characters were lost). */

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildManifest, datesOfUrl } from '../../ingest/store/buildManifest.js';
 import { runIngest } from '../../ingest/store/runIngest.js';
-import { expandInputs, planFromManifest, sha256Hex, type Manifest } from '../../ingest/store/sources.js';
+import { expandInputs, planFromManifest, readManifest, sha256Hex, type Manifest } from '../../ingest/store/sources.js';
 
 const corpus = resolve(process.cwd(), '../shared/corpus');
 
@@ -42,6 +42,50 @@ test('the manifest joins files, download addresses and set releases', () => {
   // A known edition with no local copy gets its address from the template; ambiguous strays are not invented.
   assert.deepEqual(byDate.get('2023-02-03')!.urls, ['https://x/2023/MagicCompRules%2020230203.txt']);
   assert.equal(m.editions.length, 3);
+});
+
+test('the manifest knows every format the archive lists, irregular names and editions beyond the archives', () => {
+  const m = buildManifest({
+    files: [{ path: 'd/2004-06-01.doc', sha256: 'cc', labelDate: '2004-06-01', family: 'cr', effectiveDate: '2003-06-01' }],
+    officialUrls: ['https://media.wizards.com/2023/downloads/MagicCompRules%2020230203.txt'],
+    metadata: {
+      KnownExistingDates: ['2023-02-03', '2004-06-01'],
+      URLFormats: { Available: ['https://x/{{year}}/MagicCompRules%20{{year}}{{month}}{{day}}.{{ext}}'] },
+      Rules: [
+        { Date: '2004-06-01', Format: 'docx', URL: null },
+        { Date: '2023-02-03', Format: 'docx', URL: 'https://media.wizards.com/2023/downloads/MagicCompRules%2020230203.docx' },
+        { Date: '2023-02-03', Format: 'pdf', URL: 'https://media.wizards.com/2023/downloads/MagicCompRules%2020230203.pdf' },
+      ],
+    },
+    setReleases: null,
+    published: {
+      editions: [
+        { effectiveDate: '2021-09-24', urls: ['https://media.wizards.com/2021/downloads/MagicCompRules%20202109224.txt'] },
+        { effectiveDate: '2026-08-07', urls: ['https://m/MagicCompRules%2020260819.txt', 'https://m/MagicCompRules%2020260807.txt'] },
+      ],
+    },
+  });
+  const byDate = new Map(m.editions.map((e) => [e.effectiveDate, e]));
+  // no .txt was published for 2023-02-03: neither url.txt's guess nor the template makes one up
+  assert.deepEqual(byDate.get('2023-02-03')!.urls, []);
+  assert.deepEqual(byDate.get('2023-02-03')!.downloads, {
+    docx: ['https://media.wizards.com/2023/downloads/MagicCompRules%2020230203.docx'],
+    pdf: ['https://media.wizards.com/2023/downloads/MagicCompRules%2020230203.pdf'],
+  });
+  // the Scourge edition, known by its document only, under the date it states
+  assert.deepEqual(byDate.get('2003-06-01')!.files.map((f) => f.path), ['d/2004-06-01.doc']);
+  assert.equal(byDate.has('2004-06-01'), false);
+  assert.deepEqual(byDate.get('2021-09-24')!.urls, ['https://media.wizards.com/2021/downloads/MagicCompRules%20202109224.txt']);
+  assert.equal(byDate.get('2026-08-07')!.urls.length, 2);
+  assert.deepEqual([...byDate.keys()], ['2003-06-01', '2021-09-24', '2023-02-03', '2026-08-07']);
+});
+
+test('data/sources.json knows every edition through 2026-09-25', () => {
+  const m = readManifest(join(process.cwd(), 'data', 'sources.json'));
+  const dates = new Set(m.editions.filter((e) => e.family === 'cr').map((e) => e.effectiveDate));
+  for (const d of ['2003-06-01', '2021-09-24', '2023-02-03', '2026-02-27', '2026-04-17', '2026-06-19', '2026-08-07', '2026-09-25']) assert.ok(dates.has(d), d);
+  const one = m.editions.find((e) => e.effectiveDate === '2023-02-03')!;
+  assert.ok(one.files.some((f) => f.path.endsWith('.docx')) && one.downloads?.docx?.length === 1);
 });
 
 async function serve(routes: Record<string, Buffer | number>): Promise<{ server: Server; base: string }> {

@@ -1,0 +1,89 @@
+import type { Manifest } from './sources.js';
+
+/** Where Wizards publishes the rules; manifest addresses under it follow a configured base URL. */
+export const OFFICIAL_BASE = 'https://media.wizards.com';
+
+/** The download servers cannot be reached at all (as opposed to a file that is not there). */
+export class NoNetworkError extends Error {
+  override name = 'NoNetworkError';
+}
+
+/** A published file of an edition newer than the newest stored one. */
+export interface NewEdition {
+  /** The date the manifest or the file name gives (the document's own date decides once parsed). */
+  date: string;
+  url: string;
+  /** sha256 the manifest knows for it, if any. */
+  sha256?: string;
+}
+
+/** What to look for and where. */
+export interface FindOptions {
+  manifest: Manifest | null;
+  /** Effective date of the newest stored edition (null: none stored). */
+  newest: string | null;
+  /** Base URL standing in for https://media.wizards.com (tests serve the corpus locally). */
+  baseUrl: string;
+  /** Last day whose official address pattern is tried (YYYY-MM-DD). */
+  until: string;
+}
+
+/** The official address of a day's text file: https://media.wizards.com/YYYY/downloads/MagicCompRules%20YYYYMMDD.txt. */
+export function officialTextUrl(baseUrl: string, date: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/${date.slice(0, 4)}/downloads/MagicCompRules%20${date.replace(/-/g, '')}.txt`;
+}
+
+function rebase(url: string, baseUrl: string): string {
+  return url.startsWith(OFFICIAL_BASE + '/') ? baseUrl.replace(/\/+$/, '') + url.slice(OFFICIAL_BASE.length) : url;
+}
+
+function nextDay(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Whether a file is published at `url` (HEAD; 404 and other refusals: no). Throws NoNetworkError when nothing answers. */
+async function exists(url: string): Promise<boolean> {
+  let res: Response;
+  try {
+    res = await fetch(url, { method: 'HEAD', redirect: 'follow', signal: AbortSignal.timeout(20_000) });
+    if (res.status === 405 || res.status === 501) {
+      res = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(20_000) });
+      await res.body?.cancel();
+    }
+  } catch (e) {
+    const cause = (e as Error & { cause?: { code?: string; message?: string } }).cause;
+    throw new NoNetworkError(`cannot reach ${new URL(url).origin} (${cause?.code ?? cause?.message ?? (e as Error).message})`);
+  }
+  return res.ok;
+}
+
+/**
+ * Looks for editions newer than the newest stored one: first the manifest's newer editions (each
+ * at the first of its addresses that answers, text before .docx), then the official address
+ * pattern for every day after the newest edition known to either, through `until`.
+ */
+export async function findNewEditions(opts: FindOptions): Promise<{ found: NewEdition[]; tried: number }> {
+  const found: NewEdition[] = [];
+  let tried = 0;
+  const newer = (opts.manifest?.editions ?? [])
+    .filter((e) => e.family === 'cr' && (opts.newest === null || e.effectiveDate > opts.newest))
+    .sort((a, b) => (a.effectiveDate < b.effectiveDate ? -1 : 1));
+  let newestKnown = opts.newest;
+  for (const ed of newer) {
+    if (newestKnown === null || ed.effectiveDate > newestKnown) newestKnown = ed.effectiveDate;
+    for (const url of [...ed.urls, ...(ed.downloads?.docx ?? [])].map((u) => rebase(u, opts.baseUrl))) {
+      tried++;
+      if (!(await exists(url))) continue;
+      const sha256 = ed.files.length === 1 ? ed.files[0]!.sha256 : undefined;
+      found.push({ date: ed.effectiveDate, url, ...(sha256 ? { sha256 } : {}) });
+      break;
+    }
+  }
+  if (newestKnown === null) return { found, tried };
+  for (let day = nextDay(newestKnown); day <= opts.until; day = nextDay(day)) {
+    const url = officialTextUrl(opts.baseUrl, day);
+    tried++;
+    if (await exists(url)) found.push({ date: day, url });
+  }
+  return { found, tried };
+}

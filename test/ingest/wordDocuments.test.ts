@@ -1,0 +1,257 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import { docxParagraphs, docxStyleNames } from '../../ingest/parse/docxParagraphs.js';
+import { expectedDate } from '../../ingest/store/expectedDate.js';
+import { IngestError } from '../../ingest/parse/IngestError.js';
+import { parseWordDocument } from '../../ingest/parse/parseWordDocument.js';
+import { parseInput } from '../../ingest/store/parseInput.js';
+import { expectedInputDate, readWordDocument, wordKindOf } from '../../ingest/store/readWordDocument.js';
+import { readZipEntry } from '../../ingest/store/readZipEntry.js';
+import { runIngest } from '../../ingest/store/runIngest.js';
+import { expandInputs } from '../../ingest/store/sources.js';
+import { normalizeText } from '../../src/core/normalize.js';
+import type { ParsedDocument } from '../../src/core/types.js';
+import { CORPUS, hasCorpus } from '../engine/corpus.js';
+
+const DOCS = join(CORPUS, 'rulesraker-documents');
+
+/** A little-endian record of `size` bytes: [offset, bytes (2 or 4), value] fields, the rest zero. */
+function record(size: number, fields: Array<[number, 2 | 4, number]>): Buffer {
+  const b = Buffer.alloc(size);
+  for (const [at, width, value] of fields) {
+    if (width === 2) b.writeUInt16LE(value, at);
+    else b.writeUInt32LE(value, at);
+  }
+  return b;
+}
+
+/** A zip archive of the given entries (deflated), as Word writes a .docx. */
+function zip(entries: Record<string, string>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, body] of Object.entries(entries)) {
+    const data = deflateRawSync(Buffer.from(body, 'utf8'));
+    const n = Buffer.from(name, 'utf8');
+    const size = Buffer.byteLength(body);
+    locals.push(record(30, [[0, 4, 0x04034b50], [8, 2, 8], [18, 4, data.length], [22, 4, size], [26, 2, n.length]]), n, data);
+    centrals.push(record(46, [[0, 4, 0x02014b50], [10, 2, 8], [20, 4, data.length], [24, 4, size], [28, 2, n.length], [42, 4, offset]]), n);
+    offset += 30 + n.length + data.length;
+  }
+  const dir = Buffer.concat(centrals);
+  const count = centrals.length / 2;
+  const end = record(22, [[0, 4, 0x06054b50], [8, 2, count], [10, 2, count], [12, 4, dir.length], [16, 4, offset]]);
+  return Buffer.concat([...locals, dir, end]);
+}
+
+const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+
+test('docx paragraphs: text runs, styles by name, tabs and breaks; deleted text, field codes and fallbacks left out', () => {
+  const styles = `<w:styles ${W}><w:style w:type="paragraph" w:styleId="CR1001a"><w:name w:val="CR 100.1a"/></w:style></w:styles>`;
+  const body =
+    `<w:document ${W}><w:body>` +
+    '<w:p><w:pPr><w:pStyle w:val="CR1001a"/><w:tabs><w:tab w:val="left" w:pos="720"/></w:tabs></w:pPr>' +
+    '<w:r><w:t>100.1a A </w:t></w:r><w:r><w:t xml:space="preserve">two-player &amp; “game”</w:t></w:r>' +
+    '<w:del><w:r><w:delText>removed</w:delText></w:r></w:del>' +
+    '<w:r><w:instrText> HYPERLINK "x" </w:instrText></w:r><w:r><w:tab/><w:t>x</w:t><w:br/><w:t>y</w:t><w:noBreakHyphen/></w:r>' +
+    '<mc:AlternateContent><mc:Choice><w:r><w:t>!</w:t></w:r></mc:Choice><mc:Fallback><w:r><w:t>!</w:t></w:r></mc:Fallback></mc:AlternateContent></w:p>' +
+    '<w:p/><w:p><w:r><w:t>&#8212;&#x2122;</w:t></w:r></w:p></w:body></w:document>';
+  assert.deepEqual(docxParagraphs(body, docxStyleNames(styles)), [
+    { text: '100.1a A two-player & “game”\tx\ny-!', style: 'CR 100.1a' },
+    { text: '', style: null },
+    { text: '—™', style: null },
+  ]);
+});
+
+test('zip entries: stored entries are inflated, a missing one is null, a cut archive is refused', () => {
+  const z = zip({ 'a.txt': 'hello', 'word/document.xml': '<w:document/>' });
+  assert.equal(readZipEntry(z, 'a.txt')?.toString(), 'hello');
+  assert.equal(readZipEntry(z, 'b.txt'), null);
+  assert.throws(() => readZipEntry(z.subarray(0, z.length - 30), 'a.txt'), /no zip central directory/);
+  assert.equal(wordKindOf('x.bin', z), 'docx');
+  assert.equal(wordKindOf('x.zip', zip({ 'a.txt': 'x' })), null);
+});
+
+test('a Word document parses like the text file it was exported to (paragraphs are lines)', () => {
+  const paragraphs = [
+    'Magic: The Gathering Comprehensive Rules',
+    'These rules are effective as of July 1, 2030.',
+    '',
+    '1. Game Concepts',
+    '',
+    '100. General',
+    '',
+    ...Array.from({ length: 25 }, (_, i) => [`100.${i + 1}. Rule ${i + 1} text.`, '']).flat(),
+    '100.3a A subrule.',
+    'Example: An example.',
+    '',
+    'Glossary',
+    '',
+    'Ability',
+    'Text on an object.',
+    '',
+    'Credits',
+    'Someone',
+  ].map((text) => ({ text, style: null }));
+  const { doc, decoded } = parseWordDocument('x.docx', paragraphs, 'docx');
+  assert.equal(doc.format, 'docx');
+  assert.equal(decoded.encoding, 'word');
+  assert.equal(doc.effectiveDate, '2030-07-01');
+  assert.equal(doc.rules.find((r) => r.number === '100.3a')?.examples[0], 'An example.');
+  assert.deepEqual(doc.glossary.map((g) => [g.term, g.definition]), [['Ability', 'Text on an object.']]);
+  assert.deepEqual(doc.accounting.unaccounted, []);
+  assert.throws(() => parseWordDocument('x.docx', [{ text: 'Dear reader', style: null }], 'docx'), /x\.docx.*no rules found/);
+});
+
+/** Text files of the corpus by the effective date their first lines state. */
+function textFilesByDate(): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const dir of ['mtg-cr', 'rulesraker']) {
+    for (const name of readdirSync(join(CORPUS, dir))) {
+      if (!name.endsWith('.txt') || name === 'url.txt') continue;
+      const path = join(CORPUS, dir, name);
+      const date = expectedDate(path, readFileSync(path));
+      if (date) out.set(date, [...(out.get(date) ?? []), path]);
+    }
+  }
+  return out;
+}
+
+// Conventions of the text exports that the document renders otherwise: <angle-bracketed> addresses
+// and "_TM" after an underscored title. Then a text file may have lost characters a document kept
+// (a "?" for "−", mis-encoded accented letters): what is left of its letters must appear in order.
+function fold(s: string): string {
+  return normalizeText(s.replace(/<([^<>\s]+)>/g, '$1').replace(/_(?:\(TM\)|TM)\b/g, '')).replace(/[^a-z0-9]/g, '');
+}
+
+function sameText(fromDoc: string, fromText: string): boolean {
+  const a = fold(fromDoc);
+  const b = fold(fromText);
+  if (a === b) return true;
+  let i = 0;
+  let lost = 0;
+  for (const c of b) {
+    const at = a.indexOf(c, i);
+    // a lost character is one letter (two for "Æ"), not a word
+    if (at < 0 || at - i > 2) return false;
+    lost += at - i;
+    i = at + 1;
+  }
+  lost += a.length - i;
+  return lost <= 12;
+}
+
+function differences(doc: ParsedDocument, text: ParsedDocument): string[] {
+  const out: string[] = [];
+  const rules = new Map(text.rules.map((r) => [r.number, r]));
+  for (const r of doc.rules) {
+    const t = rules.get(r.number);
+    if (!t) out.push(`rule ${r.number} only in the document`);
+    else if (!sameText(r.text, t.text)) out.push(`rule ${r.number}: "${r.text.slice(0, 60)}" / "${t.text.slice(0, 60)}"`);
+    else if (r.examples.length !== t.examples.length || r.examples.some((e, k) => !sameText(e, t.examples[k]!))) out.push(`examples of ${r.number}`);
+    rules.delete(r.number);
+  }
+  for (const n of rules.keys()) out.push(`rule ${n} only in the text`);
+  const glossary = new Map(text.glossary.map((g) => [normalizeText(g.term), g]));
+  for (const g of doc.glossary) {
+    const t = glossary.get(normalizeText(g.term));
+    if (!t) out.push(`glossary term ${g.term} only in the document`);
+    else if (!sameText(g.definition, t.definition)) out.push(`glossary ${g.term}: "${g.definition.slice(0, 60)}" / "${t.definition.slice(0, 60)}"`);
+    glossary.delete(normalizeText(g.term));
+  }
+  for (const g of glossary.values()) out.push(`glossary term ${g.term} only in the text`);
+  return out;
+}
+
+test('every edition that has both: rules, examples and glossary from the document equal those from the text', { skip: !hasCorpus() }, async () => {
+  const texts = textFilesByDate();
+  let compared = 0;
+  const problems: string[] = [];
+  for (const kind of ['docx', 'doc']) {
+    for (const name of readdirSync(join(DOCS, kind)).sort()) {
+      const path = join(DOCS, kind, name);
+      const { doc } = await parseInput(path, readFileSync(path));
+      assert.equal(doc.format, kind);
+      assert.deepEqual(doc.accounting.unaccounted, [], `${name}: unaccounted lines`);
+      const siblings = texts.get(doc.effectiveDate!) ?? [];
+      if (siblings.length === 0) continue;
+      // The document must equal the edition's text: at least one copy that is not truncated.
+      const results: string[][] = [];
+      for (const sibling of siblings) {
+        try {
+          results.push(differences(doc, (await parseInput(sibling, readFileSync(sibling))).doc));
+        } catch (e) {
+          if (!(e instanceof IngestError)) throw e;
+        }
+      }
+      assert.ok(results.length > 0, `${name}: no usable text copy of ${doc.effectiveDate}`);
+      compared++;
+      const best = results.sort((a, b) => a.length - b.length)[0]!;
+      if (best.length > 0) problems.push(`${kind}/${name} (${doc.effectiveDate}): ${best.slice(0, 3).join('; ')}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  // 54 .docx and 3 .doc have a text copy of their edition (2003-06-01 and 2023-02-03 have none)
+  assert.equal(compared, 57);
+});
+
+test('the editions that exist only as documents: 2003-06-01 (Scourge, .doc) and 2023-02-03 (.docx)', { skip: !hasCorpus() }, async () => {
+  const scourge = await parseInput(join(DOCS, 'doc/2004-06-01.doc'), readFileSync(join(DOCS, 'doc/2004-06-01.doc')));
+  assert.equal(scourge.doc.effectiveDate, '2003-06-01');
+  // Scourge brought storm (502.30 in the 2003 numbering)
+  assert.match(scourge.doc.rules.find((r) => r.number === '502.30a')?.text ?? '', /^Storm is a triggered ability/);
+  const one = await parseInput(join(DOCS, 'docx/2023-02-03.docx'), readFileSync(join(DOCS, 'docx/2023-02-03.docx')));
+  assert.equal(one.doc.effectiveDate, '2023-02-03');
+  assert.ok(one.doc.glossary.length > 600);
+  // curly quotes kept: the .doc reader's ASCII folding is off
+  assert.match(scourge.doc.introduction ?? '', /’/);
+});
+
+test('bad Word documents get one rejection line each, naming the file; the other inputs are stored', { skip: !hasCorpus() }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'crkb-word-'));
+  try {
+    const docx = readFileSync(join(DOCS, 'docx/2023-02-03.docx'));
+    const doc = readFileSync(join(DOCS, 'doc/2004-06-01.doc'));
+    writeFileSync(join(dir, 'no-document.docx'), zip({ '[Content_Types].xml': '<Types/>', 'word/styles.xml': '<w:styles/>' }));
+    writeFileSync(join(dir, 'html.doc'), '<html><head><title>Rules</title></head><body><p>100.1. These Magic rules apply</p></body></html>');
+    writeFileSync(join(dir, 'truncated.docx'), docx.subarray(0, docx.length >> 1));
+    writeFileSync(join(dir, 'truncated.doc'), doc.subarray(0, 20000));
+    // a password-protected .docx is an encrypted compound file
+    const ole = Buffer.alloc(4096);
+    Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(ole);
+    Buffer.from('EncryptionInfo', 'utf16le').copy(ole, 1024);
+    writeFileSync(join(dir, 'locked.docx'), ole);
+    writeFileSync(join(dir, 'good.docx'), docx);
+    const r = await runIngest({ inputs: expandInputs([dir]), dbFile: join(dir, 'x.db') });
+    const reasons = new Map(r.rejected.map((x) => [x.source.split('/').pop(), x.reason]));
+    assert.match(reasons.get('no-document.docx') ?? '', /corrupt \.docx: the zip holds no word\/document\.xml/);
+    assert.match(reasons.get('html.doc') ?? '', /not a \.doc: it holds an HTML page/);
+    assert.match(reasons.get('truncated.docx') ?? '', /corrupt \.docx: .*truncated/);
+    assert.match(reasons.get('truncated.doc') ?? '', /\.doc/);
+    assert.match(reasons.get('locked.docx') ?? '', /password-protected/);
+    assert.equal(r.rejected.length, 5);
+    assert.deepEqual(r.editions.map((e) => e.effectiveDate), ['2023-02-03']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('Word documents are found when walking folders; a .doc is read with the Word reader', { skip: !hasCorpus() }, async () => {
+  const found = expandInputs([DOCS]).map((i) => i.location.split('/').slice(-2).join('/'));
+  assert.ok(found.includes('docx/2023-02-03.docx') && found.includes('doc/2004-06-01.doc'));
+  const paragraphs = await readWordDocument('2004-06-01.doc', readFileSync(join(DOCS, 'doc/2004-06-01.doc')), 'doc');
+  assert.ok(paragraphs.some((p) => p.text === 'These rules are current as of June 1, 2003.'));
+});
+
+test('the date of a Word document is guessed from its head before parsing, not from its archive label', { skip: !hasCorpus() }, () => {
+  const guess = (rel: string): string | null => expectedInputDate(join(DOCS, rel), readFileSync(join(DOCS, rel)));
+  assert.equal(guess('docx/2013-04-29.docx'), '2013-05-01');
+  assert.equal(guess('doc/2004-06-01.doc'), '2003-06-01');
+  assert.equal(guess('doc/2009-07-11.doc'), '2009-07-11');
+  // a document whose head cannot be read falls back to its label
+  assert.equal(expectedInputDate('x/2030-01-02.docx', Buffer.from('PK\x03\x04 broken')), '2030-01-02');
+});
