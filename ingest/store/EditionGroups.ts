@@ -239,6 +239,9 @@ export class EditionGroups {
         hashes = undefined;
         this.repaired.push({ index: best.index, rules: doc.rules });
       }
+      // the repair reports itself, and checks the structure again, in the document's warnings
+      best.docWarnings = doc.warnings;
+      best.findings = findingsOf(doc);
     }
     let editionId: number;
     if (replace) {
@@ -348,6 +351,13 @@ function entries(doc: ParsedDocument, hashes: Float64Array): Map<string, number 
   for (const g of doc.glossary) {
     m.set(`glossary:${g.term.toLowerCase()}`, hashes[k]!);
     k += 2;
+  }
+  // the Rulings Summaries' notes, by section (see storedTexts)
+  for (const r of doc.rules) {
+    if (!r.notes || r.notes.length === 0) continue;
+    const parts: number[] = [];
+    for (let n = 0; n < r.notes.length; n++, k += 2) parts.push(hashes[k]!);
+    m.set(`notes:${r.number}`, parts.join(','));
   }
   if (k - 1 !== hashes.length) throw new Error(`entries: ${hashes.length / 2} text hashes do not match the document's texts`);
   return m;
