@@ -36,22 +36,32 @@ interface Pending {
 export function startParsing(
   tasks: ParseTask[],
   onParsed?: (index: number, outcome: ParseOutcome) => void,
-  max = availableParallelism(),
+  opts: { max?: number; workerMemoryMb?: number } = {},
 ): ParsePool {
-  const count = Math.min(max, Math.ceil(tasks.length / 4));
+  const count = Math.min(opts.max ?? availableParallelism(), Math.ceil(tasks.length / 4));
   // which inputs parsed into a document (1), the rest failed (0) or are not parsed yet
   const parsedOk = new Uint8Array(tasks.length);
   if (count <= 1) return inlinePool(tasks, parsedOk, onParsed);
-  const workers = Array.from({ length: count }, () => new Worker(new URL('./parseWorker.js', import.meta.url)));
+  const limits = opts.workerMemoryMb ? { resourceLimits: { maxOldGenerationSizeMb: opts.workerMemoryMb } } : {};
+  const workers = Array.from({ length: count }, () => new Worker(new URL('./parseWorker.js', import.meta.url), limits));
   const pending = new Map<number, Pending>();
+  // A worker that dies (an error it did not catch, out of memory, killed) fails every request under
+  // way and every later one: the run stops with the reason instead of waiting forever.
+  let dead: Error | null = null;
+  let closing = false;
+  const fail = (e: Error): void => {
+    dead ??= e;
+    for (const p of pending.values()) p.reject(dead);
+    pending.clear();
+  };
   for (const w of workers) {
     w.on('message', (m: { id: number; result: unknown }) => {
       pending.get(m.id)?.resolve(m.result);
       pending.delete(m.id);
     });
-    w.on('error', (e) => {
-      for (const p of pending.values()) p.reject(e);
-      pending.clear();
+    w.on('error', (e) => fail(new Error(`a parse worker failed: ${e.message}`)));
+    w.on('exit', (code) => {
+      if (!closing) fail(new Error(`a parse worker stopped (exit code ${code})`));
     });
   }
   let nextId = tasks.length;
@@ -59,6 +69,7 @@ export function startParsing(
   const moving = new Set<Promise<void>>();
   const request = <T>(w: Worker, msg: Extract<WorkerRequest, { id: number }>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
+      if (dead) return reject(dead);
       pending.set(msg.id, { resolve: resolve as (v: unknown) => void, reject });
       w.postMessage(msg);
     });
@@ -82,6 +93,8 @@ export function startParsing(
         if (n >= run.length) return null;
         const i = run[n]!;
         const sent = request<ParseOutcome>(w, { type: 'parse', id: i, task: tasks[i]! });
+        // read ahead: should the run stop before it is awaited, its failure is the one already reported
+        sent.catch(() => {});
         // the worker has its copy of the bytes now
         tasks[i] = { ...tasks[i]!, bytes: null };
         return sent;
@@ -136,6 +149,7 @@ export function startParsing(
       else void Promise.all(moving).then(post);
     },
     async close() {
+      closing = true;
       await Promise.all(workers.map((w) => w.terminate()));
     },
   };

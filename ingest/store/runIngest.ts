@@ -41,6 +41,8 @@ export interface IngestOptions {
   onLockWait?: (waitMs: number) => void;
   /** Milliseconds a download may receive nothing before it is rejected (default DEFAULT_DOWNLOAD_TIMEOUT_MS). */
   downloadTimeoutMs?: number;
+  /** Old-generation heap limit of each parse worker, MB (default: V8's); a worker over it stops the run. */
+  workerMemoryMb?: number;
 }
 
 /** How long an ingest waits by default for another one writing the same database. */
@@ -212,7 +214,7 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
         failure = e;
       }
     };
-    pool = startParsing(tasks, onParsed);
+    pool = startParsing(tasks, onParsed, opts.workerMemoryMb ? { workerMemoryMb: opts.workerMemoryMb } : {});
     try {
       await pool.parsed;
       if (failure !== null) throw failure;
