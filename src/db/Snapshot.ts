@@ -187,7 +187,11 @@ export class Snapshot {
         numbers: null,
       });
     }
-    for (const [e, section, textId] of all<[number, string, number]>('SELECT edition_id, section, text_id FROM edition_notes ORDER BY edition_id, ord')) {
+    // a database written before the Rulings notes were stored has no such table
+    const notes = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'edition_notes'`).get()
+      ? all<[number, string, number]>('SELECT edition_id, section, text_id FROM edition_notes ORDER BY edition_id, ord')
+      : [];
+    for (const [e, section, textId] of notes) {
       let bySection = this.notes.get(e);
       if (!bySection) this.notes.set(e, (bySection = new Map()));
       const l = bySection.get(section);

@@ -608,6 +608,9 @@ export class KnowledgeBase {
 
   /** Why a diff paired each rule: the aligner's method and score (neighbouring editions), or the alignment steps between. */
   explain(from: EditionInfo, to: EditionInfo): (c: RuleChange) => PairReason | null {
+    if (!this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'lineage_pairs'`).get()) {
+      throw new QueryError('BAD_INPUT', 'this database was built before the aligner recorded why it paired rules: ingest it again to explain diffs', { argument: '--explain' });
+    }
     return explainPairs(this.db, from, to, from.family);
   }
 
