@@ -134,8 +134,12 @@ interface Place {
 
 // Bytes a diff holds, roughly: its texts twice (before/after, two bytes a character) and some per change.
 function diffBytes(d: EditionDiff): number {
-  let n = 1024;
-  for (const c of d.changes) n += 200 + 2 * ((c.before?.text.length ?? 0) + (c.after?.text.length ?? 0)) * 2;
+  // texts are shared with the snapshot; what a diff adds is its objects and word segments
+  const segs = (s: Array<{ text: string }> | undefined): number => (s ? s.reduce((n, x) => n + 64 + 2 * x.text.length, 0) : 0);
+  let n = 1024 + 64 * d.renumbering.length;
+  for (const c of d.changes) n += 300 + segs(c.segments);
+  for (const x of d.examples) n += 300 + 2 * JSON.stringify(x).length;
+  for (const g of d.glossary) n += 300 + 2 * ((g.before?.length ?? 0) + (g.after?.length ?? 0)) + segs(g.segments);
   return n;
 }
 
@@ -156,7 +160,7 @@ export class KnowledgeBase {
     opts: { diffCacheBytes?: number } = {},
   ) {
     this.snapshot = new Snapshot(db);
-    this.diffs = new LRUCache<string, EditionDiff>({ maxSize: opts.diffCacheBytes ?? 16 * 1024 * 1024, sizeCalculation: diffBytes });
+    this.diffs = new LRUCache<string, EditionDiff>({ maxSize: opts.diffCacheBytes ?? 8 * 1024 * 1024, sizeCalculation: diffBytes });
   }
 
   /** Opens a database file read-only and loads it. */
