@@ -6,4 +6,6 @@ export const Edition = {
   ruleCount: (e: EditionInfo, _: unknown, ctx: ApiContext) => ctx.kb.ruleCount(e.id),
   parts: (e: EditionInfo, _: unknown, ctx: ApiContext) => ctx.kb.parts(e.id),
   abilityWords: (e: EditionInfo, _: unknown, ctx: ApiContext) => ctx.kb.abilityWords(e.id),
+  danglingReferences: (e: EditionInfo, _: unknown, ctx: ApiContext) => ctx.kb.dangling(e.id),
+  staleReferences: (e: EditionInfo, _: unknown, ctx: ApiContext) => ctx.kb.staleRefs(e.id),
 };

@@ -86,6 +86,12 @@ export const Query = {
     ctx.edition(a.to, 'to');
     return ctx.run(() => checkCitations(ctx.kb, { text: a.text ?? null, numbers: a.numbers ?? null, asOf: a.asOf, to: a.to ?? null }));
   },
+  glossaryHistory(_: unknown, a: Args<{ term: string; edition?: string | null }>, ctx: ApiContext) {
+    const at = a.edition === undefined || a.edition === null ? null : ctx.edition(a.edition);
+    if (at === null) ctx.cache.loose++;
+    ctx.check();
+    return ctx.kb.glossaryHistory(a.term.slice(0, 200), at);
+  },
   lookup: (_: unknown, a: Args<{ q: string; edition?: string | null }>, ctx: ApiContext) => {
     const e = ctx.edition(a.edition);
     return ctx.run(() => ctx.kb.lookup(e, a.q));
