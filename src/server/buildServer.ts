@@ -84,15 +84,6 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
     return compress(req, res, next);
   });
 
-  app.use('/assets', assets.router());
-  app.use('/v1', v1Routes({ kb: () => kb, cache, publicUrl }));
-  const discordKey = opts.discordPublicKey ?? process.env.CRKB_DISCORD_PUBLIC_KEY;
-  if (discordKey) app.use('/discord', discordRoutes({ kb: () => kb, publicKey: discordKey, publicUrl }));
-  app.use(feedRoutes({ kb: () => kb, publicUrl }));
-  app.use(downloadRoutes({ kb: () => kb }));
-  app.use(openApiRoutes({ publicUrl }));
-  app.use(webRoutes({ kb: () => kb, cache, publicUrl, assets }));
-
   const send = (res: Response, r: GraphqlResponse): void => {
     res.status(r.status).set('Content-Type', 'application/json; charset=utf-8').send(r.body);
   };
@@ -127,6 +118,16 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
     if (typeof params === 'string') return send(res, { status: 400, body: JSON.stringify({ errors: [{ message: params, extensions: { code: 'BAD_USER_INPUT' } }] }) });
     send(res, await endpoint.run(params, 'POST'));
   });
+  // the API first (the most requests), then the other edges, each router over its own paths
+  app.use('/assets', assets.router());
+  app.use('/v1', v1Routes({ kb: () => kb, cache, publicUrl }));
+  const discordKey = opts.discordPublicKey ?? process.env.CRKB_DISCORD_PUBLIC_KEY;
+  if (discordKey) app.use('/discord', discordRoutes({ kb: () => kb, publicKey: discordKey, publicUrl }));
+  app.use(feedRoutes({ kb: () => kb, publicUrl }));
+  app.use(downloadRoutes({ kb: () => kb }));
+  app.use(openApiRoutes({ publicUrl }));
+  app.use(webRoutes({ kb: () => kb, cache, publicUrl, assets }));
+
 
   app.use((_req, res) => {
     res.status(404).json({ error: { code: 'NOT_FOUND', message: 'no such page or endpoint; see / (the web app), /graphql and /v1/lookup' } });
