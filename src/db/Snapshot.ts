@@ -84,7 +84,7 @@ export class Snapshot {
   private readonly notes = new Map<number, Map<string, number[]>>();
   /** Lineage id -> places, each editionId * 2^16 + position (built on first use). */
   private lineageIndex: Map<number, number[]> | null = null;
-  private readonly search: { match: Statement; any: Statement; marks: Statement };
+  private readonly search: { match: Statement; any: Statement; snippet: Statement; highlight: Statement };
   private words: string[] | null = null;
   /** The texts whose marks the running `marks` query makes. */
   private wanted: Set<number> | null = null;
@@ -216,10 +216,9 @@ export class Snapshot {
     this.search = {
       match: db.prepare('SELECT rowid, bm25(texts_fts) FROM texts_fts WHERE texts_fts MATCH @q AND crkb_in_edition(@edition, rowid)').raw(true),
       any: db.prepare('SELECT 1 FROM texts_fts WHERE texts_fts MATCH @q LIMIT 1').pluck(),
-      marks: db.prepare(
-        `SELECT rowid, snippet(texts_fts, 0, @open, @close, '…', 24), highlight(texts_fts, 0, @open, @close)
-         FROM texts_fts WHERE texts_fts MATCH @q AND crkb_wanted(rowid)`,
-      ).raw(true),
+      // each only when a caller reads it: FTS5 tokenizes the text again for either
+      snippet: db.prepare(`SELECT rowid, snippet(texts_fts, 0, @open, @close, '…', 24) FROM texts_fts WHERE texts_fts MATCH @q AND crkb_wanted(rowid)`).raw(true),
+      highlight: db.prepare(`SELECT rowid, highlight(texts_fts, 0, @open, @close) FROM texts_fts WHERE texts_fts MATCH @q AND crkb_wanted(rowid)`).raw(true),
     };
   }
 
@@ -488,12 +487,11 @@ export class Snapshot {
     return this.search.any.get({ q: ftsQuery }) !== undefined;
   }
 
-  /** Snippet and whole text of some texts with the query's matches marked. */
-  marks(ftsQuery: string, ids: readonly number[], open: string, close: string): Map<number, { snippet: string; highlighted: string }> {
+  /** A snippet (or the whole text, `highlight`) of some texts with the query's matches marked. */
+  marks(ftsQuery: string, ids: readonly number[], open: string, close: string, what: 'snippet' | 'highlight'): Map<number, string> {
     this.wanted = new Set(ids);
     try {
-      const rows = this.search.marks.all({ q: ftsQuery, open, close }) as Array<[number, string, string]>;
-      return new Map(rows.map(([id, snippet, highlighted]) => [id, { snippet, highlighted }]));
+      return new Map(this.search[what].all({ q: ftsQuery, open, close }) as Array<[number, string]>);
     } finally {
       this.wanted = null;
     }

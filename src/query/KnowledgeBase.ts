@@ -543,8 +543,8 @@ export class KnowledgeBase {
     const finish = (m: string): string => (escape ? escape(m).replaceAll('\ue000', wanted.open).replaceAll('\ue001', wanted.close) : m);
     const ids = [...new Set(page.map((p) => p.textId))];
     // Snippets and highlights are made for the whole page on first use: many callers read neither.
-    let marked: Map<number, { snippet: string; highlighted: string }> | null = null;
-    const markOf = (id: number) => (marked ??= this.snapshot.marks(fts, ids, marks.open, marks.close)).get(id);
+    const marked: { snippet?: Map<number, string>; highlight?: Map<number, string> } = {};
+    const markOf = (id: number, what: 'snippet' | 'highlight') => (marked[what] ??= this.snapshot.marks(fts, ids, marks.open, marks.close, what)).get(id);
     return page.map((p) => {
       const kind: SearchHitKind = p.glossary ? 'glossary' : p.exampleIndex >= 0 ? 'example' : 'rule';
       return {
@@ -555,10 +555,10 @@ export class KnowledgeBase {
         exampleIndex: p.exampleIndex >= 0 ? p.exampleIndex : null,
         glossary: p.glossary,
         get snippet() {
-          return finish(markOf(p.textId)?.snippet ?? '');
+          return finish(markOf(p.textId, 'snippet') ?? '');
         },
         get highlighted() {
-          return finish(markOf(p.textId)?.highlighted ?? '');
+          return finish(markOf(p.textId, 'highlight') ?? '');
         },
       };
     });
