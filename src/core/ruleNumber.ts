@@ -43,13 +43,6 @@ export function compareNumbers(a: string, b: string): number {
   return ka[2] < kb[2] ? -1 : ka[2] > kb[2] ? 1 : 0;
 }
 
-/** The number a rule sits under: "702.19" for "702.19b", "702" for "702.19", null for a section. */
-export function parentNumber(n: string): string | null {
-  const m = /^(\d+)\.(\d+)([a-z]+)?$/.exec(n);
-  if (!m) return null;
-  return m[3] ? `${m[1]}.${m[2]}` : m[1]!;
-}
-
 /** The section a number belongs to: "702" for "702.19b", "E" for the Rulings Summaries' "E.13". */
 export function sectionOf(number: string): string {
   // (no regex: called once per change of a diff)
@@ -75,9 +68,4 @@ export function inScope(number: string, scope: string): boolean {
 /** A rule's published label: "702.19." for rules and sections, "702.19b" for subrules. */
 export function ruleLabel(r: { number: string }): string {
   return /[a-z]$/.test(r.number) ? r.number : `${r.number}.`;
-}
-
-/** Position of a subrule letter in LETTERS (-1 when it is not one). */
-export function letterIndex(letter: string): number {
-  return LETTERS.indexOf(letter);
 }

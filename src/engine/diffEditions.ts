@@ -22,14 +22,6 @@ export interface DiffRule {
   normHash?: number;
 }
 
-/** One edition as the differ sees it. */
-export interface DiffEdition {
-  date: string;
-  rules: DiffRule[];
-  glossary?: Array<{ term: string; definition: string }>;
-  /** Parts (chapters) as [number, title], for references to them. */
-  parts?: Array<[number: string, title: string]>;
-}
 
 /** What kind of change a rule underwent, for filtering. */
 export type ChangeKind = 'added' | 'removed' | 'renumbered' | 'substantive' | 'references' | 'typography';
@@ -136,18 +128,7 @@ export function partLineages(
   return [map(from), map(to)];
 }
 
-/**
- * Pairs rules on lineage id: for each `to` rule, the index of the `from` rule it continues, or -1.
- * A lineage seen twice in `from` pairs with its first rule; each `from` rule pairs at most once.
- */
-export function pairRules(from: DiffRule[], to: DiffRule[]): Int32Array {
-  return pairLineages(
-    from.map((r) => r.lineage),
-    to.map((r) => r.lineage),
-  );
-}
-
-/** pairRules on the rules' lineage ids alone. */
+/** Pairs rules by lineage id: for each `to` rule, the index of the `from` rule it continues, or -1. */
 export function pairLineages(from: ArrayLike<number>, to: ArrayLike<number>): Int32Array {
   const fromByLineage = new Map<number, number>();
   for (let j = 0; j < from.length; j++) {
@@ -201,7 +182,7 @@ export function changeOrder(pairing: Int32Array, fromLength: number): Int32Array
 }
 
 /**
- * Two editions as diffPaired reads them: rules paired by lineage (see pairRules), each rule built
+ * Two editions as diffPaired reads them: rules paired by lineage (see pairLineages), each rule built
  * only when the diff reads it (the rules of unchanged pairs never are).
  */
 export interface PairedEditions {
