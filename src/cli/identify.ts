@@ -6,10 +6,10 @@ import { fetchInput, readLocalInput } from '../../ingest/store/sources.js';
 import { provenanceOf } from '../../ingest/store/storeFragment.js';
 import { Provenance } from '../db/Provenance.js';
 import { storeFormatProblem } from '../../ingest/store/Writer.js';
-import { existsSync } from 'node:fs';
 import { openReadOnlyDb } from '../db/openDb.js';
 import { defaultDbFile, parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
+import { existingDbFile } from './withKb.js';
 
 export const usage = `Usage: crkb identify FILE|URL [--db FILE] [--json]
 
@@ -33,8 +33,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError('give exactly one FILE or URL', usage);
   const arg = positionals[0]!;
-  const file = values.db ?? defaultDbFile();
-  if (!existsSync(file)) throw new UsageError(`database ${file} does not exist: build it with "npx crkb ingest --archive ../shared/corpus"`, usage);
+  const file = existingDbFile(values.db, usage);
   const db = openReadOnlyDb(file);
   // fragments are matched by hashes of their normalized texts: they must be computed as the database's were
   const problem = storeFormatProblem(db);

@@ -1,10 +1,8 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from '../integrations/mcp/createMcpServer.js';
 import { KnowledgeBase } from '../query/KnowledgeBase.js';
-import { defaultDbFile, parseOptions } from './options.js';
-import { UsageError } from './UsageError.js';
+import { parseOptions } from './options.js';
+import { existingDbFile } from './withKb.js';
 
 export const usage = `Usage: crkb mcp [--db FILE]
 
@@ -16,8 +14,7 @@ Ends when stdin closes. Configure your assistant to run: npx crkb mcp --db data/
 /** `crkb mcp`: an MCP server over stdio until stdin closes. */
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseOptions(argv, { db: { type: 'string' } }, usage, false);
-  const file = resolve(values.db ?? defaultDbFile());
-  if (!existsSync(file)) throw new UsageError(`database ${file} does not exist: build it with "npx crkb ingest --archive ../shared/corpus"`, usage);
+  const file = existingDbFile(values.db, usage);
   const kb = KnowledgeBase.open(file);
   const server = createMcpServer(kb);
   const transport = new StdioServerTransport();

@@ -1,9 +1,9 @@
-import { existsSync, statSync, unwatchFile, watchFile } from 'node:fs';
-import { resolve } from 'node:path';
+import { statSync, unwatchFile, watchFile } from 'node:fs';
 import { buildServer } from '../server/buildServer.js';
 import { listen } from '../server/listen.js';
-import { defaultDbFile, parseOptions } from './options.js';
+import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
+import { existingDbFile } from './withKb.js';
 
 export const usage = `Usage: crkb serve [--db FILE] [--port 4000] [--host 127.0.0.1] [--public-url URL]
 
@@ -37,10 +37,7 @@ export async function run(argv: string[]): Promise<number> {
   if (publicArg !== undefined && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(publicArg)) {
     throw new UsageError(`--public-url must be an http(s) URL like https://crkb.example, not "${publicArg.slice(0, 60)}"`, usage);
   }
-  const file = resolve(values.db ?? defaultDbFile());
-  if (!existsSync(file)) {
-    throw new UsageError(`database ${file} does not exist: build it with "npx crkb ingest --archive ../shared/corpus"`, usage);
-  }
+  const file = existingDbFile(values.db, usage);
   // A bug that escapes every handler ends the process with exit 70: bin/crkb.js starts it again.
   process.on('uncaughtException', (e) => {
     console.error('crkb: uncaught error:', e);

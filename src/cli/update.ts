@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { findNewEditions, NoNetworkError, OFFICIAL_BASE } from '../../ingest/store/findNewEditions.js';
 import { IngestError } from '../../ingest/parse/IngestError.js';
 import { runIngest } from '../../ingest/store/runIngest.js';
@@ -10,8 +10,9 @@ import { openReadOnlyDb } from '../db/openDb.js';
 import { KnowledgeBase } from '../query/KnowledgeBase.js';
 import { releaseNotes } from './diff.js';
 import { formatReport } from './ingest.js';
-import { defaultDbFile, parseOptions } from './options.js';
+import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
+import { existingDbFile } from './withKb.js';
 
 export const usage = `Usage: crkb update [--db FILE] [--manifest FILE] [--base-url URL] [--until DATE]
 
@@ -35,8 +36,7 @@ export async function run(argv: string[]): Promise<number> {
     usage,
     false,
   );
-  const dbFile = resolve(values.db ?? defaultDbFile());
-  if (!existsSync(dbFile)) throw new UsageError(`database ${dbFile} does not exist: build it with "npx crkb ingest --archive ../shared/corpus"`, usage);
+  const dbFile = existingDbFile(values.db, usage);
   const baseUrl = values['base-url'] ?? process.env.CRKB_RULES_BASE_URL ?? OFFICIAL_BASE;
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw new UsageError(`--base-url ${baseUrl}: expected an http(s) URL`, usage);
   const until = values.until ?? new Date().toISOString().slice(0, 10);

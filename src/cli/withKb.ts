@@ -5,15 +5,20 @@ import { QueryError } from '../query/QueryError.js';
 import { defaultDbFile } from './options.js';
 import { UsageError } from './UsageError.js';
 
+/** The database file a command reads (--db, $CRKB_DB or data/crkb.db), or a UsageError saying how to build it. */
+export function existingDbFile(file: string | undefined, usage: string): string {
+  const abs = resolve(file ?? defaultDbFile());
+  if (!existsSync(abs)) throw new UsageError(`database ${file ?? defaultDbFile()} does not exist: build it with "npx crkb ingest --archive ../shared/corpus"`, usage);
+  return abs;
+}
+
 /**
  * Runs a query command against the database (--db, $CRKB_DB or data/crkb.db), translating the
  * query layer's errors once: a bad argument is a UsageError (usage, exit 1), a missing rule or
  * term one line on stderr with the nearest candidates (exit 1).
  */
 export async function withKb(command: string, file: string | undefined, usage: string, f: (kb: KnowledgeBase) => number | Promise<number>): Promise<number> {
-  const abs = resolve(file ?? defaultDbFile());
-  if (!existsSync(abs)) throw new UsageError(`database ${file ?? defaultDbFile()} does not exist: build it with "npx crkb ingest --archive ../shared/corpus"`, usage);
-  const kb = KnowledgeBase.open(abs);
+  const kb = KnowledgeBase.open(existingDbFile(file, usage));
   try {
     return await f(kb);
   } catch (e) {

@@ -14,6 +14,7 @@ import type {
 } from '../core/records.js';
 import { citedTitle, titleMatches } from '../core/references.js';
 import { resolveEdition } from '../core/resolveEdition.js';
+import { inScope } from '../core/ruleNumber.js';
 import { closestTerms, nearestNumbers, typoBudget } from '../core/suggest.js';
 import { openReadOnlyDb, type Db } from '../db/openDb.js';
 import { Snapshot } from '../db/Snapshot.js';
@@ -337,12 +338,7 @@ export class KnowledgeBase {
    */
   rulesPage(editionId: number, opts: { section?: string | null; after?: number; limit: number }): RuleRecord[] {
     const section = opts.section ?? null;
-    const keep = (n: string): boolean => {
-      if (section === null || n === section) return true;
-      if (/^\d$/.test(section)) return n.length >= 3 && n[0] === section && /^\d{3}(\.|$)/.test(n);
-      if (/^\d+$/.test(section)) return n.startsWith(`${section}.`);
-      return n.startsWith(section) && /^[a-z]+$/.test(n.slice(section.length));
-    };
+    const keep = (n: string): boolean => section === null || inScope(n, section);
     const out: RuleRecord[] = [];
     const count = this.ruleCount(editionId);
     const numbers = this.numbers(editionId);
