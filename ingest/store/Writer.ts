@@ -67,6 +67,8 @@ export class Writer {
   private ftsFrom: number | null = null;
   /** Texts stored and not yet in the full-text index. */
   unindexed = 0;
+  /** Whether this run added to or removed from the full-text index (its segments then need merging). */
+  private ftsChanged = false;
 
   private readonly s;
 
@@ -77,6 +79,7 @@ export class Writer {
       insertText: db.prepare('INSERT INTO texts (h, norm_h, body) VALUES (@h, @normH, @body)'),
       // New texts are indexed in one statement (see indexNewTexts), not row by row.
       insertFts: db.prepare('INSERT INTO texts_fts (rowid, body) SELECT id, body FROM texts WHERE id >= @from'),
+      mergeFts: db.prepare(`INSERT INTO texts_fts (texts_fts) VALUES ('optimize')`),
       insertRuleVersion: db.prepare(
         `INSERT INTO rule_versions (number, kind, parent, text_id, examples, citations)
          VALUES (@number, @kind, @parent, @textId, @examples, @citations)`,
@@ -247,6 +250,7 @@ export class Writer {
     if (gone.length > 0) {
       this.indexNewTexts();
       this.s.unindexUnused.run();
+      this.ftsChanged = true;
       this.s.pruneRefs.run();
       this.s.pruneTexts.run();
       const ids = new Set(gone.map((t) => t.id));
@@ -264,6 +268,18 @@ export class Writer {
     this.s.insertFts.run({ from: this.ftsFrom });
     this.ftsFrom = null;
     this.unindexed = 0;
+    this.ftsChanged = true;
+  }
+
+  /**
+   * Indexes what is left and merges the full-text index into one segment when this run changed it:
+   * each batch and each later ingest adds a segment, and a search reads every segment of each term.
+   */
+  finishSearchIndex(): void {
+    this.indexNewTexts();
+    if (!this.ftsChanged) return;
+    this.s.mergeFts.run();
+    this.ftsChanged = false;
   }
 
   /** Finds a stored edition. */

@@ -214,7 +214,10 @@ export class Snapshot {
     db.function('crkb_in_edition', { deterministic: true }, (e, id) => (this.hasText(Number(e), Number(id)) ? 1 : 0));
     db.function('crkb_wanted', (id) => (this.wanted?.has(Number(id)) ? 1 : 0));
     this.search = {
-      match: db.prepare('SELECT rowid, bm25(texts_fts) FROM texts_fts WHERE texts_fts MATCH @q AND crkb_in_edition(@edition, rowid)').raw(true),
+      // SQLite's sorter keeps only the best @limit rows (in C): the rest never reach JavaScript.
+      match: db
+        .prepare('SELECT rowid, bm25(texts_fts) AS score FROM texts_fts WHERE texts_fts MATCH @q AND crkb_in_edition(@edition, rowid) ORDER BY score, rowid LIMIT @limit')
+        .raw(true),
       any: db.prepare('SELECT 1 FROM texts_fts WHERE texts_fts MATCH @q LIMIT 1').pluck(),
       // each only when a caller reads it: FTS5 tokenizes the text again for either
       snippet: db.prepare(`SELECT rowid, snippet(texts_fts, 0, @open, @close, '…', 24) FROM texts_fts WHERE texts_fts MATCH @q AND crkb_wanted(rowid)`).raw(true),
@@ -476,10 +479,9 @@ export class Snapshot {
     return this.links;
   }
 
-  /** FTS5 matches of a query among an edition's texts: [text id, bm25 score], best first (ties by text id). */
-  matches(ftsQuery: string, editionId: number): Array<[number, number]> {
-    const rows = this.search.match.all({ q: ftsQuery, edition: editionId }) as Array<[number, number]>;
-    return rows.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+  /** The best `limit` FTS5 matches of a query among an edition's texts: [text id, bm25 score], best first (ties by text id). */
+  matches(ftsQuery: string, editionId: number, limit: number): Array<[number, number]> {
+    return this.search.match.all({ q: ftsQuery, edition: editionId, limit }) as Array<[number, number]>;
   }
 
   /** Whether any text matches a query. */

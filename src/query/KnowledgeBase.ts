@@ -562,21 +562,29 @@ export class KnowledgeBase {
 
   /** The places of the best-ranked texts of an edition: at least `wanted`, and every text tied with the last. */
   private places(editionId: number, fts: string, wanted: number): Place[] {
-    const out: Place[] = [];
-    let last = Infinity;
-    for (const [textId, score] of this.snapshot.matches(fts, editionId)) {
-      if (out.length >= wanted && score > last) break;
-      for (const pos of this.snapshot.positionsUsingText(editionId, textId, 'text')) out.push({ textId, score, ord: pos, pos, exampleIndex: -1, glossary: null });
-      for (const pos of this.snapshot.positionsUsingText(editionId, textId, 'example')) {
-        const r = this.snapshot.ruleAt(editionId, pos)!;
-        r.exampleIds.forEach((x, i) => {
-          if (x === textId) out.push({ textId, score, ord: pos, pos, exampleIndex: i, glossary: null });
-        });
+    // Every matching text has a place in the edition, so `wanted` texts (plus one, to see a tie) usually do.
+    for (let limit = wanted + 1; ; limit *= 4) {
+      const rows = this.snapshot.matches(fts, editionId, limit);
+      const out: Place[] = [];
+      let last = Infinity;
+      let complete = rows.length < limit;
+      for (const [textId, score] of rows) {
+        if (out.length >= wanted && score > last) {
+          complete = true;
+          break;
+        }
+        for (const pos of this.snapshot.positionsUsingText(editionId, textId, 'text')) out.push({ textId, score, ord: pos, pos, exampleIndex: -1, glossary: null });
+        for (const pos of this.snapshot.positionsUsingText(editionId, textId, 'example')) {
+          const r = this.snapshot.ruleAt(editionId, pos)!;
+          r.exampleIds.forEach((x, i) => {
+            if (x === textId) out.push({ textId, score, ord: pos, pos, exampleIndex: i, glossary: null });
+          });
+        }
+        for (const g of this.snapshot.glossaryUsingText(editionId, textId)) out.push({ textId, score, ord: 1_000_000 + g.ord, pos: -1, exampleIndex: -1, glossary: g });
+        last = score;
       }
-      for (const g of this.snapshot.glossaryUsingText(editionId, textId)) out.push({ textId, score, ord: 1_000_000 + g.ord, pos: -1, exampleIndex: -1, glossary: g });
-      last = score;
+      if (complete) return out.sort((a, b) => a.score - b.score || a.ord - b.ord || a.exampleIndex - b.exampleIndex);
     }
-    return out.sort((a, b) => a.score - b.score || a.ord - b.ord || a.exampleIndex - b.exampleIndex);
   }
 
   /** The words with each one no text holds replaced by the closest indexed word, or null when none changed. */

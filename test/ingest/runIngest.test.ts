@@ -319,3 +319,17 @@ test('a run with editions repaired after parsing stores the same texts and linea
     assert.equal(editionSnapshot(together, '2013-07-13'), editionSnapshot(oneByOne, '2013-07-13'));
     assert.deepEqual(lineagePartition(together), lineagePartition(oneByOne));
   }));
+
+test('the full-text index is one segment after each ingest, so a search reads one b-tree per term', () =>
+  inTmpDb(async (db) => {
+    await runIngest({ inputs: expandInputs([file('mtg-cr/CR-2021-07-12.txt')]), dbFile: db });
+    // a second run adds texts, which FTS5 writes as a new segment until the index is merged
+    await runIngest({ inputs: expandInputs([file('rulesraker/2021-06-09.txt')]), dbFile: db });
+    const r = openReadOnlyDb(db);
+    try {
+      assert.equal(r.prepare('SELECT count(DISTINCT segid) FROM texts_fts_idx').pluck().get(), 1);
+      assert.ok((r.prepare(`SELECT count(*) FROM texts_fts WHERE texts_fts MATCH '"trample"'`).pluck().get() as number) > 0);
+    } finally {
+      r.close();
+    }
+  }));
