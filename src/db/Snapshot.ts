@@ -31,14 +31,13 @@ interface EditionRows {
   versions: Int32Array;
   /** Lineage id per position; a rule outside the chain (never aligned) is its own lineage, negative. */
   lineages: Int32Array;
-  /** `versions` sorted, with the position of each: membership and position by binary search. */
-  sortedVersions: Int32Array;
-  sortedPositions: Int32Array;
+  /** `versions` sorted, with the position of each: membership and position by binary search (built on first use). */
+  sorted: { versions: Int32Array; positions: Int32Array } | null;
   glossary: Int32Array;
   parts: PartRecord[];
   abilityWords: string[];
-  /** Bit per text id: the edition shows this text (rule, example or definition). */
-  textBits: Uint8Array;
+  /** Bit per text id: the edition shows this text (rule, example or definition); built on first use. */
+  textBits: Uint8Array | null;
   numbers: string[] | null;
 }
 
@@ -64,7 +63,13 @@ const EDITION_COLS = `id, family, effective_date AS effectiveDate, official, lab
  */
 export class Snapshot {
   readonly editions: EditionInfo[];
+  private readonly infoById: Map<number, EditionInfo>;
   private readonly rows = new Map<number, EditionRows>();
+  private readonly partsOf = new Map<number, PartRecord[]>();
+  private readonly abilityWordsOf = new Map<number, string[]>();
+  private readonly maxText: number;
+  private readonly editionRules: Statement;
+  private readonly editionGlossary: Statement;
   private readonly bodies = new Map<number, string>();
   private readonly normHashes = new Map<number, number>();
   private readonly versionById = new Map<number, VersionRecord>();
@@ -82,8 +87,6 @@ export class Snapshot {
   private readonly files = new Map<number, { files: number; primary: { path: string; sha256: string } | null }>();
   /** Rulings Summaries notes by edition, then section, in published order (text ids). */
   private readonly notes = new Map<number, Map<string, number[]>>();
-  /** Lineage id -> places, each editionId * 2^16 + position (built on first use). */
-  private lineageIndex: Map<number, number[]> | null = null;
   private readonly search: { match: Statement; any: Statement; snippet: Statement; highlight: Statement };
   private words: string[] | null = null;
   /** The texts whose marks the running `marks` query makes. */
@@ -94,11 +97,11 @@ export class Snapshot {
     this.editions = (db.prepare(`SELECT ${EDITION_COLS} FROM editions ORDER BY family, effective_date, label`).all() as Array<
       Omit<EditionInfo, 'official'> & { official: number }
     >).map((e) => ({ ...e, family: e.family as Family, official: e.official === 1 }));
+    this.infoById = new Map(this.editions.map((e) => [e.id, e]));
     for (const [id, body, normH] of all<[number, string, number]>('SELECT id, body, norm_h FROM texts')) {
       this.bodies.set(id, body);
       this.normHashes.set(id, normH);
     }
-    const maxText = Math.max(0, ...this.bodies.keys());
     const add = (m: Map<number, number[]>, k: number, v: number): void => {
       const l = m.get(k);
       if (l) l.push(v);
@@ -134,59 +137,27 @@ export class Snapshot {
       if (!c) this.textsCiting.set(target, [textId]);
       else if (c[c.length - 1] !== textId) c.push(textId);
     }
-    // One row per edition, ids as JSON arrays (parsed natively) rather than a JS row per rule.
-    const ruleRows = new Map(
-      [...all<[number, string, string]>(
-        `SELECT edition_id, json_group_array(version_id), json_group_array(coalesce(lineage_id, 0))
-         FROM (SELECT edition_id, version_id, lineage_id FROM edition_rules ORDER BY edition_id, ord) GROUP BY edition_id`,
-      )].map(([e, v, l]) => [e, [v, l]] as const),
-    );
-    const glossaryRows = new Map(
-      all<[number, string]>(
-        `SELECT edition_id, json_group_array(version_id)
-         FROM (SELECT edition_id, version_id FROM edition_glossary ORDER BY edition_id, ord) GROUP BY edition_id`,
-      ),
-    );
-    const parts = new Map<number, PartRecord[]>();
     for (const [e, number, title] of all<[number, string, string]>('SELECT edition_id, number, title FROM edition_parts ORDER BY edition_id, ord')) {
-      const l = parts.get(e);
+      const l = this.partsOf.get(e);
       if (l) l.push({ number, title });
-      else parts.set(e, [{ number, title }]);
+      else this.partsOf.set(e, [{ number, title }]);
     }
-    const words = new Map<number, string[]>();
     for (const [e, w] of all<[number, string]>('SELECT edition_id, word FROM ability_words ORDER BY edition_id, ord')) {
-      const l = words.get(e);
+      const l = this.abilityWordsOf.get(e);
       if (l) l.push(w);
-      else words.set(e, [w]);
+      else this.abilityWordsOf.set(e, [w]);
     }
-    for (const info of this.editions) {
-      const [v, l] = ruleRows.get(info.id) ?? ['[]', '[]'];
-      const versions = Int32Array.from(JSON.parse(v) as number[]);
-      const lineages = Int32Array.from(JSON.parse(l) as number[]);
-      for (let k = 0; k < lineages.length; k++) if (lineages[k] === 0) lineages[k] = -(info.id * 100000 + k);
-      const order = Int32Array.from(versions.keys()).sort((a, b) => versions[a]! - versions[b]! || a - b);
-      const glossary = Int32Array.from(JSON.parse(glossaryRows.get(info.id) ?? '[]') as number[]);
-      const textBits = new Uint8Array((maxText >> 3) + 1);
-      const mark = (t: number): void => void (textBits[t >> 3]! |= 1 << (t & 7));
-      for (const id of versions) {
-        const ver = this.versionById.get(id)!;
-        mark(ver.textId);
-        for (const x of ver.exampleIds) mark(x);
-      }
-      for (const id of glossary) mark(this.glossaryVersions.get(id)!.textId);
-      this.rows.set(info.id, {
-        info,
-        versions,
-        lineages,
-        sortedVersions: order.map((k) => versions[k]!),
-        sortedPositions: order,
-        glossary,
-        parts: parts.get(info.id) ?? [],
-        abilityWords: words.get(info.id) ?? [],
-        textBits,
-        numbers: null,
-      });
-    }
+    this.maxText = Math.max(0, ...this.bodies.keys());
+    // One row per edition, ids as JSON arrays (parsed natively) rather than a JS row per rule.
+    this.editionRules = db
+      .prepare(
+        `SELECT json_group_array(version_id), json_group_array(coalesce(lineage_id, 0))
+         FROM (SELECT version_id, lineage_id FROM edition_rules WHERE edition_id = ? ORDER BY ord)`,
+      )
+      .raw(true);
+    this.editionGlossary = db
+      .prepare('SELECT json_group_array(version_id) FROM (SELECT version_id FROM edition_glossary WHERE edition_id = ? ORDER BY ord)')
+      .pluck();
     // a database written before the Rulings notes were stored has no such table
     const notes = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'edition_notes'`).get()
       ? all<[number, string, number]>('SELECT edition_id, section, text_id FROM edition_notes ORDER BY edition_id, ord')
@@ -225,15 +196,65 @@ export class Snapshot {
     };
   }
 
+  // An edition's rows are read on its first use: a command that reads one edition (the CLI) loads
+  // one, and a server loads them all at start (KnowledgeBase.warm).
   private edition(editionId: number): EditionRows {
-    const r = this.rows.get(editionId);
-    if (!r) throw new Error(`no edition ${editionId} in the snapshot`);
-    return r;
+    const cached = this.rows.get(editionId);
+    if (cached) return cached;
+    const info = this.infoById.get(editionId);
+    if (!info) throw new Error(`no edition ${editionId} in the snapshot`);
+    const [v, l] = this.editionRules.get(editionId) as [string, string];
+    const versions = Int32Array.from(JSON.parse(v) as number[]);
+    const lineages = Int32Array.from(JSON.parse(l) as number[]);
+    for (let k = 0; k < lineages.length; k++) if (lineages[k] === 0) lineages[k] = -(info.id * 100000 + k);
+    const glossary = Int32Array.from(JSON.parse(this.editionGlossary.get(editionId) as string) as number[]);
+    const rows: EditionRows = {
+      info,
+      versions,
+      lineages,
+      sorted: null,
+      glossary,
+      parts: this.partsOf.get(editionId) ?? [],
+      abilityWords: this.abilityWordsOf.get(editionId) ?? [],
+      textBits: null,
+      numbers: null,
+    };
+    this.rows.set(editionId, rows);
+    return rows;
+  }
+
+  private sortedOf(e: EditionRows): { versions: Int32Array; positions: Int32Array } {
+    if (e.sorted) return e.sorted;
+    const v = e.versions;
+    const positions = Int32Array.from(v.keys()).sort((a, b) => v[a]! - v[b]! || a - b);
+    return (e.sorted = { versions: positions.map((k) => v[k]!), positions });
+  }
+
+  private textBitsOf(e: EditionRows): Uint8Array {
+    if (e.textBits) return e.textBits;
+    const bits = new Uint8Array((this.maxText >> 3) + 1);
+    const mark = (t: number): void => void (bits[t >> 3]! |= 1 << (t & 7));
+    for (const id of e.versions) {
+      const ver = this.versionById.get(id)!;
+      mark(ver.textId);
+      for (const x of ver.exampleIds) mark(x);
+    }
+    for (const id of e.glossary) mark(this.glossaryVersions.get(id)!.textId);
+    return (e.textBits = bits);
+  }
+
+  /** Reads every edition's rows now (a server, so that no request pays for it). */
+  loadAll(): void {
+    for (const info of this.editions) {
+      const e = this.edition(info.id);
+      this.sortedOf(e);
+      this.textBitsOf(e);
+    }
   }
 
   /** An edition by id. */
   editionById(editionId: number): EditionInfo | null {
-    return this.rows.get(editionId)?.info ?? null;
+    return this.infoById.get(editionId) ?? null;
   }
 
   /** How many source files an edition was read from, and the one whose text is stored. */
@@ -270,7 +291,8 @@ export class Snapshot {
   /** Position of a rule version in an edition, or -1. */
   positionOf(editionId: number, versionId: number): number {
     const e = this.edition(editionId);
-    const s = e.sortedVersions;
+    const sorted = this.sortedOf(e);
+    const s = sorted.versions;
     let lo = 0;
     let hi = s.length;
     while (lo < hi) {
@@ -278,7 +300,7 @@ export class Snapshot {
       if (s[mid]! < versionId) lo = mid + 1;
       else hi = mid;
     }
-    return lo < s.length && s[lo] === versionId ? e.sortedPositions[lo]! : -1;
+    return lo < s.length && s[lo] === versionId ? sorted.positions[lo]! : -1;
   }
 
   /** A rule by number in an edition (the first, should a source number two rules alike). */
@@ -421,7 +443,7 @@ export class Snapshot {
 
   /** Whether an edition shows a text. */
   hasText(editionId: number, textId: number): boolean {
-    const bits = this.edition(editionId).textBits;
+    const bits = this.textBitsOf(this.edition(editionId));
     return ((bits[textId >> 3] ?? 0) & (1 << (textId & 7))) !== 0;
   }
 
@@ -432,20 +454,14 @@ export class Snapshot {
 
   /** Where a lineage appears: (edition, position) pairs, in edition order. */
   lineagePlaces(lineageId: number): Array<[editionId: number, pos: number]> {
-    if (this.lineageIndex === null) {
-      const index = new Map<number, number[]>();
-      for (const e of this.editions) {
-        const l = this.edition(e.id).lineages;
-        for (let k = 0; k < l.length; k++) {
-          const list = index.get(l[k]!);
-          const place = e.id * 65536 + k;
-          if (list) list.push(place);
-          else index.set(l[k]!, [place]);
-        }
-      }
-      this.lineageIndex = index;
+    // A scan (native indexOf, about half a millisecond for every edition) instead of an index of
+    // every lineage: no start-up cost for a one-shot command, no memory held by a server.
+    const out: Array<[number, number]> = [];
+    for (const e of this.editions) {
+      const l = this.edition(e.id).lineages;
+      for (let k = l.indexOf(lineageId); k >= 0; k = l.indexOf(lineageId, k + 1)) out.push([e.id, k]);
     }
-    return (this.lineageIndex.get(lineageId) ?? []).map((p) => [Math.floor(p / 65536), p % 65536]);
+    return out;
   }
 
   /** Splits and merges recorded on the chain after `from` up to `to` (a forward diff's span), by lineage, oldest first. */

@@ -169,9 +169,9 @@ export class KnowledgeBase {
     return new KnowledgeBase(openReadOnlyDb(file), opts);
   }
 
-  /** Builds what the first history, typo correction and keyword lookups would build (a server does this at start, not in a request). */
+  /** Builds what the first read of each edition, history, typo correction and keyword lookups would build (a server does this at start, not in a request). */
   warm(): this {
-    this.snapshot.lineagePlaces(0);
+    this.snapshot.loadAll();
     this.vocabulary ??= this.snapshot.vocabulary();
     for (const e of this.snapshot.editions) this.keywords(e.id);
     return this;
