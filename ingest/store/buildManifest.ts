@@ -20,8 +20,8 @@ export interface ManifestInputs {
     /** Every file the archive knows of, by label date and format, with its official address when known. */
     Rules?: Array<{ Date: string; Format: string; URL?: string | null }>;
   } | null;
-  /** data/published.json: editions published beyond what the archives know, and irregular file names. */
-  published?: { editions: Array<{ effectiveDate: string; urls: string[] }> } | null;
+  /** data/published.json: editions published beyond what the archives know, irregular file names, and sets the archives do not record. */
+  published?: { editions: Array<{ effectiveDate: string; urls?: string[]; setCode?: string; setName?: string }> } | null;
   /** set-releases.json, parsed. */
   setReleases: { releases: Array<{ setCode: string; setName: string; publishedOn: string }> } | null;
 }
@@ -98,7 +98,10 @@ export function buildManifest(input: ManifestInputs): Manifest {
     if (!list.includes(url)) list.push(url);
   };
   // Editions published beyond the archives (and irregular names, which no date can be read from) come first.
-  for (const p of input.published?.editions ?? []) for (const url of p.urls) attach(url, [p.effectiveDate], true, false);
+  for (const p of input.published?.editions ?? []) {
+    if (!crEditions().some((e) => e.effectiveDate === p.effectiveDate || e.files.some((f) => f.labelDate === p.effectiveDate))) edition('cr', p.effectiveDate);
+    for (const url of p.urls ?? []) attach(url, [p.effectiveDate], true, false);
+  }
   for (const url of input.officialUrls) attach(url, datesOfUrl(url), true);
   for (const r of input.metadata?.Rules ?? []) if (r.URL) attach(r.URL, [r.Date], true);
   for (const found of input.metadata?.FoundFiles ?? []) {
@@ -118,9 +121,13 @@ export function buildManifest(input: ManifestInputs): Manifest {
       .map((r) => ({ r, d: daysBetween(r.publishedOn, e.effectiveDate) }))
       .filter((x) => x.d <= 10)
       .sort((a, b) => a.d - b.d)[0];
+    const listed = input.published?.editions.find((p) => p.effectiveDate === e.effectiveDate && p.setCode);
     if (release) {
       e.setCode = release.r.setCode;
       e.setName = release.r.setName;
+    } else if (listed) {
+      e.setCode = listed.setCode!;
+      e.setName = listed.setName ?? null;
     }
     e.files.sort((a, b) => (a.path < b.path ? -1 : 1));
     if (e.downloads && Object.keys(e.downloads).length === 0) delete e.downloads;

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { buildManifest, datesOfUrl } from '../../ingest/store/buildManifest.js';
 import { runIngest } from '../../ingest/store/runIngest.js';
 import { expandInputs, planFromManifest, readManifest, sha256Hex, type Manifest } from '../../ingest/store/sources.js';
+import { projectRoot } from '../../src/core/projectFiles.js';
 
 const corpus = resolve(process.cwd(), '../shared/corpus');
 
@@ -42,6 +43,31 @@ test('the manifest joins files, download addresses and set releases', () => {
   // A known edition with no local copy gets its address from the template; ambiguous strays are not invented.
   assert.deepEqual(byDate.get('2023-02-03')!.urls, ['https://x/2023/MagicCompRules%2020230203.txt']);
   assert.equal(m.editions.length, 3);
+});
+
+test('a set the archives do not record comes from data/published.json; the archive\'s own release wins', () => {
+  const m = buildManifest({
+    files: [{ path: 'b/2021-07-12.txt', sha256: 'bb', labelDate: '2021-07-12', family: 'cr', effectiveDate: '2021-07-23' }],
+    officialUrls: [],
+    metadata: null,
+    published: {
+      editions: [
+        { effectiveDate: '2021-07-23', setCode: 'XXX', setName: 'Not this one' },
+        { effectiveDate: '2023-04-14', setCode: 'MOM', setName: 'March of the Machine' },
+      ],
+    },
+    setReleases: { releases: [{ setCode: 'AFR', setName: 'Adventures in the Forgotten Realms', publishedOn: '2021-07-23' }] },
+  });
+  const byDate = new Map(m.editions.map((e) => [e.effectiveDate, e]));
+  assert.equal(byDate.get('2021-07-23')!.setCode, 'AFR');
+  assert.deepEqual([byDate.get('2023-04-14')!.setCode, byDate.get('2023-04-14')!.setName], ['MOM', 'March of the Machine']);
+});
+
+test('the project manifest names the set of every edition from 2022 to 2026-01-16', () => {
+  const manifest = JSON.parse(readFileSync(join(projectRoot(), 'data/sources.json'), 'utf8')) as { editions: Array<{ family: string; effectiveDate: string; setCode: string | null }> };
+  const cr = manifest.editions.filter((e) => e.family === 'cr' && e.effectiveDate >= '2022-01-01' && e.effectiveDate <= '2026-01-16');
+  assert.deepEqual(cr.filter((e) => !e.setCode).map((e) => e.effectiveDate), []);
+  assert.equal(cr.find((e) => e.effectiveDate === '2023-04-14')!.setCode, 'MOM');
 });
 
 test('the manifest knows every format the archive lists, irregular names and editions beyond the archives', () => {

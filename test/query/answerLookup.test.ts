@@ -103,4 +103,6 @@ test('a cut answer names the subrules it could not show, with the link to the re
 test('a set code names an edition', () => {
   assert.equal(kb.resolveEdition('afr').edition.effectiveDate, '2021-07-23');
   assert.equal(kb.resolveEdition('AFR').exact, true);
+  // a set newer than the database: the answer says what is stored rather than "not a date"
+  assert.throws(() => kb.resolveEdition('mom'), (e: Error) => /no stored edition was published with a set coded "MOM" \(the newest stored is 2021-07-23 \(AFR\)\)/.test(e.message));
 });
