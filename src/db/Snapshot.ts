@@ -474,7 +474,8 @@ export class Snapshot {
       if (e.family !== to.family || !e.official || e.effectiveDate <= from.effectiveDate || e.effectiveDate > to.effectiveDate) continue;
       out.push({ kind: l.kind, lineage: this.edition(l.editionId).lineages[l.pos]!, prevLineage: this.edition(l.prevEditionId).lineages[l.prevPos]!, date: e.effectiveDate });
     }
-    return out.sort((a, b) => a.date.localeCompare(b.date)).map(({ kind, lineage, prevLineage }) => ({ kind, lineage, prevLineage }));
+    // ISO dates order as strings (localeCompare would load ICU's collator, ~6 ms in a fresh process)
+    return out.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)).map(({ kind, lineage, prevLineage }) => ({ kind, lineage, prevLineage }));
   }
 
   /** An edition's rules as the aligner reads them (no examples), in document order. */
