@@ -351,6 +351,16 @@ export class Snapshot {
     return out;
   }
 
+  /** Texts with their stored references and normalized-text hashes, as the differ compares them. */
+  diffTexts(ids: Iterable<number>): Map<number, { text: string; refs: Reference[]; normHash: number }> {
+    const out = new Map<number, { text: string; refs: Reference[]; normHash: number }>();
+    for (const id of ids) {
+      const text = this.bodies.get(id);
+      if (text !== undefined) out.set(id, { text, refs: this.refs.get(id) ?? [], normHash: this.normHashes.get(id)! });
+    }
+    return out;
+  }
+
   /** Stored references of a text, in text order. */
   refsOfText(textId: number): TextRefRecord[] {
     return this.refs.get(textId) ?? [];

@@ -72,6 +72,24 @@ function masked(text: string, ms: Mention[]): string {
 
 const SUBSTANTIVE: RuleTextComparison = { textChange: 'substantive', typography: false };
 
+/** A text as the differ compares it, with its stored references and normalized-text hash when read. */
+export interface DiffText {
+  text: string;
+  /** References of `text`; extracted when absent. */
+  refs?: Reference[];
+  /** Hash of the normalized text (texts.norm_h): different hashes mean the texts differ beyond typography. */
+  normHash?: number;
+}
+
+/** compareRuleText of two diffed texts: compareReworded when their hashes say they differ beyond typography. */
+export function compareTexts(b: DiffText, a: DiffText, resolveBefore: ResolveLineage, resolveAfter: ResolveLineage, titles?: { before: TitleOf; after: TitleOf }): RuleTextComparison {
+  // (compareRuleText's defaults would extract references even for equal texts)
+  if (b.text === a.text) return { textChange: 'none', typography: false };
+  return b.normHash !== undefined && a.normHash !== undefined && b.normHash !== a.normHash && b.refs && a.refs
+    ? compareReworded(b.text, a.text, resolveBefore, resolveAfter, b.refs, a.refs, titles)
+    : compareRuleText(b.text, a.text, resolveBefore, resolveAfter, b.refs, a.refs, titles);
+}
+
 /**
  * Reference-aware comparison of one rule's text in two editions. A change made only of
  * reference numbers, each old and new reference resolving to the same lineage, is 'references';

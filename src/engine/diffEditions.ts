@@ -1,25 +1,20 @@
 import { inScope, sectionOf } from '../core/ruleNumber.js';
-import { compareReworded, compareRuleText, textClass } from './compareRule.js';
-import type { ResolveLineage, RuleTextComparison, TextChange, TextClass, TitleOf } from './compareRule.js';
+import { compareTexts, textClass } from './compareRule.js';
+import type { DiffText, ResolveLineage, TextChange, TextClass, TitleOf } from './compareRule.js';
 import { extractReferences } from '../core/references.js';
 import type { Reference } from '../core/references.js';
 import { wordDiff } from './wordDiff.js';
 import type { DiffSegment } from './wordDiff.js';
 
 /** A rule of one edition with its lineage id, in document order. */
-export interface DiffRule {
+export interface DiffRule extends DiffText {
   number: string;
-  text: string;
   parent?: string | null;
   kind?: string;
-  examples: string[];
+  examples: DiffText[];
   lineage: number;
-  /** Precomputed references of `text`; extracted when absent. */
-  refs?: Reference[];
   /** Stored rule version: two rules with the same version have the same number, text and examples. */
   version?: number;
-  /** Hash of the normalized text (texts.norm_h): different hashes mean the texts differ beyond typography. */
-  normHash?: number;
 }
 
 
@@ -201,10 +196,16 @@ export interface PairedEditions {
   targetTitles?: { before: TitleOf; after: TitleOf };
   /** Section titles ("702" -> its text) of the given sections: the `to` edition's, else the `from` one's. */
   titles(sections: string[]): Map<string, string>;
-  glossary?: { from: Array<{ term: string; definition: string }>; to: Array<{ term: string; definition: string }> };
+  glossary?: { from: GlossaryEntry[]; to: GlossaryEntry[] };
 }
 
-const sameList = (a: string[], b: string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+/** A glossary term and its definition, as diffGlossary reads them. */
+export interface GlossaryEntry extends DiffText {
+  term: string;
+}
+
+const sameTexts = (a: DiffText[], b: DiffText[]): boolean => a.length === b.length && a.every((x, i) => x.text === b[i]!.text);
+const textsOf = (xs: DiffText[]): string[] => xs.map((x) => x.text);
 const SECTION = /^\d{3}$/;
 
 /** Diffs two editions already paired (see loadDiff): reads only the rules of changed pairs, added and removed rules. */
@@ -249,18 +250,12 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
     const b = e.fromRule(j);
     const r = e.toRule(k);
     if (b.number !== r.number) renumbering.push({ from: b.number, to: r.number });
-    if (!sameList(b.examples, r.examples)) {
+    if (!sameTexts(b.examples, r.examples)) {
       const textChange = classifyTexts(b.examples, r.examples, resolveFrom, resolveTo, e.targetTitles);
-      examples.push({ lineage: r.lineage, number: r.number, before: b.examples, after: r.examples, textChange });
+      examples.push({ lineage: r.lineage, number: r.number, before: textsOf(b.examples), after: textsOf(r.examples), textChange });
     }
     if (b.number === r.number && b.text === r.text) continue;
-    // (compareRuleText's defaults would extract references even for equal texts)
-    const cmp: RuleTextComparison =
-      b.text === r.text
-        ? { textChange: 'none', typography: false }
-        : b.normHash !== undefined && r.normHash !== undefined && b.normHash !== r.normHash && b.refs && r.refs
-          ? compareReworded(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs, e.targetTitles)
-          : compareRuleText(b.text, r.text, resolveFrom, resolveTo, b.refs, r.refs, e.targetTitles);
+    const cmp = compareTexts(b, r, resolveFrom, resolveTo, e.targetTitles);
     const kinds: ChangeKind[] = [];
     if (b.number !== r.number) kinds.push('renumbered');
     if (cmp.textChange !== 'none') kinds.push(cmp.textChange);
@@ -318,8 +313,8 @@ const CLASS_ORDER: TextClass[] = ['none', 'typography', 'references', 'correctio
 
 /** The strongest class among paired texts (examples, definitions); 'substantive' when their number differs. */
 export function classifyTexts(
-  before: string[],
-  after: string[],
+  before: DiffText[],
+  after: DiffText[],
   resolveFrom: ResolveLineage,
   resolveTo: ResolveLineage,
   titles?: { before: TitleOf; after: TitleOf },
@@ -328,7 +323,7 @@ export function classifyTexts(
   let worst = 0;
   const last = CLASS_ORDER.length - 1;
   for (let k = 0; k < before.length && worst < last; k++) {
-    const cmp = compareRuleText(before[k]!, after[k]!, resolveFrom, resolveTo, undefined, undefined, titles);
+    const cmp = compareTexts(before[k]!, after[k]!, resolveFrom, resolveTo, titles);
     worst = Math.max(worst, CLASS_ORDER.indexOf(textClass(cmp)));
   }
   return CLASS_ORDER[worst]!;
@@ -336,8 +331,8 @@ export function classifyTexts(
 
 /** Glossary changes by term (case-insensitive): added, removed and reworded definitions. */
 export function diffGlossary(
-  from: Array<{ term: string; definition: string }>,
-  to: Array<{ term: string; definition: string }>,
+  from: GlossaryEntry[],
+  to: GlossaryEntry[],
   withSegments = true,
   resolveFrom: ResolveLineage = () => null,
   resolveTo: ResolveLineage = () => null,
@@ -351,18 +346,18 @@ export function diffGlossary(
     const k = key(g.term);
     seen.add(k);
     const b = before.get(k);
-    if (!b) out.push({ term: g.term, before: null, after: g.definition, textChange: 'substantive' });
-    else if (b.definition !== g.definition) {
+    if (!b) out.push({ term: g.term, before: null, after: g.text, textChange: 'substantive' });
+    else if (b.text !== g.text) {
       out.push({
         term: g.term,
-        before: b.definition,
-        after: g.definition,
-        textChange: classifyTexts([b.definition], [g.definition], resolveFrom, resolveTo, titles),
-        ...(withSegments ? { segments: wordDiff(b.definition, g.definition) } : {}),
+        before: b.text,
+        after: g.text,
+        textChange: classifyTexts([b], [g], resolveFrom, resolveTo, titles),
+        ...(withSegments ? { segments: wordDiff(b.text, g.text) } : {}),
       });
     }
   }
-  for (const g of from) if (!seen.has(key(g.term))) out.push({ term: g.term, before: g.definition, after: null, textChange: 'substantive' });
+  for (const g of from) if (!seen.has(key(g.term))) out.push({ term: g.term, before: g.text, after: null, textChange: 'substantive' });
   return out;
 }
 

@@ -2,8 +2,8 @@ import type { Reference } from '../core/references.js';
 import type { DiffVersion } from '../db/Snapshot.js';
 import { alignEditions, type AlignRule } from './align.js';
 import { diffPaired, lineageResolver, markLinks, pairLineages, partLineages } from './diffEditions.js';
-import type { ChangeKind, DiffRule, EditionDiff } from './diffEditions.js';
-import type { TitleOf } from './compareRule.js';
+import type { ChangeKind, DiffRule, EditionDiff, GlossaryEntry } from './diffEditions.js';
+import type { DiffText, TitleOf } from './compareRule.js';
 
 /** What a diff reads of the stored editions (the Snapshot). */
 export interface DiffSource {
@@ -11,7 +11,8 @@ export interface DiffSource {
   versions(ids: Iterable<number>): Map<number, DiffVersion>;
   refsOfTexts(ids: Iterable<number>): Map<number, Reference[]>;
   glossaryIds(editionId: number): Array<[term: string, textId: number]>;
-  texts(ids: Iterable<number>): Map<number, string>;
+  /** Texts (examples, definitions) with their stored references and normalized-text hashes. */
+  diffTexts(ids: Iterable<number>): Map<number, Required<DiffText>>;
   /** Splits and merges recorded on the chain after `from` up to `to` (a forward diff's span), by lineage, oldest first. */
   linksBetween(fromId: number, toId: number): Array<{ kind: 'split' | 'merge'; lineage: number; prevLineage: number }>;
   /** An edition's rules as the aligner reads them (no examples), in document order. */
@@ -78,7 +79,7 @@ export function loadDiff(
   const gb = rulesOnly ? [] : reader.glossaryIds(to.id);
   const textIds = glossaryTextsNeeded(ga, gb);
   for (const ids of exampleLists.values()) for (const id of ids) textIds.add(id);
-  const texts = textIds.size > 0 ? reader.texts(textIds) : new Map<number, string>();
+  const texts = textIds.size > 0 ? reader.diffTexts(textIds) : new Map<number, Required<DiffText>>();
 
   // parts (read when a reference names no rule: few do) are the same part when their titles are
   let partRows: [Array<[string, string]>, Array<[string, string]>] | null = null;
@@ -107,14 +108,13 @@ export function loadDiff(
       number: e.numbers[k]!,
       text: v.text,
       // examples unread (rulesOnly, or the same on both sides) are [] on both sides
-      examples: ids ? ids.map((id) => texts.get(id) ?? '') : [],
+      examples: ids ? ids.map((id) => texts.get(id) ?? { text: '' }) : [],
       lineage: e.lineages[k]!,
       refs: refIds.has(v.textId) ? (refs.get(v.textId) ?? []) : undefined,
       normHash: v.normHash,
     };
   };
-  const glossary = (g: Array<[string, number]>): Array<{ term: string; definition: string }> =>
-    g.map(([term, id]) => ({ term, definition: texts.get(id) ?? '' }));
+  const glossary = (g: Array<[string, number]>): GlossaryEntry[] => g.map(([term, id]) => ({ term, ...(texts.get(id) ?? { text: '' }) }));
   const diff = diffPaired(
     {
       from: from.effectiveDate,

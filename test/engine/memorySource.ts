@@ -53,7 +53,7 @@ export function memorySource(editions: FixtureEdition[]): DiffSource {
       ),
     refsOfTexts: (ids) => new Map([...ids].map((id) => [id, extractReferences(bodies.get(id)!)])),
     glossaryIds: (k) => rows[k]!.glossary,
-    texts: (ids) => new Map([...ids].map((id) => [id, bodies.get(id)!])),
+    diffTexts: (ids) => new Map([...ids].map((id) => [id, { text: bodies.get(id)!, refs: extractReferences(bodies.get(id)!), normHash: normHash(bodies.get(id)!) }])),
     linksBetween: () => [],
     alignRules: (k) => rows[k]!.e.rules.map((r) => ({ number: r.number, parent: null, kind: 'rule', text: r.text, examples: [] })),
     partTitles: () => [],
