@@ -46,10 +46,11 @@ interface Mention {
   targets: string[];
 }
 
-// References whose spans overlap (the targets of one range) form one mention.
+// References whose spans overlap (the targets of one range) form one mention. `refs` are in text
+// order, as extractReferences returns them and the store keeps them.
 function mentions(refs: Reference[]): Mention[] {
   const out: Mention[] = [];
-  for (const r of [...refs].sort((a, b) => a.start - b.start)) {
+  for (const r of refs) {
     const last = out[out.length - 1];
     if (last && r.start < last.end) {
       last.targets.push(r.target);
@@ -94,7 +95,7 @@ export function compareTexts(b: DiffText, a: DiffText, resolveBefore: ResolveLin
  * Reference-aware comparison of one rule's text in two editions. A change made only of
  * reference numbers, each old and new reference resolving to the same lineage, is 'references';
  * a reference that now resolves to another rule, or any other wording change, is 'substantive'.
- * Typography-only differences are 'none' with `typography` set.
+ * Typography-only differences are 'none' with `typography` set. References given are in text order.
  */
 export function compareRuleText(
   beforeText: string,
