@@ -195,9 +195,10 @@ export function sameTypography(a: string, b: string): boolean {
 }
 
 const MARKS = /\((?:TM|tm|R|r|C|c)\)|TM/g;
-// General punctuation (U+2010–U+205F: dashes, quotes, primes, ellipsis), ™, ®, ©, ´, no-break space, minus, replacement character.
-const TYPOGRAPHIC = (c: number): boolean =>
-  (c >= 0x2010 && c <= 0x205f) || c === 0x2122 || c === 0xae || c === 0xa9 || c === 0xb4 || c === 0xa0 || c === 0x2212 || c === 0xfffd;
+// A letter outside ASCII: not general punctuation (U+2010–U+205F: dashes, quotes, primes, ellipsis), ™, ®, ©, ´,
+// no-break space, minus or the replacement character.
+// eslint-disable-next-line no-control-regex -- the ASCII range starts at NUL
+const OTHER_LETTER = /[^\x00-\x7f\u2010-\u205f\u2122\xa0\xa9\xae\xb4\u2212\ufffd]/;
 
 // (a cheap test first: most texts have no mark)
 const mayHaveMarks = (t: string): boolean => t.includes('TM') || /\((?:tm|r|c)\)/i.test(t);
@@ -208,8 +209,15 @@ const mayHaveMarks = (t: string): boolean => t.includes('TM') || /\((?:tm|r|c)\)
  * reworded texts; false means "maybe the same" (also for letters outside ASCII, which fold).
  */
 function wordsDiffer(x: string, y: string): boolean {
-  const a = mayHaveMarks(x) ? x.replace(MARKS, '') : x;
-  const b = mayHaveMarks(y) ? y.replace(MARKS, '') : y;
+  // The walk starts at the last space of the texts' common prefix (no mark spans a space): builtins
+  // find the prefix for less than a walk over it costs a fresh process.
+  const p = commonPrefix(x, y);
+  if (p === x.length && p === y.length) return false;
+  const q = p > 0 ? x.lastIndexOf(' ', p - 1) + 1 : 0;
+  // (the walk would stop at such a letter in the common part)
+  if (q > 0 && OTHER_LETTER.test(x.slice(0, q))) return false;
+  const a = mayHaveMarks(x) ? x.slice(q).replace(MARKS, '') : x.slice(q);
+  const b = mayHaveMarks(y) ? y.slice(q).replace(MARKS, '') : y.slice(q);
   let i = 0;
   let j = 0;
   for (;;) {
@@ -224,12 +232,24 @@ function wordsDiffer(x: string, y: string): boolean {
   }
 }
 
-// Index of the next ASCII letter or digit from k; -1 at the end, -2 at a non-ASCII letter.
+// Length of the longest common prefix of two strings (binary search; startsWith compares natively).
+function commonPrefix(x: string, y: string): number {
+  let lo = 0;
+  let hi = Math.min(x.length, y.length);
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (x.startsWith(y.slice(0, mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+// Index of the next ASCII letter or digit from k; -1 at the end, -2 at a letter outside ASCII.
 function nextWordChar(s: string, k: number): number {
   for (; k < s.length; k++) {
     const c = s.charCodeAt(k);
     if ((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90)) return k;
-    if (c > 127 && !TYPOGRAPHIC(c)) return -2;
+    if (c > 127 && OTHER_LETTER.test(s[k]!)) return -2;
   }
   return -1;
 }

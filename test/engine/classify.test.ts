@@ -18,6 +18,9 @@ test('typography beyond normalizeText: a bare TM and punctuation moved around a 
   assert.equal(textClass(compareRuleText('The Æther Flash card.', 'The Aether Flash card.', none, none)), 'typography');
   assert.equal(textClass(compareRuleText('The “DCI®” rules.', 'The "DCI" rules.', none, none)), 'typography');
   assert.equal(textClass(compareRuleText('Draw 2 cards.', 'Draw 3 cards.', none, none)), 'substantive');
+  // the texts part inside a mark: the words are compared from before it
+  assert.equal(textClass(compareRuleText('See the Odyssey(TM) block rules.', 'See the Odyssey(R) block rules.', none, none)), 'typography');
+  assert.equal(textClass(compareRuleText('See the OdysseyTM block rules.', 'See the OdysseyTMX block rules.', none, none)), 'substantive');
 });
 
 test('a range is compared by its ends: new subrules inside it are a reference update', () => {
