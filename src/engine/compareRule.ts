@@ -50,12 +50,13 @@ interface Mention {
 // order, as extractReferences returns them and the store keeps them.
 function mentions(refs: Reference[]): Mention[] {
   const out: Mention[] = [];
-  for (const r of refs) {
-    const last = out[out.length - 1];
-    if (last && r.start < last.end) {
+  let last: Mention | null = null;
+  for (let k = 0; k < refs.length; k++) {
+    const r = refs[k]!;
+    if (last !== null && r.start < last.end) {
       last.targets.push(r.target);
-      last.end = Math.max(last.end, r.end);
-    } else out.push({ start: r.start, end: r.end, targets: [r.target] });
+      if (r.end > last.end) last.end = r.end;
+    } else out.push((last = { start: r.start, end: r.end, targets: [r.target] }));
   }
   return out;
 }
