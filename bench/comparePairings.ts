@@ -37,8 +37,7 @@ function pairsOf(s: Side, k: number): { pairs: Map<string, string | null>; from:
   b.numbers.forEach((n, i) => pairs.set(n, p[i]! < 0 ? null : a.numbers[p[i]!]!));
   const texts = (e: typeof a): Map<string, string> => {
     if (!listed.has(s.chain[k - 1]!.effectiveDate)) return new Map();
-    const v = s.reader.versions(e.versions);
-    return new Map(e.numbers.map((n, x) => [n, v.get(e.versions[x]!)!.text]));
+    return new Map(e.numbers.map((n, x) => [n, s.reader.text(s.reader.version(e.versions[x]!).textId)]));
   };
   return { pairs, from: texts(a), to: texts(b) };
 }

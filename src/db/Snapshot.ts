@@ -15,16 +15,6 @@ export interface VersionRecord {
   examplesKey: string;
 }
 
-/** A rule version as the differ reads it. */
-export interface DiffVersion {
-  textId: number;
-  text: string;
-  /** Hash of the normalized text (texts.norm_h). */
-  normHash: number;
-  /** The stored JSON array of example text ids. */
-  exampleIds: string;
-}
-
 /** One edition's rows: version and lineage ids by position, glossary, parts. */
 interface EditionRows {
   info: EditionInfo;
@@ -326,14 +316,11 @@ export class Snapshot {
     return { lineages: e.lineages, versions: e.versions, numbers: this.numbers(editionId) };
   }
 
-  /** Rule versions by id with their texts, as the differ reads them. */
-  versions(ids: Iterable<number>): Map<number, DiffVersion> {
-    const out = new Map<number, DiffVersion>();
-    for (const id of ids) {
-      const v = this.versionById.get(id);
-      if (v) out.set(id, { textId: v.textId, text: this.bodies.get(v.textId)!, normHash: this.normHashes.get(v.textId)!, exampleIds: v.examplesKey });
-    }
-    return out;
+  /** A rule version by id. */
+  version(id: number): VersionRecord {
+    const v = this.versionById.get(id);
+    if (!v) throw new Error(`no rule version ${id} in the snapshot`);
+    return v;
   }
 
   /** A text by id ('' when unknown). */
@@ -351,29 +338,14 @@ export class Snapshot {
     return out;
   }
 
-  /** Texts with their stored references and normalized-text hashes, as the differ compares them. */
-  diffTexts(ids: Iterable<number>): Map<number, { text: string; refs: Reference[]; normHash: number }> {
-    const out = new Map<number, { text: string; refs: Reference[]; normHash: number }>();
-    for (const id of ids) {
-      const text = this.bodies.get(id);
-      if (text !== undefined) out.set(id, { text, refs: this.refs.get(id) ?? [], normHash: this.normHashes.get(id)! });
-    }
-    return out;
+  /** A text with its stored references and normalized-text hash, as the differ compares it. */
+  diffText(id: number): { text: string; refs: Reference[]; normHash: number } {
+    return { text: this.text(id), refs: this.refs.get(id) ?? [], normHash: this.normHashes.get(id) ?? 0 };
   }
 
   /** Stored references of a text, in text order. */
   refsOfText(textId: number): TextRefRecord[] {
     return this.refs.get(textId) ?? [];
-  }
-
-  /** Stored references of several texts, as the differ reads them. */
-  refsOfTexts(ids: Iterable<number>): Map<number, Reference[]> {
-    const out = new Map<number, Reference[]>();
-    for (const id of ids) {
-      const l = this.refs.get(id);
-      if (l) out.set(id, l.map(({ target, kind, start, end }) => ({ target, kind, start, end })));
-    }
-    return out;
   }
 
   /** Texts that cite a number (rule texts, examples, definitions of any edition). */

@@ -196,12 +196,14 @@ export interface PairedEditions {
   targetTitles?: { before: TitleOf; after: TitleOf };
   /** Section titles ("702" -> its text) of the given sections: the `to` edition's, else the `from` one's. */
   titles(sections: string[]): Map<string, string>;
-  glossary?: { from: GlossaryEntry[]; to: GlossaryEntry[] };
+  glossary?: GlossaryPair;
 }
 
-/** A glossary term and its definition, as diffGlossary reads them. */
-export interface GlossaryEntry extends DiffText {
-  term: string;
+/** Two glossaries as diffGlossary reads them: terms with their definitions' text ids, and the texts by id. */
+export interface GlossaryPair {
+  from: Array<[term: string, textId: number]>;
+  to: Array<[term: string, textId: number]>;
+  text(id: number): DiffText;
 }
 
 const sameTexts = (a: DiffText[], b: DiffText[]): boolean => a.length === b.length && a.every((x, i) => x.text === b[i]!.text);
@@ -305,7 +307,7 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
         ? renumbering
         : renumbering.filter((r) => inScope(r.from, opts.section!) || inScope(r.to, opts.section!)),
     examples: opts.section === undefined ? examples : examples.filter((x) => inScope(x.number, opts.section!)),
-    glossary: diffGlossary(e.glossary?.from ?? [], e.glossary?.to ?? [], withSegments, resolveFrom, resolveTo, e.targetTitles),
+    glossary: e.glossary ? diffGlossary(e.glossary, withSegments, resolveFrom, resolveTo, e.targetTitles) : [],
   };
 }
 
@@ -329,35 +331,38 @@ export function classifyTexts(
   return CLASS_ORDER[worst]!;
 }
 
-/** Glossary changes by term (case-insensitive): added, removed and reworded definitions. */
+/** Glossary changes by term (case-insensitive): added, removed and reworded definitions (only their texts are read). */
 export function diffGlossary(
-  from: GlossaryEntry[],
-  to: GlossaryEntry[],
+  g: GlossaryPair,
   withSegments = true,
   resolveFrom: ResolveLineage = () => null,
   resolveTo: ResolveLineage = () => null,
   titles?: { before: TitleOf; after: TitleOf },
 ): GlossaryChange[] {
   const key = (t: string): string => t.trim().toLowerCase();
-  const before = new Map(from.map((g) => [key(g.term), g]));
+  const before = new Map(g.from.map(([term, id]) => [key(term), id]));
   const out: GlossaryChange[] = [];
   const seen = new Set<string>();
-  for (const g of to) {
-    const k = key(g.term);
+  for (const [term, id] of g.to) {
+    const k = key(term);
     seen.add(k);
-    const b = before.get(k);
-    if (!b) out.push({ term: g.term, before: null, after: g.text, textChange: 'substantive' });
-    else if (b.text !== g.text) {
+    const old = before.get(k);
+    if (old === undefined) out.push({ term, before: null, after: g.text(id).text, textChange: 'substantive' });
+    else if (old !== id) {
+      // (a text id is one text: the same id, the same definition)
+      const b = g.text(old);
+      const a = g.text(id);
+      if (b.text === a.text) continue;
       out.push({
-        term: g.term,
+        term,
         before: b.text,
-        after: g.text,
-        textChange: classifyTexts([b], [g], resolveFrom, resolveTo, titles),
-        ...(withSegments ? { segments: wordDiff(b.text, g.text) } : {}),
+        after: a.text,
+        textChange: classifyTexts([b], [a], resolveFrom, resolveTo, titles),
+        ...(withSegments ? { segments: wordDiff(b.text, a.text) } : {}),
       });
     }
   }
-  for (const g of from) if (!seen.has(key(g.term))) out.push({ term: g.term, before: g.text, after: null, textChange: 'substantive' });
+  for (const [term, id] of g.from) if (!seen.has(key(term))) out.push({ term, before: g.text(id).text, after: null, textChange: 'substantive' });
   return out;
 }
 

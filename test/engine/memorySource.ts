@@ -43,17 +43,12 @@ export function memorySource(editions: FixtureEdition[]): DiffSource {
   });
   return {
     ruleIds: (k) => ({ lineages: rows[k]!.e.rules.map((r) => r.lineage), versions: rows[k]!.ids, numbers: rows[k]!.e.rules.map((r) => r.number) }),
-    versions: (ids) =>
-      new Map(
-        [...ids].map((id) => {
-          const v = versionRows.get(id)!;
-          const text = bodies.get(v.textId)!;
-          return [id, { textId: v.textId, text, normHash: normHash(text), exampleIds: v.examples }];
-        }),
-      ),
-    refsOfTexts: (ids) => new Map([...ids].map((id) => [id, extractReferences(bodies.get(id)!)])),
+    version: (id) => {
+      const v = versionRows.get(id)!;
+      return { textId: v.textId, exampleIds: JSON.parse(v.examples) as number[], examplesKey: v.examples };
+    },
+    diffText: (id) => ({ text: bodies.get(id)!, refs: extractReferences(bodies.get(id)!), normHash: normHash(bodies.get(id)!) }),
     glossaryIds: (k) => rows[k]!.glossary,
-    diffTexts: (ids) => new Map([...ids].map((id) => [id, { text: bodies.get(id)!, refs: extractReferences(bodies.get(id)!), normHash: normHash(bodies.get(id)!) }])),
     linksBetween: () => [],
     alignRules: (k) => rows[k]!.e.rules.map((r) => ({ number: r.number, parent: null, kind: 'rule', text: r.text, examples: [] })),
     partTitles: () => [],
