@@ -233,13 +233,14 @@ function wordsDiffer(x: string, y: string): boolean {
   }
 }
 
-// Length of the longest common prefix of two strings (binary search; startsWith compares natively).
+// Length of the longest common prefix of two strings (binary search; builtins compare the slices).
 function commonPrefix(x: string, y: string): number {
   let lo = 0;
-  let hi = Math.min(x.length, y.length);
+  // (a third of the texts compared differ from their first character)
+  let hi = x.charCodeAt(0) === y.charCodeAt(0) ? Math.min(x.length, y.length) : 0;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (x.startsWith(y.slice(0, mid))) lo = mid;
+    if (x.slice(0, mid) === y.slice(0, mid)) lo = mid;
     else hi = mid - 1;
   }
   return lo;
