@@ -83,24 +83,27 @@ export interface DiffOptions {
   segments?: boolean;
 }
 
-/**
- * Resolves a rule number to the lineage of the last rule with that number (parallel arrays, document
- * order), and any other target (a part, "6") with `other` (see partLineages).
- */
-export function lineageResolver(numbers: ArrayLike<string>, lineages: ArrayLike<number>, other?: ResolveLineage): ResolveLineage {
-  // built on first use: most diffs resolve few references
+/** Position of the last rule with a number (document order); the index is built on first use. */
+export function lastPositions(numbers: ArrayLike<string>): (number: string) => number | undefined {
   let m: Map<string, number> | null = null;
   return (t) => {
-    m ??= numberMap(numbers, lineages);
-    const l = m.get(t);
-    return l !== undefined ? l : other ? other(t) : null;
+    if (m === null) {
+      m = new Map();
+      for (let k = 0; k < numbers.length; k++) m.set(numbers[k]!, k);
+    }
+    return m.get(t);
   };
 }
 
-function numberMap(numbers: ArrayLike<string>, lineages: ArrayLike<number>): Map<string, number> {
-  const m = new Map<string, number>();
-  for (let k = 0; k < numbers.length; k++) m.set(numbers[k]!, lineages[k]!);
-  return m;
+/**
+ * Resolves a rule number to the lineage at its position (see lastPositions), and any other target
+ * (a part, "6") with `other` (see partLineages).
+ */
+export function lineageResolver(positionOf: (number: string) => number | undefined, lineages: ArrayLike<number>, other?: ResolveLineage): ResolveLineage {
+  return (t) => {
+    const k = positionOf(t);
+    return k !== undefined ? lineages[k]! : other ? other(t) : null;
+  };
 }
 
 /**

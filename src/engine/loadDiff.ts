@@ -1,5 +1,5 @@
 import { alignEditions, type AlignRule } from './align.js';
-import { diffPaired, lineageResolver, markLinks, pairLineages, partLineages } from './diffEditions.js';
+import { diffPaired, lastPositions, lineageResolver, markLinks, pairLineages, partLineages } from './diffEditions.js';
 import type { ChangeKind, DiffRule, EditionDiff } from './diffEditions.js';
 import type { DiffText, TitleOf } from './compareRule.js';
 
@@ -34,7 +34,7 @@ export function loadDiff(
   opts: { section?: string; kinds?: ChangeKind[]; segments?: boolean; rulesOnly?: boolean } = {},
 ): EditionDiff {
   const { rulesOnly = false, ...diffOpts } = opts;
-  const ids = (e: ReturnType<DiffSource['ruleIds']>) => ({ ...e, lineages: Array.from(e.lineages) });
+  const ids = (e: ReturnType<DiffSource['ruleIds']>) => ({ ...e, lineages: Array.from(e.lineages), positionOf: lastPositions(e.numbers) });
   const a = ids(reader.ruleIds(from.id));
   const b = ids(reader.ruleIds(to.id));
   // An edition outside the lineage chain (an unofficial fragment) has no lineage to pair on: its
@@ -67,11 +67,9 @@ export function loadDiff(
     t.length === 1 ? ((partMaps ??= partLineages(...partsRead()))[side].get(t) ?? null) : null;
   // a target's title (its text, a part's title), read when a changed reference may repair a stale citation
   const titleOf = (e: typeof a, side: 0 | 1): TitleOf => {
-    let index: Map<string, number> | null = null;
     return (t) => {
       if (t.length === 1) return partsRead()[side].find(([n]) => n === t)?.[1] ?? null;
-      index ??= new Map(e.numbers.map((n, k) => [n, k]));
-      const k = index.get(t);
+      const k = e.positionOf(t);
       if (k === undefined) return null;
       return reader.diffText(reader.version(e.versions[k]!).textId).text;
     };
@@ -97,17 +95,19 @@ export function loadDiff(
       unchanged: (j, i) => a.versions[j] === b.versions[i],
       fromRule: (j) => rule(a, j),
       toRule: (i) => rule(b, i),
-      resolveFrom: lineageResolver(a.numbers, a.lineages, partOf(0)),
-      resolveTo: lineageResolver(b.numbers, b.lineages, partOf(1)),
+      resolveFrom: lineageResolver(a.positionOf, a.lineages, partOf(0)),
+      resolveTo: lineageResolver(b.positionOf, b.lineages, partOf(1)),
       targetTitles: { before: titleOf(a, 0), after: titleOf(b, 1) },
       titles: (wanted) => {
-        // as diffEditions reads them: `from` then `to` in document order, the last one wins
-        const w = new Set(wanted);
-        const rules: Array<[number: string, version: number]> = [];
-        for (const e of [a, b]) {
-          for (let k = 0; k < e.numbers.length; k++) if (e.numbers[k]!.length === 3 && w.has(e.numbers[k]!)) rules.push([e.numbers[k]!, e.versions[k]!]);
+        // the section rule of `to`, else of `from` (the last rule of that number in either)
+        const out = new Map<string, string>();
+        for (const n of wanted) {
+          const k = b.positionOf(n);
+          const j = k === undefined ? a.positionOf(n) : undefined;
+          const v = k !== undefined ? b.versions[k] : j !== undefined ? a.versions[j] : undefined;
+          if (v !== undefined) out.set(n, reader.diffText(reader.version(v).textId).text);
         }
-        return new Map(rules.map(([n, v]) => [n, reader.diffText(reader.version(v).textId).text]));
+        return out;
       },
       glossary: rulesOnly ? undefined : { from: reader.glossaryIds(from.id), to: reader.glossaryIds(to.id), text: (id) => reader.diffText(id) },
     },

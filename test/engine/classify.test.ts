@@ -39,8 +39,8 @@ test('a part reference resolves to the part of the same title', () => {
     [['5', 'Additional Rules'], ['6', 'Multiplayer Rules']],
     [['7', 'Additional Rules'], ['8', 'Multiplayer Rules'], ['9', 'Casual Variants']],
   );
-  const rf = lineageResolver([], [], (t) => pf.get(t) ?? null);
-  const rt = lineageResolver([], [], (t) => pt.get(t) ?? null);
+  const rf = lineageResolver(() => undefined, [], (t) => pf.get(t) ?? null);
+  const rt = lineageResolver(() => undefined, [], (t) => pt.get(t) ?? null);
   const before = 'A multiplayer game begins with more than two players. See section 6, "Multiplayer Rules."';
   assert.equal(compareRuleText(before, before.replace('section 6', 'section 8'), rf, rt).textChange, 'references');
   assert.equal(compareRuleText(before, before.replace('section 6', 'section 9'), rf, rt).textChange, 'substantive');
