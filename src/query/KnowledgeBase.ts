@@ -139,7 +139,8 @@ function diffBytes(d: EditionDiff): number {
   const segs = (s: Array<{ text: string }> | undefined): number => (s ? s.reduce((n, x) => n + 64 + 2 * x.text.length, 0) : 0);
   let n = 1024 + 64 * d.renumbering.length;
   for (const c of d.changes) n += 300 + segs(c.segments);
-  for (const x of d.examples) n += 300 + 2 * JSON.stringify(x).length;
+  const chars = (ts: string[]): number => ts.reduce((k, t) => k + t.length, 0);
+  for (const x of d.examples) n += 300 + 2 * (chars(x.before) + chars(x.after));
   for (const g of d.glossary) n += 300 + 2 * ((g.before?.length ?? 0) + (g.after?.length ?? 0)) + segs(g.segments);
   return n;
 }
