@@ -66,13 +66,11 @@ export function loadDiff(
     // parts are numbered 1-9; any other unresolved target is dangling
     t.length === 1 ? ((partMaps ??= partLineages(...partsRead()))[side].get(t) ?? null) : null;
   // a target's title (its text, a part's title), read when a changed reference may repair a stale citation
-  const titleOf = (e: typeof a, side: 0 | 1): TitleOf => {
-    return (t) => {
-      if (t.length === 1) return partsRead()[side].find(([n]) => n === t)?.[1] ?? null;
-      const k = e.positionOf(t);
-      if (k === undefined) return null;
-      return reader.diffText(reader.version(e.versions[k]!).textId).text;
-    };
+  const versionText = (v: number): string => reader.diffText(reader.version(v).textId).text;
+  const titleOf = (e: typeof a, side: 0 | 1): TitleOf => (t) => {
+    if (t.length === 1) return partsRead()[side].find(([n]) => n === t)?.[1] ?? null;
+    const k = e.positionOf(t);
+    return k === undefined ? null : versionText(e.versions[k]!);
   };
   const rule = (e: typeof a, k: number): DiffRule => {
     const v = reader.version(e.versions[k]!);
@@ -105,7 +103,7 @@ export function loadDiff(
           const k = b.positionOf(n);
           const j = k === undefined ? a.positionOf(n) : undefined;
           const v = k !== undefined ? b.versions[k] : j !== undefined ? a.versions[j] : undefined;
-          if (v !== undefined) out.set(n, reader.diffText(reader.version(v).textId).text);
+          if (v !== undefined) out.set(n, versionText(v));
         }
         return out;
       },
