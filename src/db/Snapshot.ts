@@ -452,7 +452,8 @@ export class Snapshot {
     const to = this.edition(toId).info;
     const out: Array<{ kind: 'split' | 'merge'; lineage: number; prevLineage: number; date: string }> = [];
     for (const l of this.links) {
-      const e = this.edition(l.editionId).info;
+      // (rows are read only for the editions in the span)
+      const e = this.infoById.get(l.editionId)!;
       if (e.family !== to.family || !e.official || e.effectiveDate <= from.effectiveDate || e.effectiveDate > to.effectiveDate) continue;
       out.push({ kind: l.kind, lineage: this.edition(l.editionId).lineages[l.pos]!, prevLineage: this.edition(l.prevEditionId).lineages[l.prevPos]!, date: e.effectiveDate });
     }
