@@ -306,7 +306,12 @@ export class Snapshot {
   /** Every rule number of an edition, in document order. */
   numbers(editionId: number): string[] {
     const e = this.edition(editionId);
-    e.numbers ??= Array.from(e.versions, (id) => this.versionById.get(id)!.number);
+    if (e.numbers === null) {
+      // (a loop rather than Array.from, which walks a typed array through an iterator)
+      const numbers = new Array<string>(e.versions.length);
+      for (let k = 0; k < numbers.length; k++) numbers[k] = this.versionById.get(e.versions[k]!)!.number;
+      e.numbers = numbers;
+    }
     return e.numbers;
   }
 

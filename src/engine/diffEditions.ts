@@ -221,7 +221,10 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
   const examples: ExampleChange[] = [];
   const renumbering: EditionDiff['renumbering'] = [];
 
-  for (const k of changeOrder(pairing, e.fromLength)) {
+  const order = changeOrder(pairing, e.fromLength);
+  // (an index loop: for-of over a typed array allocates a result object per element until optimized)
+  for (let n = 0; n < order.length; n++) {
+    const k = order[n]!;
     if (k < 0) {
       const b = e.fromRule(-1 - k);
       changes.push({

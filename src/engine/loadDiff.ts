@@ -34,16 +34,20 @@ export function loadDiff(
   opts: { section?: string; kinds?: ChangeKind[]; segments?: boolean; rulesOnly?: boolean } = {},
 ): EditionDiff {
   const { rulesOnly = false, ...diffOpts } = opts;
-  const ids = (e: ReturnType<DiffSource['ruleIds']>) => ({ ...e, lineages: Array.from(e.lineages), positionOf: lastPositions(e.numbers) });
+  const ids = (e: ReturnType<DiffSource['ruleIds']>) => ({ ...e, positionOf: lastPositions(e.numbers) });
   const a = ids(reader.ruleIds(from.id));
   const b = ids(reader.ruleIds(to.id));
   // An edition outside the lineage chain (an unofficial fragment) has no lineage to pair on: its
   // rules are aligned by text with the other edition's and take their lineages.
-  const unaligned = (e: typeof a): boolean => e.lineages.length > 0 && e.lineages.every((l) => l < 0);
+  const unaligned = (e: typeof a): boolean => {
+    for (let k = 0; k < e.lineages.length; k++) if (e.lineages[k]! >= 0) return false;
+    return e.lineages.length > 0;
+  };
   if (from.id !== to.id && (unaligned(a) || unaligned(b))) {
     const al = alignEditions(reader.alignRules(from.id), reader.alignRules(to.id));
-    if (unaligned(b)) b.lineages = b.lineages.map((l, i) => (al.afterToBefore[i]! >= 0 ? a.lineages[al.afterToBefore[i]!]! : l));
-    else a.lineages = a.lineages.map((l, j) => (al.beforeToAfter[j]! >= 0 ? b.lineages[al.beforeToAfter[j]!]! : l));
+    const take = (e: typeof a, other: typeof a, map: Int32Array): number[] => Array.from(e.lineages, (l, i) => (map[i]! >= 0 ? other.lineages[map[i]!]! : l));
+    if (unaligned(b)) b.lineages = take(b, a, al.afterToBefore);
+    else a.lineages = take(a, b, al.beforeToAfter);
   }
   const pairing = pairLineages(a.lineages, b.lineages);
 
