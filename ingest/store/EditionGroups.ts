@@ -1,17 +1,12 @@
 import type { EditionRow, Writer } from './Writer.js';
+import { deserialize } from 'node:v8';
+import type { ParsedCopy } from './parseTask.js';
 import { labelDateOf, type Manifest } from './sources.js';
 import { repairAmbiguousWords, wordsToCheck } from './resolveAmbiguousWords.js';
-import { FINDING_CODES } from '../parse/checkStructure.js';
+import { countDiffering, findingsOf, type DocumentSummary, type EditionCounts } from './summarizeDocument.js';
 import type { DecodedText, DocumentFamily, ParsedDocument, RuleNode } from '../../src/core/types.js';
 
-/** Counts of what an edition holds. */
-export interface EditionCounts {
-  parts: number;
-  sections: number;
-  rules: number;
-  examples: number;
-  glossary: number;
-}
+export type { EditionCounts } from './summarizeDocument.js';
 
 /** One edition touched by an ingest run. */
 export interface EditionReport {
@@ -34,12 +29,18 @@ export interface EditionReport {
   warnings: string[];
 }
 
-/** A parsed input that holds a whole document (or a fragment), with the date it is filed under. */
+/**
+ * A parsed input that holds a whole document, with the date it is filed under: what its report
+ * and comparisons need, and the document itself serialized (read only if it is the copy stored).
+ */
 export interface Candidate {
   path: string;
   /** The input's hash and size (its bytes are not kept once parsed). */
   input: { sha256: string; size: number };
-  parsed: { doc: ParsedDocument; decoded: Omit<DecodedText, 'text'>; hashes: Float64Array };
+  summary: DocumentSummary;
+  decoded: Omit<DecodedText, 'text'>;
+  /** v8.serialize of its ParsedCopy. */
+  copy: Uint8Array;
   date: string;
   warnings: string[];
   fidelity: number[];
@@ -48,23 +49,21 @@ export interface Candidate {
 }
 
 /**
- * A candidate as a group keeps it: what its report and comparisons need, and its parsed document
- * only until the edition is stored (an ingest must not hold every parsed document at once).
+ * A candidate as a group keeps it: its serialized document only while it may still be stored (an
+ * ingest must not hold every parsed document at once).
  */
-interface Member extends Omit<Candidate, 'parsed'> {
-  decoded: Omit<DecodedText, 'text'>;
+interface Member extends Omit<Candidate, 'summary' | 'copy'> {
+  copy: Uint8Array | null;
   format: string;
   counts: EditionCounts;
   unaccounted: number;
   docWarnings: ParsedDocument['warnings'];
   /** The completeness checks' findings in it ("line: code: message"). */
   findings: string[];
-  /** Each rule's and glossary entry's normalized-text hashes, keyed by number or term (see entries). */
-  entries: Map<string, number | string>;
+  /** Each rule's and glossary entry's normalized-text hashes, keyed by number or term (see summarizeDocument). */
+  entries: Float64Array;
   /** Entries differing from the edition's stored copy, as last counted. */
   differing: number;
-  doc: ParsedDocument | null;
-  hashes: Float64Array | null;
 }
 
 interface Group {
@@ -101,8 +100,8 @@ export class EditionGroups {
   private readonly spared = new Set<number>();
   /** Inputs whose documents were repaired since takeRepaired() last ran, with their repaired rules. */
   private repaired: Array<{ index: number; rules: RuleNode[] }> = [];
-  /** Documents whose ambiguous words were settled (each once). */
-  private readonly settled = new WeakSet<ParsedDocument>();
+  /** Inputs whose ambiguous words were settled (each once). */
+  private readonly settled = new Set<number>();
   /** Whether an edition's earlier content was replaced (its texts may now be unused). */
   replacedContent = false;
 
@@ -119,27 +118,27 @@ export class EditionGroups {
   parsed(index: number, candidate: Candidate | null): void {
     this.pending.delete(index);
     if (!candidate) return;
-    const family = candidate.parsed.doc.family;
+    const family = candidate.summary.family;
     const key = `${family}|${candidate.date}`;
     let g = this.groups.get(key);
     if (!g) {
       g = { family, date: candidate.date, candidates: [], before: this.writer.findEdition(family, candidate.date), ourPrimary: null, clean: false, report: null };
       this.groups.set(key, g);
     }
-    const { parsed, ...rest } = candidate;
+    const { summary, ...rest } = candidate;
     g.candidates.push({
       ...rest,
-      decoded: parsed.decoded,
-      format: parsed.doc.format,
-      counts: countsOf(parsed.doc),
-      unaccounted: parsed.doc.accounting.unaccounted.length,
-      docWarnings: parsed.doc.warnings,
-      findings: findingsOf(parsed.doc),
-      entries: entries(parsed.doc, parsed.hashes),
+      format: summary.format,
+      counts: summary.counts,
+      unaccounted: summary.unaccounted,
+      docWarnings: summary.warnings,
+      findings: summary.findings,
+      entries: summary.entries,
       differing: 0,
-      doc: parsed.doc,
-      hashes: parsed.hashes,
     });
+    // only the best copy of an edition is ever stored: the others' documents can go now
+    const best = bestOf(g);
+    for (const c of g.candidates) if (c !== best) c.copy = null;
     g.clean = false;
   }
 
@@ -194,16 +193,18 @@ export class EditionGroups {
   }
 
   /**
-   * Inputs whose documents this run no longer needs on the parse workers: the other copies of
-   * editions stored (each index once). A later file that changes an edition's copy is still
-   * handled: only its alignment is then made by the lineage step instead.
+   * Inputs whose documents this run no longer needs on the parse workers (each index once): copies
+   * of an edition worse than another one (a copy is stored only when it is the best of its edition,
+   * and later files only add to the choice), but not the one stored, which is aligned. A later file
+   * that changes an edition's copy is still handled: only its alignment is then made by the lineage step instead.
    */
   spareCopies(): number[] {
     const out: number[] = [];
     for (const g of this.groups.values()) {
-      if (!g.clean) continue;
+      if (g.candidates.length < 2) continue;
+      const best = bestOf(g);
       for (const c of g.candidates) {
-        if (c === g.ourPrimary || this.spared.has(c.index)) continue;
+        if (c === best || c === g.ourPrimary || this.spared.has(c.index)) continue;
         this.spared.add(c.index);
         out.push(c.index);
       }
@@ -220,8 +221,7 @@ export class EditionGroups {
 
   private store(g: Group, attested: ReadonlySet<string> | null): void {
     const { family, date } = g;
-    let best = g.candidates[0]!;
-    for (const c of g.candidates) if (better(c, best)) best = c;
+    const best = bestOf(g);
     let replace: boolean;
     if (g.ourPrimary) replace = g.ourPrimary !== best;
     else if (g.before) {
@@ -230,10 +230,12 @@ export class EditionGroups {
     } else replace = true;
     const known = this.manifest?.editions.find((e) => e.family === family && e.effectiveDate === date);
     const warnings = g.candidates.flatMap((c) => c.warnings);
-    const doc = best.doc;
-    let hashes: Float64Array | undefined = best.hashes ?? undefined;
-    if (attested && doc && best.decoded.ambiguous && !this.settled.has(doc)) {
-      this.settled.add(doc);
+    // a better copy is always one not stored yet (the others were worse than the stored one), so it still has its document
+    const parsed = best.copy ? (deserialize(best.copy) as ParsedCopy) : null;
+    const doc = parsed?.doc;
+    let hashes = parsed?.hashes;
+    if (attested && doc && best.decoded.ambiguous && !this.settled.has(best.index)) {
+      this.settled.add(best.index);
       if (repairAmbiguousWords(doc, best.decoded.ambiguous, attested) > 0) {
         // the worker hashed the texts as decoded, and aligns its own copy: it needs the repaired one
         hashes = undefined;
@@ -246,7 +248,6 @@ export class EditionGroups {
     let editionId: number;
     if (replace) {
       if (g.ourPrimary || g.before) this.replacedContent = true;
-      // a better copy is always one not stored yet (the others were worse than the stored one), so it still has its document
       editionId = this.writer.storeEdition(
         { family, effectiveDate: date, official: true, label: '', setCode: known?.setCode ?? null, setName: known?.setName ?? null, warnings },
         doc!,
@@ -259,7 +260,7 @@ export class EditionGroups {
     const primary = g.ourPrimary;
     const files: EditionReport['files'] = [];
     for (const c of g.candidates) {
-      const differing = c === best ? 0 : c.entries.size === 0 ? c.differing : countDiffering(best.entries, c.entries);
+      const differing = c === best ? 0 : c.entries.length === 0 ? c.differing : countDiffering(best.entries, c.entries);
       c.differing = differing;
       const copies = this.aliases.get(c.input.sha256) ?? [];
       for (const path of [c.path, ...copies]) {
@@ -286,9 +287,8 @@ export class EditionGroups {
       });
       // stored: the document is not needed again (a later, better copy brings its own), nor the
       // entries of a copy that is not the best (should a better one come, its count stays as it was)
-      c.doc = null;
-      c.hashes = null;
-      if (c !== best) c.entries = new Map();
+      c.copy = null;
+      if (c !== best) c.entries = new Float64Array(0);
     }
     g.report = {
       family,
@@ -307,13 +307,14 @@ export class EditionGroups {
   }
 }
 
-/** The completeness checks' findings in a document, as "line: code: message". */
-function findingsOf(doc: ParsedDocument): string[] {
-  return doc.warnings.filter((w) => FINDING_CODES.has(w.code)).map((w) => `${w.line ?? '-'}: ${w.code}: ${w.message}`);
-}
-
 function hasAmbiguity(g: Group): boolean {
   return g.candidates.some((c) => (c.decoded.ambiguous?.length ?? 0) > 0);
+}
+
+function bestOf(g: Group): Member {
+  let best = g.candidates[0]!;
+  for (const c of g.candidates) if (better(c, best)) best = c;
+  return best;
 }
 
 /** Typographic fidelity (see parseTask): fewer unaccounted lines and warnings, then richer typography, wins. */
@@ -331,52 +332,3 @@ function greater(a: number[], b: number[]): boolean {
   return false;
 }
 
-/**
- * Each rule's (with its examples) and glossary entry's normalized-text hash (from the document's
- * text hashes, in storedTexts order), keyed by number or term, for comparing two files of an edition.
- */
-function entries(doc: ParsedDocument, hashes: Float64Array): Map<string, number | string> {
-  const m = new Map<string, number | string>();
-  let k = 1;
-  for (const r of doc.rules) {
-    const text = hashes[k]!;
-    k += 2;
-    if (r.examples.length === 0) m.set(r.number, text);
-    else {
-      const parts = [text];
-      for (let e = 0; e < r.examples.length; e++, k += 2) parts.push(hashes[k]!);
-      m.set(r.number, parts.join(','));
-    }
-  }
-  for (const g of doc.glossary) {
-    m.set(`glossary:${g.term.toLowerCase()}`, hashes[k]!);
-    k += 2;
-  }
-  // the Rulings Summaries' notes, by section (see storedTexts)
-  for (const r of doc.rules) {
-    if (!r.notes || r.notes.length === 0) continue;
-    const parts: number[] = [];
-    for (let n = 0; n < r.notes.length; n++, k += 2) parts.push(hashes[k]!);
-    m.set(`notes:${r.number}`, parts.join(','));
-  }
-  if (k - 1 !== hashes.length) throw new Error(`entries: ${hashes.length / 2} text hashes do not match the document's texts`);
-  return m;
-}
-
-/** How many entries differ after normalization (or exist on one side only). */
-function countDiffering(a: Map<string, number | string>, b: Map<string, number | string>): number {
-  let n = 0;
-  for (const [k, v] of a) if (b.get(k) !== v) n++;
-  for (const k of b.keys()) if (!a.has(k)) n++;
-  return n;
-}
-
-function countsOf(doc: ParsedDocument): EditionCounts {
-  let sections = 0;
-  let examples = 0;
-  for (const r of doc.rules) {
-    if (r.kind === 'section') sections++;
-    examples += r.examples.length;
-  }
-  return { parts: doc.parts.length, sections, rules: doc.rules.length - sections, examples, glossary: doc.glossary.length };
-}

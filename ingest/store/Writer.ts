@@ -280,7 +280,7 @@ export class Writer {
     const texts = storedTexts(doc);
     let k = 0;
     const intern = (): number => {
-      const body = texts.next().value as string;
+      const body = texts[k / 2]!;
       const id = hashes ? this.internText(body, hashes[k]!, hashes[k + 1]!) : this.internText(body);
       k += 2;
       return id;

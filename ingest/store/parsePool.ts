@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Alignment } from '../../src/engine/align.js';
-import { parseTask, type ParseOutcome, type ParseTask } from './parseTask.js';
+import type { AlignMethod, AlignRule, Alignment } from '../../src/engine/align.js';
+import { parseTask, replyOf, type ParseReply, type ParseTask } from './parseTask.js';
 import type { WorkerRequest } from './parseWorker.js';
 import type { RuleNode } from '../../src/core/types.js';
 
@@ -26,7 +26,8 @@ interface Pending {
 /**
  * Starts parsing tasks on worker threads (one per core, at most `max`); `onParsed` hears of
  * each outcome as it arrives, so the caller can store editions while the rest are parsed.
- * The pool keeps no parsed document itself: the workers do, for `align`.
+ * The pool keeps no parsed document itself: the workers keep each one's rules for `align`, and
+ * reply with its summary and serialized copy (a fragment whole).
  * The pool takes the tasks over: it empties each one's bytes once a worker has them, so an
  * ingest does not hold every input twice.
  * Each worker takes a contiguous run of the inputs (balanced by size): inputs come in
@@ -35,11 +36,11 @@ interface Pending {
  */
 export function startParsing(
   tasks: ParseTask[],
-  onParsed?: (index: number, outcome: ParseOutcome) => void,
+  onParsed?: (index: number, outcome: ParseReply) => void,
   opts: { max?: number; workerMemoryMb?: number } = {},
 ): ParsePool {
   const count = Math.min(opts.max ?? availableParallelism(), Math.ceil(tasks.length / 4));
-  // which inputs parsed into a document (1), the rest failed (0) or are not parsed yet
+  // which inputs parsed into a complete document (1), held by a worker; the rest did not (0) or are not parsed yet
   const parsedOk = new Uint8Array(tasks.length);
   if (count <= 1) return inlinePool(tasks, parsedOk, onParsed);
   const limits = opts.workerMemoryMb ? { resourceLimits: { maxOldGenerationSizeMb: opts.workerMemoryMb } } : {};
@@ -67,6 +68,19 @@ export function startParsing(
   let nextId = tasks.length;
   // documents being moved between workers (each settles once its alignment is done)
   const moving = new Set<Promise<void>>();
+  // An alignment's method names arrive as a string each, per rule: the run keeps every alignment
+  // until lineage is stored, so they are shared instead.
+  const methods = new Map<string, AlignMethod>();
+  const shareMethods = (al: Alignment | null): Alignment | null => {
+    if (al) {
+      al.method.forEach((m, i) => {
+        const known = methods.get(m);
+        if (known === undefined) methods.set(m, m);
+        else al.method[i] = known;
+      });
+    }
+    return al;
+  };
   const request = <T>(w: Worker, msg: Extract<WorkerRequest, { id: number }>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       if (dead) return reject(dead);
@@ -89,10 +103,10 @@ export function startParsing(
   const parsed = Promise.all(
     workers.map(async (w, k) => {
       const run = runs[k]!;
-      const send = (n: number): Promise<ParseOutcome> | null => {
+      const send = (n: number): Promise<ParseReply> | null => {
         if (n >= run.length) return null;
         const i = run[n]!;
-        const sent = request<ParseOutcome>(w, { type: 'parse', id: i, task: tasks[i]! });
+        const sent = request<ParseReply>(w, { type: 'parse', id: i, task: tasks[i]! });
         // read ahead: should the run stop before it is awaited, its failure is the one already reported
         sent.catch(() => {});
         // the worker has its copy of the bytes now
@@ -104,7 +118,7 @@ export function startParsing(
         const current = next!;
         next = send(n + 1);
         const o = await current;
-        parsedOk[run[n]!] = o.ok ? 1 : 0;
+        parsedOk[run[n]!] = o.ok && o.complete ? 1 : 0;
         onParsed?.(run[n]!, o);
       }
     }),
@@ -119,11 +133,11 @@ export function startParsing(
         // the document moves from the worker that holds it to this one, through here but not kept here
         const from = workers[home[before]!]!;
         home[before] = k;
-        const moved = request<RuleNode[] | null>(from, { type: 'export', id: nextId++, docId: before }).then((rules) => {
+        const moved = request<AlignRule[] | null>(from, { type: 'export', id: nextId++, docId: before }).then((rules) => {
           if (rules === null) return null;
           // adopt and align are sent together, before any release asked for meanwhile (see release)
           void request(w, { type: 'adopt', id: nextId++, docId: before, rules }).catch(() => {});
-          return request<Alignment | null>(w, { type: 'align', id: nextId++, before, after });
+          return request<Alignment | null>(w, { type: 'align', id: nextId++, before, after }).then(shareMethods);
         });
         const sent = moved.then(
           () => undefined,
@@ -133,7 +147,7 @@ export function startParsing(
         void sent.then(() => moving.delete(sent));
         return moved;
       }
-      return request<Alignment | null>(w, { type: 'align', id: nextId++, before, after });
+      return request<Alignment | null>(w, { type: 'align', id: nextId++, before, after }).then(shareMethods);
     },
     replace(index, rules) {
       if (!parsedOk[index]) return;
@@ -155,17 +169,17 @@ export function startParsing(
   };
 }
 
-function inlinePool(tasks: ParseTask[], parsedOk: Uint8Array, onParsed?: (index: number, outcome: ParseOutcome) => void): ParsePool {
-  // a small batch: its documents are kept here for align, until released
+function inlinePool(tasks: ParseTask[], parsedOk: Uint8Array, onParsed?: (index: number, outcome: ParseReply) => void): ParsePool {
+  // a small batch: its documents' rules are kept here for align, until released
   const docs = new Map<number, RuleNode[]>();
   const parsed = (async () => {
     for (let i = 0; i < tasks.length; i++) {
       // one input per macrotask, like the workers' replies
       await new Promise((r) => setImmediate(r));
       const o = await parseTask(tasks[i]!);
-      parsedOk[i] = o.ok ? 1 : 0;
-      if (o.ok) docs.set(i, o.doc.rules);
-      onParsed?.(i, o);
+      parsedOk[i] = o.ok && o.doc.complete ? 1 : 0;
+      if (o.ok && o.doc.complete) docs.set(i, o.doc.rules);
+      onParsed?.(i, replyOf(o));
     }
   })();
   const rulesOf = async (i: number) => {

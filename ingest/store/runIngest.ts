@@ -4,12 +4,13 @@ import { openReadOnlyDb, openWritableDb } from '../../src/db/openDb.js';
 import { storeFormatProblem, Writer } from './Writer.js';
 import { Catalog } from '../../src/db/Catalog.js';
 import type { Alignment } from '../../src/engine/align.js';
+import type { DecodedText, ParsedDocument } from '../../src/core/types.js';
 import { EditionGroups, type Candidate, type EditionReport } from './EditionGroups.js';
 import { expectedInputDate } from './readWordDocument.js';
 import { IngestError } from '../parse/IngestError.js';
 import { lockDatabase } from './lockDatabase.js';
 import { startParsing, type ParsePool } from './parsePool.js';
-import type { ParseOutcome } from './parseTask.js';
+import type { ParseReply } from './parseTask.js';
 import { storeDerived, storeReferences } from './storeDerived.js';
 import { storeFragment, type FragmentReport } from './storeFragment.js';
 import { fetchInput, labelDateOf, readLocalInput, type LoadedInput, type InputRef, type Manifest } from './sources.js';
@@ -155,7 +156,7 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
 
   await writeAtomically(opts.dbFile, async (writer) => {
     const groups = new EditionGroups(writer, opts.manifest ?? null, aliases, expected);
-    const fragments: Candidate[] = [];
+    const fragments: Array<{ index: number; decoded: Omit<DecodedText, 'text'>; doc: ParsedDocument }> = [];
     // reported in input order, whichever worker finished first
     const parseRejections: Array<{ index: number; source: string; reason: string }> = [];
     const alignments = new Map<string, { before: number; after: number; result: Promise<Alignment | null> }>();
@@ -193,12 +194,13 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
       }
       if (spare.length > 0) pool!.release(spare);
     };
-    const onParsed = (i: number, o: ParseOutcome): void => {
+    const onParsed = (i: number, o: ParseReply): void => {
       if (failure !== null) return;
       opts.onProgress?.(++done, total, inputs[i]!.location);
       try {
         let candidate: Candidate | null = null;
         if (!o.ok) parseRejections.push({ index: i, source: o.source, reason: o.reason });
+        else if (!o.complete) fragments.push({ index: i, decoded: o.decoded, doc: o.doc });
         else {
           try {
             candidate = toCandidate(inputs[i]!, o, i);
@@ -207,8 +209,7 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
             parseRejections.push({ index: i, source: e.source, reason: e.reason });
           }
         }
-        if (candidate && !candidate.parsed.doc.complete) fragments.push(candidate);
-        groups.parsed(i, candidate?.parsed.doc.complete ? candidate : null);
+        groups.parsed(i, candidate);
         progress(false);
       } catch (e) {
         failure = e;
@@ -222,8 +223,9 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
       opts.onProgress?.(total, total, '');
       phase('parse+store');
       writer.db.transaction(() => {
-        for (const c of fragments.sort((a, b) => a.index - b.index)) {
-          const input = { path: c.path, sha256: c.input.sha256, size: c.input.size, decoded: c.parsed.decoded, doc: c.parsed.doc };
+        for (const f of fragments.sort((a, b) => a.index - b.index)) {
+          const { location: path, sha256, size } = inputs[f.index]!;
+          const input = { path, sha256, size, decoded: f.decoded, doc: f.doc };
           try {
             // A nested transaction is a savepoint: a refused fragment leaves nothing behind.
             report.fragments.push(writer.db.transaction(() => storeFragment(writer, input, opts.edition ?? null))());
@@ -304,18 +306,18 @@ function finish(report: IngestReport, started: number): IngestReport {
   return report;
 }
 
+/** The candidate a complete document makes, with the date it is filed under. */
 function toCandidate(
   input: { location: string; sha256: string; size: number },
-  parsed: Extract<ParseOutcome, { ok: true }>,
+  parsed: Extract<ParseReply, { complete: true }>,
   index: number,
 ): Candidate {
   const path = input.location;
-  const { doc } = parsed;
+  const { summary, decoded, fidelity, copy } = parsed;
   const warnings: string[] = [];
-  if (parsed.decoded.damage) warnings.push(`${path}: ${parsed.decoded.damage}`);
+  if (decoded.damage) warnings.push(`${path}: ${decoded.damage}`);
   const label = labelDateOf(path);
-  let date = doc.effectiveDate;
-  if (!doc.complete) return { path, input, parsed, date: doc.effectiveDate ?? '', warnings, fidelity: parsed.fidelity, index };
+  let date = summary.effectiveDate;
   if (date === null) {
     if (label === null) throw new IngestError(path, 'the document states no effective date and the file name has none');
     warnings.push(`${path}: the document states no effective date; filed under its file-name date ${label}`);
@@ -326,7 +328,7 @@ function toCandidate(
       `${path}: archive label ${label} disagrees with the document's own date ${date} (${days > 0 ? '+' : ''}${days} days); filed under ${date}`,
     );
   }
-  return { path, input, parsed, date, warnings, fidelity: parsed.fidelity, index };
+  return { path, input, summary, decoded, copy, date, warnings, fidelity, index };
 }
 
 /** What the database holds already: source file hashes and official editions ("family|date"). */
