@@ -4,7 +4,8 @@ import type { ParsedCopy } from './parseTask.js';
 import { labelDateOf, type Manifest } from './sources.js';
 import { repairAmbiguousWords, wordsToCheck } from './resolveAmbiguousWords.js';
 import { countDiffering, findingsOf, type DocumentSummary, type EditionCounts } from './summarizeDocument.js';
-import type { DecodedText, DocumentFamily, ParsedDocument, RuleNode } from '../../src/core/types.js';
+import type { AlignRule } from '../../src/engine/align.js';
+import type { DecodedText, DocumentFamily, ParsedDocument } from '../../src/core/types.js';
 
 export type { EditionCounts } from './summarizeDocument.js';
 
@@ -74,16 +75,22 @@ interface Group {
   before: EditionRow | undefined;
   /** The candidate whose text this run stored, or null (nothing stored yet, or the earlier file kept). */
   ourPrimary: Member | null;
+  /** The rules this run stored, kept to align the edition with its neighbours until it is let go. */
+  rules: AlignRule[] | null;
   /** Stored with its current candidates. */
   clean: boolean;
   report: EditionReport | null;
 }
 
-/** A pair of consecutive editions, both stored by this run, that can be aligned (documents by input index). */
+/**
+ * A pair of consecutive editions, both stored by this run, that can be aligned: the inputs stored (by
+ * index), and their rules unless one of them was let go.
+ */
 export interface AlignablePair {
   key: string;
   before: number;
   after: number;
+  rules: [before: AlignRule[], after: AlignRule[]] | null;
 }
 
 /**
@@ -96,10 +103,6 @@ export class EditionGroups {
   private readonly groups = new Map<string, Group>();
   /** Expected dates of inputs not parsed yet (null: could be any). */
   private readonly pending = new Map<number, string | null>();
-  /** Inputs already reported by spareCopies. */
-  private readonly spared = new Set<number>();
-  /** Inputs whose documents were repaired since takeRepaired() last ran, with their repaired rules. */
-  private repaired: Array<{ index: number; rules: RuleNode[] }> = [];
   /** Inputs whose ambiguous words were settled (each once). */
   private readonly settled = new Set<number>();
   /** Whether an edition's earlier content was replaced (its texts may now be unused). */
@@ -122,7 +125,16 @@ export class EditionGroups {
     const key = `${family}|${candidate.date}`;
     let g = this.groups.get(key);
     if (!g) {
-      g = { family, date: candidate.date, candidates: [], before: this.writer.findEdition(family, candidate.date), ourPrimary: null, clean: false, report: null };
+      g = {
+        family,
+        date: candidate.date,
+        candidates: [],
+        before: this.writer.findEdition(family, candidate.date),
+        ourPrimary: null,
+        rules: null,
+        clean: false,
+        report: null,
+      };
       this.groups.set(key, g);
     }
     const { summary, ...rest } = candidate;
@@ -136,6 +148,8 @@ export class EditionGroups {
       entries: summary.entries,
       differing: 0,
     });
+    // in input order, whichever was parsed first: the edition's warnings and files are listed so
+    g.candidates.sort((x, y) => x.index - y.index);
     // only the best copy of an edition is ever stored: the others' documents can go now
     const best = bestOf(g);
     for (const c of g.candidates) if (c !== best) c.copy = null;
@@ -146,26 +160,26 @@ export class EditionGroups {
    * Stores every edition no pending input can still join, each in its own transaction; returns how
    * many. Editions holding words of uncertain code page wait for the end of the run: their evidence
    * is the words every other edition holds, gathered once before any of them is stored.
+   * `stored` is called after each edition (to align it while its neighbours are at hand).
    */
-  storeReady(all = false): number {
+  storeReady(all = false, stored: () => void = () => {}): number {
     const blocked = all ? new Set<string>() : new Set([...this.pending.values()].map((d) => d ?? '*'));
     if (blocked.has('*')) return 0;
     const ready = [...this.groups.values()].filter((g) => !g.clean && !blocked.has(g.date)).sort((a, b) => (a.date < b.date ? -1 : 1));
     const settled = ready.filter((g) => !hasAmbiguity(g));
     const uncertain = all ? ready.filter(hasAmbiguity) : [];
-    for (const g of settled) this.writer.db.transaction(() => this.store(g, null))();
+    for (const g of settled) {
+      this.writer.db.transaction(() => this.store(g, null))();
+      stored();
+    }
     if (uncertain.length > 0) {
       const attested = this.writer.attested(wordsToCheck(uncertain.flatMap((g) => g.candidates.flatMap((c) => c.decoded.ambiguous ?? []))));
-      for (const g of uncertain) this.writer.db.transaction(() => this.store(g, attested))();
+      for (const g of uncertain) {
+        this.writer.db.transaction(() => this.store(g, attested))();
+        stored();
+      }
     }
     return settled.length + uncertain.length;
-  }
-
-  /** Inputs whose documents were repaired after parsing since the last call (their workers hold stale copies). */
-  takeRepaired(): Array<{ index: number; rules: RuleNode[] }> {
-    const out = this.repaired;
-    this.repaired = [];
-    return out;
   }
 
   /**
@@ -186,30 +200,16 @@ export class EditionGroups {
         const b = this.groups.get(`${family}|${chain[k]!}`);
         if (!a?.clean || !b?.clean || a.before || b.before || !a.ourPrimary || !b.ourPrimary) continue;
         if (expected.some((d) => d! >= a.date && d! <= b.date)) continue;
-        out.push({ key: `${family}|${a.date}|${b.date}`, before: a.ourPrimary.index, after: b.ourPrimary.index });
+        const rules: AlignablePair['rules'] = a.rules && b.rules ? [a.rules, b.rules] : null;
+        out.push({ key: `${family}|${a.date}|${b.date}`, before: a.ourPrimary.index, after: b.ourPrimary.index, rules });
       }
     }
     return out;
   }
 
-  /**
-   * Inputs whose documents this run no longer needs on the parse workers (each index once): copies
-   * of an edition worse than another one (a copy is stored only when it is the best of its edition,
-   * and later files only add to the choice), but not the one stored, which is aligned. A later file
-   * that changes an edition's copy is still handled: only its alignment is then made by the lineage step instead.
-   */
-  spareCopies(): number[] {
-    const out: number[] = [];
-    for (const g of this.groups.values()) {
-      if (g.candidates.length < 2) continue;
-      const best = bestOf(g);
-      for (const c of g.candidates) {
-        if (c === best || c === g.ourPrimary || this.spared.has(c.index)) continue;
-        this.spared.add(c.index);
-        out.push(c.index);
-      }
-    }
-    return out;
+  /** Lets go of the rules stored from input `index` (aligned with both its neighbours): aligning it again gives no rules. */
+  letGo(index: number): void {
+    for (const g of this.groups.values()) if (g.ourPrimary?.index === index) g.rules = null;
   }
 
   /** Reports of the editions stored, in date order. */
@@ -236,11 +236,8 @@ export class EditionGroups {
     let hashes = parsed?.hashes;
     if (attested && doc && best.decoded.ambiguous && !this.settled.has(best.index)) {
       this.settled.add(best.index);
-      if (repairAmbiguousWords(doc, best.decoded.ambiguous, attested) > 0) {
-        // the worker hashed the texts as decoded, and aligns its own copy: it needs the repaired one
-        hashes = undefined;
-        this.repaired.push({ index: best.index, rules: doc.rules });
-      }
+      // the worker hashed the texts as decoded
+      if (repairAmbiguousWords(doc, best.decoded.ambiguous, attested) > 0) hashes = undefined;
       // the repair reports itself, and checks the structure again, in the document's warnings
       best.docWarnings = doc.warnings;
       best.findings = findingsOf(doc);
@@ -254,6 +251,7 @@ export class EditionGroups {
         hashes,
       );
       g.ourPrimary = best;
+      g.rules = doc!.rules;
     } else {
       editionId = g.ourPrimary ? this.writer.findEdition(family, date)!.id : g.before!.id;
     }

@@ -3,9 +3,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { openReadOnlyDb, openWritableDb } from '../../src/db/openDb.js';
 import { storeFormatProblem, Writer } from './Writer.js';
 import { Catalog } from '../../src/db/Catalog.js';
-import type { Alignment } from '../../src/engine/align.js';
+import { alignEditions, type Alignment } from '../../src/engine/align.js';
 import type { DecodedText, ParsedDocument } from '../../src/core/types.js';
-import { EditionGroups, type Candidate, type EditionReport } from './EditionGroups.js';
+import { EditionGroups, type AlignablePair, type Candidate, type EditionReport } from './EditionGroups.js';
 import { expectedInputDate } from './readWordDocument.js';
 import { IngestError } from '../parse/IngestError.js';
 import { lockDatabase } from './lockDatabase.js';
@@ -159,40 +159,37 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
     const fragments: Array<{ index: number; decoded: Omit<DecodedText, 'text'>; doc: ParsedDocument }> = [];
     // reported in input order, whichever worker finished first
     const parseRejections: Array<{ index: number; source: string; reason: string }> = [];
-    const alignments = new Map<string, { before: number; after: number; result: Promise<Alignment | null> }>();
-    // sides each stored document was aligned on: 1 with its successor, 2 with its predecessor, 4 released
+    // Consecutive editions aligned as they become final (null: one was let go; the lineage step aligns them).
+    const alignments = new Map<string, { before: number; after: number; result: Alignment | null }>();
+    // sides each stored document was aligned on: 1 with its successor, 2 with its predecessor, 4 let go
     const aligned = new Map<number, number>();
+    const align = (p: AlignablePair): void => {
+      const prev = alignments.get(p.key);
+      if (prev && prev.before === p.before && prev.after === p.after) return;
+      alignments.set(p.key, { before: p.before, after: p.after, result: p.rules ? alignEditions(...p.rules) : null });
+      aligned.set(p.before, (aligned.get(p.before) ?? 0) | 1);
+      aligned.set(p.after, (aligned.get(p.after) ?? 0) | 2);
+    };
     let pool: ParsePool | null = null;
     let failure: unknown = null;
-    // Stores what is ready and starts aligning consecutive editions as they become final.
+    // Aligns the consecutive editions that are final; an edition aligned with both its neighbours is not needed again.
+    const alignReady = (): void => {
+      for (const p of groups.alignablePairs(stored.editions)) align(p);
+      for (const [i, sides] of aligned) {
+        if (sides !== 3) continue;
+        groups.letGo(i);
+        aligned.set(i, 4);
+      }
+    };
+    // Stores what is ready, aligning editions as they are stored.
     const progress = (all: boolean): void => {
-      if (groups.storeReady(all) === 0 && !all) return;
-      for (const r of groups.takeRepaired()) pool!.replace(r.index, r.rules);
+      if (groups.storeReady(all, alignReady) === 0 && !all) return;
       // references and search entries of the new texts now, while the workers are still parsing
       // (the index takes texts in batches: many small ones cost more)
       writer.db.transaction(() => {
         storeReferences(writer);
         if (writer.unindexed >= 4000) writer.indexNewTexts();
       })();
-      for (const p of groups.alignablePairs(stored.editions)) {
-        const prev = alignments.get(p.key);
-        if (prev && prev.before === p.before && prev.after === p.after) continue;
-        const result = pool!.align(p.before, p.after);
-        // a failed alignment is redone by the lineage step; it must not go unhandled meanwhile
-        result.catch(() => {});
-        alignments.set(p.key, { ...p, result });
-        aligned.set(p.before, (aligned.get(p.before) ?? 0) | 1);
-        aligned.set(p.after, (aligned.get(p.after) ?? 0) | 2);
-      }
-      // Documents the workers can let go: copies not stored, and editions aligned on both sides
-      // (a worker handles messages in order, so alignments already asked for still see them).
-      const spare = groups.spareCopies();
-      for (const [i, sides] of aligned) {
-        if (sides !== 3) continue;
-        spare.push(i);
-        aligned.set(i, 4);
-      }
-      if (spare.length > 0) pool!.release(spare);
     };
     const onParsed = (i: number, o: ParseReply): void => {
       if (failure !== null) return;
@@ -215,7 +212,7 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
         failure = e;
       }
     };
-    pool = startParsing(tasks, onParsed, opts.workerMemoryMb ? { workerMemoryMb: opts.workerMemoryMb } : {});
+    pool = startParsing(tasks, onParsed, { order: parseOrder(expected), ...(opts.workerMemoryMb ? { workerMemoryMb: opts.workerMemoryMb } : {}) });
     try {
       await pool.parsed;
       if (failure !== null) throw failure;
@@ -244,12 +241,11 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
       // alignments of the final chain whose documents are the ones stored
       const precomputed = new Map<string, Alignment>();
       for (const p of groups.alignablePairs(stored.editions)) {
-        let a = alignments.get(p.key);
-        if (!a || a.before !== p.before || a.after !== p.after) a = { ...p, result: pool.align(p.before, p.after) };
-        const al = await a.result.catch(() => null);
+        align(p);
+        const al = alignments.get(p.key)!.result;
         if (al) precomputed.set(p.key, al);
       }
-      phase('alignWait');
+      phase('align');
       writer.db.transaction(() => {
         storeDerived(writer, precomputed);
         opts.afterStore?.(writer);
@@ -329,6 +325,15 @@ function toCandidate(
     );
   }
   return { path, input, summary, decoded, copy, date, warnings, fidelity, index };
+}
+
+/**
+ * The order to parse inputs in: those whose date is unknown first (until they are parsed, no
+ * edition can be stored), then by expected date, so each edition's files are parsed together.
+ */
+function parseOrder(expected: Array<string | null>): number[] {
+  const key = (i: number): string => expected[i] ?? '';
+  return expected.map((_, i) => i).sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a - b));
 }
 
 /** What the database holds already: source file hashes and official editions ("family|date"). */
