@@ -1,6 +1,8 @@
 import type { EditionRow, Writer } from './Writer.js';
 import { deserialize } from 'node:v8';
 import type { ParsedCopy } from './parseTask.js';
+import { releaseBuffer } from './releaseBuffer.js';
+import { hashPair, storedTexts, textHashes } from './textHashes.js';
 import { labelDateOf, type Manifest } from './sources.js';
 import { repairAmbiguousWords, wordsToCheck } from './resolveAmbiguousWords.js';
 import { countDiffering, findingsOf, type DocumentSummary, type EditionCounts } from './summarizeDocument.js';
@@ -152,7 +154,7 @@ export class EditionGroups {
     g.candidates.sort((x, y) => x.index - y.index);
     // only the best copy of an edition is ever stored: the others' documents can go now
     const best = bestOf(g);
-    for (const c of g.candidates) if (c !== best) c.copy = null;
+    for (const c of g.candidates) if (c !== best) dropCopy(c);
     g.clean = false;
   }
 
@@ -236,8 +238,12 @@ export class EditionGroups {
     let hashes = parsed?.hashes;
     if (attested && doc && best.decoded.ambiguous && !this.settled.has(best.index)) {
       this.settled.add(best.index);
-      // the worker hashed the texts as decoded
-      if (repairAmbiguousWords(doc, best.decoded.ambiguous, attested) > 0) hashes = undefined;
+      const decoded = storedTexts(doc);
+      if (repairAmbiguousWords(doc, best.decoded.ambiguous, attested) > 0 && hashes) {
+        // the worker hashed the texts as decoded: the repaired ones are hashed again
+        const before = hashes;
+        hashes = textHashes(doc, (t, i) => (t === decoded[i] ? [before[2 * i]!, before[2 * i + 1]!] : hashPair(t)));
+      }
       // the repair reports itself, and checks the structure again, in the document's warnings
       best.docWarnings = doc.warnings;
       best.findings = findingsOf(doc);
@@ -285,7 +291,7 @@ export class EditionGroups {
       });
       // stored: the document is not needed again (a later, better copy brings its own), nor the
       // entries of a copy that is not the best (should a better one come, its count stays as it was)
-      c.copy = null;
+      dropCopy(c);
       if (c !== best) c.entries = new Float64Array(0);
     }
     g.report = {
@@ -307,6 +313,11 @@ export class EditionGroups {
 
 function hasAmbiguity(g: Group): boolean {
   return g.candidates.some((c) => (c.decoded.ambiguous?.length ?? 0) > 0);
+}
+
+function dropCopy(c: Member): void {
+  if (c.copy) releaseBuffer(c.copy);
+  c.copy = null;
 }
 
 function bestOf(g: Group): Member {

@@ -213,8 +213,13 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
       }
     };
     pool = startParsing(tasks, onParsed, { order: parseOrder(expected), ...(opts.workerMemoryMb ? { workerMemoryMb: opts.workerMemoryMb } : {}) });
+    // CPU seconds of each thread (by id) when the parse workers ended
+    let workersCpu = new Map<number, number>();
     try {
       await pool.parsed;
+      // the parse workers are done: their memory goes before the last editions and the lineage are stored
+      workersCpu = threadCpu();
+      await pool.close();
       if (failure !== null) throw failure;
       progress(true);
       opts.onProgress?.(total, total, '');
@@ -253,8 +258,8 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
       phase('derived');
       return true;
     } finally {
-      report.threadCpuSeconds = threadCpuSeconds();
       await pool.close();
+      report.threadCpuSeconds = threadCpuSeconds(workersCpu);
     }
   });
   phase('commit');
@@ -276,22 +281,32 @@ function removeStaleCopies(dbFile: string): void {
   }
 }
 
-/** CPU seconds used so far by each thread of this process, the main thread first (Linux /proc; elsewhere []). */
-function threadCpuSeconds(): number[] {
+/** CPU seconds used so far by each thread of this process, by thread id (Linux /proc; elsewhere none). */
+function threadCpu(): Map<number, number> {
   const dir = '/proc/self/task';
-  if (!existsSync(dir)) return [];
-  const out: Array<[number, number]> = [];
+  const out = new Map<number, number>();
+  if (!existsSync(dir)) return out;
   for (const tid of readdirSync(dir)) {
     try {
       // utime and stime: fields 14 and 15, counted after the parenthesized thread name
       const f = readFileSync(`${dir}/${tid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-      const s = (Number(f[11]) + Number(f[12])) / 100;
-      if (s >= 0.05 || Number(tid) === process.pid) out.push([Number(tid), s]);
+      out.set(Number(tid), (Number(f[11]) + Number(f[12])) / 100);
     } catch {
       // the thread ended meanwhile
     }
   }
-  return out.sort((a, b) => (a[0] === process.pid ? -1 : b[0] === process.pid ? 1 : a[0] - b[0])).map(([, s]) => s);
+  return out;
+}
+
+/**
+ * CPU seconds of each thread of this process, the main thread first; threads that ended since
+ * `earlier` was taken (the parse workers) as they were then. Threads under 0.05 s are left out.
+ */
+function threadCpuSeconds(earlier: Map<number, number>): number[] {
+  const all = new Map([...earlier, ...threadCpu()]);
+  if (all.size === 0) return [];
+  const others = [...all].filter(([tid, s]) => tid !== process.pid && s >= 0.05).sort((a, b) => a[0] - b[0]);
+  return [all.get(process.pid) ?? 0, ...others.map(([, s]) => s)];
 }
 
 function finish(report: IngestReport, started: number): IngestReport {

@@ -22,13 +22,16 @@ export function hashPair(text: string, normalize: (s: string) => string = normal
 /**
  * hash53 of every text of a document and of its normalized form, in storedTexts order
  * ([h, normH] pairs): computed where the document is parsed, so the writer only looks them up.
- * `pair` may be memoized by the caller (consecutive editions repeat most texts).
+ * `pair` (given each text and its position) may be memoized by the caller (consecutive editions repeat most texts).
  */
-export function textHashes(doc: ParsedDocument, pair: (text: string) => readonly [number, number] = (t) => hashPair(t)): Float64Array {
+export function textHashes(
+  doc: ParsedDocument,
+  pair: (text: string, index: number) => readonly [number, number] = (t) => hashPair(t),
+): Float64Array {
   const texts = storedTexts(doc);
   const out = new Float64Array(texts.length * 2);
   texts.forEach((t, i) => {
-    const [h, nh] = pair(t);
+    const [h, nh] = pair(t, i);
     out[2 * i] = h;
     out[2 * i + 1] = nh;
   });
