@@ -1,5 +1,6 @@
 import type { EditionRow, Writer } from './Writer.js';
 import { deserialize } from 'node:v8';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { ParsedCopy } from './parseTask.js';
 import { releaseBuffer } from './releaseBuffer.js';
 import { hashPair, storedTexts, textHashes } from './textHashes.js';
@@ -57,6 +58,8 @@ export interface Candidate {
  */
 interface Member extends Omit<Candidate, 'summary' | 'copy'> {
   copy: Uint8Array | null;
+  /** Whether `copy` is deflated (it waits for the end of the run). */
+  deflated: boolean;
   format: string;
   counts: EditionCounts;
   unaccounted: number;
@@ -149,12 +152,20 @@ export class EditionGroups {
       findings: summary.findings,
       entries: summary.entries,
       differing: 0,
+      deflated: false,
     });
     // in input order, whichever was parsed first: the edition's warnings and files are listed so
     g.candidates.sort((x, y) => x.index - y.index);
     // only the best copy of an edition is ever stored: the others' documents can go now
     const best = bestOf(g);
     for (const c of g.candidates) if (c !== best) dropCopy(c);
+    // an edition with words of uncertain code page is stored at the end of the run: its copy waits smaller
+    if (hasAmbiguity(g) && best.copy && !best.deflated) {
+      const deflated = deflateRawSync(best.copy, { level: 1 });
+      releaseBuffer(best.copy);
+      best.copy = deflated;
+      best.deflated = true;
+    }
     g.clean = false;
   }
 
@@ -233,7 +244,7 @@ export class EditionGroups {
     const known = this.manifest?.editions.find((e) => e.family === family && e.effectiveDate === date);
     const warnings = g.candidates.flatMap((c) => c.warnings);
     // a better copy is always one not stored yet (the others were worse than the stored one), so it still has its document
-    const parsed = best.copy ? (deserialize(best.copy) as ParsedCopy) : null;
+    const parsed = best.copy ? (deserialize(best.deflated ? inflateRawSync(best.copy) : best.copy) as ParsedCopy) : null;
     const doc = parsed?.doc;
     let hashes = parsed?.hashes;
     if (attested && doc && best.decoded.ambiguous && !this.settled.has(best.index)) {
