@@ -1,17 +1,16 @@
 import type { EditionRow, Writer } from './Writer.js';
+import { deserialize } from 'node:v8';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { ParsedCopy } from './parseTask.js';
+import { releaseBuffer } from './releaseBuffer.js';
+import { hashPair, storedTexts, textHashes } from './textHashes.js';
 import { labelDateOf, type Manifest } from './sources.js';
 import { repairAmbiguousWords, wordsToCheck } from './resolveAmbiguousWords.js';
-import { FINDING_CODES } from '../parse/checkStructure.js';
-import type { DecodedText, DocumentFamily, ParsedDocument, RuleNode } from '../../src/core/types.js';
+import { countDiffering, findingsOf, type DocumentSummary, type EditionCounts } from './summarizeDocument.js';
+import type { AlignRule } from '../../src/engine/align.js';
+import type { DecodedText, DocumentFamily, ParsedDocument } from '../../src/core/types.js';
 
-/** Counts of what an edition holds. */
-export interface EditionCounts {
-  parts: number;
-  sections: number;
-  rules: number;
-  examples: number;
-  glossary: number;
-}
+export type { EditionCounts } from './summarizeDocument.js';
 
 /** One edition touched by an ingest run. */
 export interface EditionReport {
@@ -34,12 +33,18 @@ export interface EditionReport {
   warnings: string[];
 }
 
-/** A parsed input that holds a whole document (or a fragment), with the date it is filed under. */
+/**
+ * A parsed input that holds a whole document, with the date it is filed under: what its report
+ * and comparisons need, and the document itself serialized (read only if it is the copy stored).
+ */
 export interface Candidate {
   path: string;
   /** The input's hash and size (its bytes are not kept once parsed). */
   input: { sha256: string; size: number };
-  parsed: { doc: ParsedDocument; decoded: Omit<DecodedText, 'text'>; hashes: Float64Array };
+  summary: DocumentSummary;
+  decoded: Omit<DecodedText, 'text'>;
+  /** v8.serialize of its ParsedCopy. */
+  copy: Uint8Array;
   date: string;
   warnings: string[];
   fidelity: number[];
@@ -48,23 +53,23 @@ export interface Candidate {
 }
 
 /**
- * A candidate as a group keeps it: what its report and comparisons need, and its parsed document
- * only until the edition is stored (an ingest must not hold every parsed document at once).
+ * A candidate as a group keeps it: its serialized document only while it may still be stored (an
+ * ingest must not hold every parsed document at once).
  */
-interface Member extends Omit<Candidate, 'parsed'> {
-  decoded: Omit<DecodedText, 'text'>;
+interface Member extends Omit<Candidate, 'summary' | 'copy'> {
+  copy: Uint8Array | null;
+  /** Whether `copy` is deflated (it waits for the end of the run). */
+  deflated: boolean;
   format: string;
   counts: EditionCounts;
   unaccounted: number;
   docWarnings: ParsedDocument['warnings'];
   /** The completeness checks' findings in it ("line: code: message"). */
   findings: string[];
-  /** Each rule's and glossary entry's normalized-text hashes, keyed by number or term (see entries). */
-  entries: Map<string, number | string>;
+  /** Each rule's and glossary entry's normalized-text hashes, keyed by number or term (see summarizeDocument). */
+  entries: Float64Array;
   /** Entries differing from the edition's stored copy, as last counted. */
   differing: number;
-  doc: ParsedDocument | null;
-  hashes: Float64Array | null;
 }
 
 interface Group {
@@ -75,16 +80,22 @@ interface Group {
   before: EditionRow | undefined;
   /** The candidate whose text this run stored, or null (nothing stored yet, or the earlier file kept). */
   ourPrimary: Member | null;
+  /** The rules this run stored, kept to align the edition with its neighbours until it is let go. */
+  rules: AlignRule[] | null;
   /** Stored with its current candidates. */
   clean: boolean;
   report: EditionReport | null;
 }
 
-/** A pair of consecutive editions, both stored by this run, that can be aligned (documents by input index). */
+/**
+ * A pair of consecutive editions, both stored by this run, that can be aligned: the inputs stored (by
+ * index), and their rules unless one of them was let go.
+ */
 export interface AlignablePair {
   key: string;
   before: number;
   after: number;
+  rules: [before: AlignRule[], after: AlignRule[]] | null;
 }
 
 /**
@@ -97,12 +108,8 @@ export class EditionGroups {
   private readonly groups = new Map<string, Group>();
   /** Expected dates of inputs not parsed yet (null: could be any). */
   private readonly pending = new Map<number, string | null>();
-  /** Inputs already reported by spareCopies. */
-  private readonly spared = new Set<number>();
-  /** Inputs whose documents were repaired since takeRepaired() last ran, with their repaired rules. */
-  private repaired: Array<{ index: number; rules: RuleNode[] }> = [];
-  /** Documents whose ambiguous words were settled (each once). */
-  private readonly settled = new WeakSet<ParsedDocument>();
+  /** Inputs whose ambiguous words were settled (each once). */
+  private readonly settled = new Set<number>();
   /** Whether an edition's earlier content was replaced (its texts may now be unused). */
   replacedContent = false;
 
@@ -119,27 +126,46 @@ export class EditionGroups {
   parsed(index: number, candidate: Candidate | null): void {
     this.pending.delete(index);
     if (!candidate) return;
-    const family = candidate.parsed.doc.family;
+    const family = candidate.summary.family;
     const key = `${family}|${candidate.date}`;
     let g = this.groups.get(key);
     if (!g) {
-      g = { family, date: candidate.date, candidates: [], before: this.writer.findEdition(family, candidate.date), ourPrimary: null, clean: false, report: null };
+      g = {
+        family,
+        date: candidate.date,
+        candidates: [],
+        before: this.writer.findEdition(family, candidate.date),
+        ourPrimary: null,
+        rules: null,
+        clean: false,
+        report: null,
+      };
       this.groups.set(key, g);
     }
-    const { parsed, ...rest } = candidate;
+    const { summary, ...rest } = candidate;
     g.candidates.push({
       ...rest,
-      decoded: parsed.decoded,
-      format: parsed.doc.format,
-      counts: countsOf(parsed.doc),
-      unaccounted: parsed.doc.accounting.unaccounted.length,
-      docWarnings: parsed.doc.warnings,
-      findings: findingsOf(parsed.doc),
-      entries: entries(parsed.doc, parsed.hashes),
+      format: summary.format,
+      counts: summary.counts,
+      unaccounted: summary.unaccounted,
+      docWarnings: summary.warnings,
+      findings: summary.findings,
+      entries: summary.entries,
       differing: 0,
-      doc: parsed.doc,
-      hashes: parsed.hashes,
+      deflated: false,
     });
+    // in input order, whichever was parsed first: the edition's warnings and files are listed so
+    g.candidates.sort((x, y) => x.index - y.index);
+    // only the best copy of an edition is ever stored: the others' documents can go now
+    const best = bestOf(g);
+    for (const c of g.candidates) if (c !== best) dropCopy(c);
+    // an edition with words of uncertain code page is stored at the end of the run: its copy waits smaller
+    if (hasAmbiguity(g) && best.copy && !best.deflated) {
+      const deflated = deflateRawSync(best.copy, { level: 1 });
+      releaseBuffer(best.copy);
+      best.copy = deflated;
+      best.deflated = true;
+    }
     g.clean = false;
   }
 
@@ -147,26 +173,26 @@ export class EditionGroups {
    * Stores every edition no pending input can still join, each in its own transaction; returns how
    * many. Editions holding words of uncertain code page wait for the end of the run: their evidence
    * is the words every other edition holds, gathered once before any of them is stored.
+   * `stored` is called after each edition (to align it while its neighbours are at hand).
    */
-  storeReady(all = false): number {
+  storeReady(all = false, stored: () => void = () => {}): number {
     const blocked = all ? new Set<string>() : new Set([...this.pending.values()].map((d) => d ?? '*'));
     if (blocked.has('*')) return 0;
     const ready = [...this.groups.values()].filter((g) => !g.clean && !blocked.has(g.date)).sort((a, b) => (a.date < b.date ? -1 : 1));
     const settled = ready.filter((g) => !hasAmbiguity(g));
     const uncertain = all ? ready.filter(hasAmbiguity) : [];
-    for (const g of settled) this.writer.db.transaction(() => this.store(g, null))();
+    for (const g of settled) {
+      this.writer.db.transaction(() => this.store(g, null))();
+      stored();
+    }
     if (uncertain.length > 0) {
       const attested = this.writer.attested(wordsToCheck(uncertain.flatMap((g) => g.candidates.flatMap((c) => c.decoded.ambiguous ?? []))));
-      for (const g of uncertain) this.writer.db.transaction(() => this.store(g, attested))();
+      for (const g of uncertain) {
+        this.writer.db.transaction(() => this.store(g, attested))();
+        stored();
+      }
     }
     return settled.length + uncertain.length;
-  }
-
-  /** Inputs whose documents were repaired after parsing since the last call (their workers hold stale copies). */
-  takeRepaired(): Array<{ index: number; rules: RuleNode[] }> {
-    const out = this.repaired;
-    this.repaired = [];
-    return out;
   }
 
   /**
@@ -187,28 +213,16 @@ export class EditionGroups {
         const b = this.groups.get(`${family}|${chain[k]!}`);
         if (!a?.clean || !b?.clean || a.before || b.before || !a.ourPrimary || !b.ourPrimary) continue;
         if (expected.some((d) => d! >= a.date && d! <= b.date)) continue;
-        out.push({ key: `${family}|${a.date}|${b.date}`, before: a.ourPrimary.index, after: b.ourPrimary.index });
+        const rules: AlignablePair['rules'] = a.rules && b.rules ? [a.rules, b.rules] : null;
+        out.push({ key: `${family}|${a.date}|${b.date}`, before: a.ourPrimary.index, after: b.ourPrimary.index, rules });
       }
     }
     return out;
   }
 
-  /**
-   * Inputs whose documents this run no longer needs on the parse workers: the other copies of
-   * editions stored (each index once). A later file that changes an edition's copy is still
-   * handled: only its alignment is then made by the lineage step instead.
-   */
-  spareCopies(): number[] {
-    const out: number[] = [];
-    for (const g of this.groups.values()) {
-      if (!g.clean) continue;
-      for (const c of g.candidates) {
-        if (c === g.ourPrimary || this.spared.has(c.index)) continue;
-        this.spared.add(c.index);
-        out.push(c.index);
-      }
-    }
-    return out;
+  /** Lets go of the rules stored from input `index` (aligned with both its neighbours): aligning it again gives no rules. */
+  letGo(index: number): void {
+    for (const g of this.groups.values()) if (g.ourPrimary?.index === index) g.rules = null;
   }
 
   /** Reports of the editions stored, in date order. */
@@ -220,8 +234,7 @@ export class EditionGroups {
 
   private store(g: Group, attested: ReadonlySet<string> | null): void {
     const { family, date } = g;
-    let best = g.candidates[0]!;
-    for (const c of g.candidates) if (better(c, best)) best = c;
+    const best = bestOf(g);
     let replace: boolean;
     if (g.ourPrimary) replace = g.ourPrimary !== best;
     else if (g.before) {
@@ -230,14 +243,17 @@ export class EditionGroups {
     } else replace = true;
     const known = this.manifest?.editions.find((e) => e.family === family && e.effectiveDate === date);
     const warnings = g.candidates.flatMap((c) => c.warnings);
-    const doc = best.doc;
-    let hashes: Float64Array | undefined = best.hashes ?? undefined;
-    if (attested && doc && best.decoded.ambiguous && !this.settled.has(doc)) {
-      this.settled.add(doc);
-      if (repairAmbiguousWords(doc, best.decoded.ambiguous, attested) > 0) {
-        // the worker hashed the texts as decoded, and aligns its own copy: it needs the repaired one
-        hashes = undefined;
-        this.repaired.push({ index: best.index, rules: doc.rules });
+    // a better copy is always one not stored yet (the others were worse than the stored one), so it still has its document
+    const parsed = best.copy ? (deserialize(best.deflated ? inflateRawSync(best.copy) : best.copy) as ParsedCopy) : null;
+    const doc = parsed?.doc;
+    let hashes = parsed?.hashes;
+    if (attested && doc && best.decoded.ambiguous && !this.settled.has(best.index)) {
+      this.settled.add(best.index);
+      const decoded = storedTexts(doc);
+      if (repairAmbiguousWords(doc, best.decoded.ambiguous, attested) > 0 && hashes) {
+        // the worker hashed the texts as decoded: the repaired ones are hashed again
+        const before = hashes;
+        hashes = textHashes(doc, (t, i) => (t === decoded[i] ? [before[2 * i]!, before[2 * i + 1]!] : hashPair(t)));
       }
       // the repair reports itself, and checks the structure again, in the document's warnings
       best.docWarnings = doc.warnings;
@@ -246,20 +262,20 @@ export class EditionGroups {
     let editionId: number;
     if (replace) {
       if (g.ourPrimary || g.before) this.replacedContent = true;
-      // a better copy is always one not stored yet (the others were worse than the stored one), so it still has its document
       editionId = this.writer.storeEdition(
         { family, effectiveDate: date, official: true, label: '', setCode: known?.setCode ?? null, setName: known?.setName ?? null, warnings },
         doc!,
         hashes,
       );
       g.ourPrimary = best;
+      g.rules = doc!.rules;
     } else {
       editionId = g.ourPrimary ? this.writer.findEdition(family, date)!.id : g.before!.id;
     }
     const primary = g.ourPrimary;
     const files: EditionReport['files'] = [];
     for (const c of g.candidates) {
-      const differing = c === best ? 0 : c.entries.size === 0 ? c.differing : countDiffering(best.entries, c.entries);
+      const differing = c === best ? 0 : c.entries.length === 0 ? c.differing : countDiffering(best.entries, c.entries);
       c.differing = differing;
       const copies = this.aliases.get(c.input.sha256) ?? [];
       for (const path of [c.path, ...copies]) {
@@ -286,9 +302,8 @@ export class EditionGroups {
       });
       // stored: the document is not needed again (a later, better copy brings its own), nor the
       // entries of a copy that is not the best (should a better one come, its count stays as it was)
-      c.doc = null;
-      c.hashes = null;
-      if (c !== best) c.entries = new Map();
+      dropCopy(c);
+      if (c !== best) c.entries = new Float64Array(0);
     }
     g.report = {
       family,
@@ -307,13 +322,19 @@ export class EditionGroups {
   }
 }
 
-/** The completeness checks' findings in a document, as "line: code: message". */
-function findingsOf(doc: ParsedDocument): string[] {
-  return doc.warnings.filter((w) => FINDING_CODES.has(w.code)).map((w) => `${w.line ?? '-'}: ${w.code}: ${w.message}`);
-}
-
 function hasAmbiguity(g: Group): boolean {
   return g.candidates.some((c) => (c.decoded.ambiguous?.length ?? 0) > 0);
+}
+
+function dropCopy(c: Member): void {
+  if (c.copy) releaseBuffer(c.copy);
+  c.copy = null;
+}
+
+function bestOf(g: Group): Member {
+  let best = g.candidates[0]!;
+  for (const c of g.candidates) if (better(c, best)) best = c;
+  return best;
 }
 
 /** Typographic fidelity (see parseTask): fewer unaccounted lines and warnings, then richer typography, wins. */
@@ -331,52 +352,3 @@ function greater(a: number[], b: number[]): boolean {
   return false;
 }
 
-/**
- * Each rule's (with its examples) and glossary entry's normalized-text hash (from the document's
- * text hashes, in storedTexts order), keyed by number or term, for comparing two files of an edition.
- */
-function entries(doc: ParsedDocument, hashes: Float64Array): Map<string, number | string> {
-  const m = new Map<string, number | string>();
-  let k = 1;
-  for (const r of doc.rules) {
-    const text = hashes[k]!;
-    k += 2;
-    if (r.examples.length === 0) m.set(r.number, text);
-    else {
-      const parts = [text];
-      for (let e = 0; e < r.examples.length; e++, k += 2) parts.push(hashes[k]!);
-      m.set(r.number, parts.join(','));
-    }
-  }
-  for (const g of doc.glossary) {
-    m.set(`glossary:${g.term.toLowerCase()}`, hashes[k]!);
-    k += 2;
-  }
-  // the Rulings Summaries' notes, by section (see storedTexts)
-  for (const r of doc.rules) {
-    if (!r.notes || r.notes.length === 0) continue;
-    const parts: number[] = [];
-    for (let n = 0; n < r.notes.length; n++, k += 2) parts.push(hashes[k]!);
-    m.set(`notes:${r.number}`, parts.join(','));
-  }
-  if (k - 1 !== hashes.length) throw new Error(`entries: ${hashes.length / 2} text hashes do not match the document's texts`);
-  return m;
-}
-
-/** How many entries differ after normalization (or exist on one side only). */
-function countDiffering(a: Map<string, number | string>, b: Map<string, number | string>): number {
-  let n = 0;
-  for (const [k, v] of a) if (b.get(k) !== v) n++;
-  for (const k of b.keys()) if (!a.has(k)) n++;
-  return n;
-}
-
-function countsOf(doc: ParsedDocument): EditionCounts {
-  let sections = 0;
-  let examples = 0;
-  for (const r of doc.rules) {
-    if (r.kind === 'section') sections++;
-    examples += r.examples.length;
-  }
-  return { parts: doc.parts.length, sections, rules: doc.rules.length - sections, examples, glossary: doc.glossary.length };
-}

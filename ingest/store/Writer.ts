@@ -54,8 +54,11 @@ export interface EditionRow {
  * prepared once; callers wrap calls in db.transaction().
  */
 export class Writer {
-  /** Stored texts by hash53 of their body. */
-  private readonly texts = new Map<number, { id: number; body: string }>();
+  /**
+   * Stored texts by hash53 of their body, with the hash of their normalized form, which tells two
+   * texts apart should their hashes collide (the bodies stay in the database).
+   */
+  private readonly texts = new Map<number, { id: number; normH: number }>();
   /** Stored rule versions by text id (a handful per text): finding one compares fields, no key string is built. */
   private readonly ruleVersions = new Map<number, RuleVersionRow[]>();
   private readonly glossaryVersionIds = new Map<string, number>();
@@ -133,6 +136,8 @@ export class Writer {
         `UPDATE source_files SET role = 'duplicate' WHERE edition_id = @editionId AND role = 'primary'`,
       ),
       editionProse: db.prepare('SELECT introduction, credits FROM editions'),
+      textBodies: db.prepare('SELECT body FROM texts').pluck(),
+      textBody: db.prepare('SELECT body FROM texts WHERE id = ?').pluck(),
       fileBySha: db.prepare('SELECT id FROM source_files WHERE sha256 = ?'),
       primaryReport: db.prepare(`SELECT report FROM source_files WHERE edition_id = @id AND role = 'primary'`).pluck(),
       pruneRuleVersions: db.prepare('DELETE FROM rule_versions WHERE id NOT IN (SELECT version_id FROM edition_rules) RETURNING id').pluck(),
@@ -161,8 +166,8 @@ export class Writer {
       pruneTexts: db.prepare('DELETE FROM texts WHERE id NOT IN (SELECT id FROM temp.used_texts)'),
     };
     checkFormat(db);
-    for (const r of db.prepare('SELECT id, h, body FROM texts').iterate() as Iterable<{ id: number; h: number; body: string }>) {
-      this.texts.set(r.h, { id: r.id, body: r.body });
+    for (const r of db.prepare('SELECT id, h, norm_h AS normH FROM texts').iterate() as Iterable<{ id: number; h: number; normH: number }>) {
+      this.texts.set(r.h, { id: r.id, normH: r.normH });
     }
     const rv = db.prepare('SELECT id, number, kind, parent, text_id, examples, citations FROM rule_versions');
     for (const r of rv.iterate() as Iterable<RuleVersionRow>) {
@@ -181,14 +186,15 @@ export class Writer {
    * Returns the id of a text, storing it if new. `h` and `normH` (hash53 of the body and of its
    * normalized form) may come precomputed, from where the document was parsed.
    */
-  internText(body: string, h = hash53(body), normH?: number): number {
+  internText(body: string, h = hash53(body), normH = hash53(normalizeText(body))): number {
     const known = this.texts.get(h);
     if (known !== undefined) {
-      if (known.body === body) return known.id;
-      throw new Error(`hash53 collision between two texts: ${JSON.stringify(known.body.slice(0, 60))} and ${JSON.stringify(body.slice(0, 60))}`);
+      if (known.normH === normH) return known.id;
+      const other = this.s.textBody.get(known.id) as string;
+      throw new Error(`hash53 collision between two texts: ${JSON.stringify(other.slice(0, 60))} and ${JSON.stringify(body.slice(0, 60))}`);
     }
-    const id = Number(this.s.insertText.run({ h, normH: normH ?? hash53(normalizeText(body)), body }).lastInsertRowid);
-    this.texts.set(h, { id, body });
+    const id = Number(this.s.insertText.run({ h, normH, body }).lastInsertRowid);
+    this.texts.set(h, { id, normH });
     this.newTexts.push({ id, body });
     this.insertedTexts++;
     this.ftsFrom ??= id;
@@ -207,7 +213,7 @@ export class Writer {
     const scan = (body: string | null): void => {
       if (body !== null) for (const m of body.matchAll(re)) found.add(m[1]!);
     };
-    for (const { body } of this.texts.values()) scan(body);
+    for (const body of this.s.textBodies.iterate() as Iterable<string>) scan(body);
     for (const e of this.s.editionProse.iterate() as Iterable<{ introduction: string | null; credits: string | null }>) {
       scan(e.introduction);
       scan(e.credits);
@@ -296,7 +302,7 @@ export class Writer {
     const texts = storedTexts(doc);
     let k = 0;
     const intern = (): number => {
-      const body = texts.next().value as string;
+      const body = texts[k / 2]!;
       const id = hashes ? this.internText(body, hashes[k]!, hashes[k + 1]!) : this.internText(body);
       k += 2;
       return id;

@@ -1,20 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Alignment } from '../../src/engine/align.js';
-import { parseTask, type ParseOutcome, type ParseTask } from './parseTask.js';
+import { parseTask, replyOf, type ParseReply, type ParseTask } from './parseTask.js';
 import type { WorkerRequest } from './parseWorker.js';
-import type { RuleNode } from '../../src/core/types.js';
 
-/** Inputs being parsed, with the means to align pairs of them on the workers that hold them. */
+/** Inputs being parsed. */
 export interface ParsePool {
   /** Settles when every input is parsed. */
   parsed: Promise<void>;
-  /** Aligns document `after` with document `before` (indices into outcomes, both parsed); null if either failed. */
-  align(before: number, after: number): Promise<Alignment | null>;
-  /** Lets the workers drop documents no longer needed (aligning them later gives null). */
-  release(indices: number[]): void;
-  /** Document `index` was changed on this thread (repaired): the worker holding it takes the new rules. */
-  replace(index: number, rules: RuleNode[]): void;
   close(): Promise<void>;
 }
 
@@ -24,25 +16,26 @@ interface Pending {
 }
 
 /**
- * Starts parsing tasks on worker threads (one per core, at most `max`); `onParsed` hears of
+ * Starts parsing tasks on worker threads (one per core but one, which stores what they parse; at
+ * most `max`, and one per four tasks: a few are parsed inline); `onParsed` hears of
  * each outcome as it arrives, so the caller can store editions while the rest are parsed.
- * The pool keeps no parsed document itself: the workers do, for `align`.
+ * Workers keep nothing: each reply carries a document's summary and serialized copy (a fragment whole).
  * The pool takes the tasks over: it empties each one's bytes once a worker has them, so an
- * ingest does not hold every input twice.
- * Each worker takes a contiguous run of the inputs (balanced by size): inputs come in
- * date order, so consecutive editions mostly live on the same worker, which keeps them for
- * `align`. Small batches are parsed inline.
+ * ingest does not hold every input twice. Workers take the inputs in `order` (default: as given),
+ * each the next one when it is free. Small batches are parsed inline.
  */
 export function startParsing(
   tasks: ParseTask[],
-  onParsed?: (index: number, outcome: ParseOutcome) => void,
-  opts: { max?: number; workerMemoryMb?: number } = {},
+  onParsed?: (index: number, outcome: ParseReply) => void,
+  opts: { max?: number; workerMemoryMb?: number; order?: number[] } = {},
 ): ParsePool {
-  const count = Math.min(opts.max ?? availableParallelism(), Math.ceil(tasks.length / 4));
-  // which inputs parsed into a document (1), the rest failed (0) or are not parsed yet
-  const parsedOk = new Uint8Array(tasks.length);
-  if (count <= 1) return inlinePool(tasks, parsedOk, onParsed);
-  const limits = opts.workerMemoryMb ? { resourceLimits: { maxOldGenerationSizeMb: opts.workerMemoryMb } } : {};
+  const order = opts.order ?? tasks.map((_, i) => i);
+  const count = Math.min(opts.max ?? Math.max(1, availableParallelism() - 1), Math.floor(tasks.length / 4));
+  if (count < 1) return inlinePool(tasks, order, onParsed);
+  // A worker keeps little between files, but V8 lets a heap grow to four times what survived its last
+  // collection when the limit is 2 GB or more, 1.6 times at 1 GB; and a small young generation (4 MB
+  // semi-spaces instead of 16) costs no time here.
+  const limits = { resourceLimits: { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: opts.workerMemoryMb ?? 1024 } };
   const workers = Array.from({ length: count }, () => new Worker(new URL('./parseWorker.js', import.meta.url), limits));
   const pending = new Map<number, Pending>();
   // A worker that dies (an error it did not catch, out of memory, killed) fails every request under
@@ -64,90 +57,34 @@ export function startParsing(
       if (!closing) fail(new Error(`a parse worker stopped (exit code ${code})`));
     });
   }
-  let nextId = tasks.length;
-  // documents being moved between workers (each settles once its alignment is done)
-  const moving = new Set<Promise<void>>();
-  const request = <T>(w: Worker, msg: Extract<WorkerRequest, { id: number }>): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
+  let next = 0;
+  const send = (w: Worker): { index: number; reply: Promise<ParseReply> } | null => {
+    if (next >= order.length) return null;
+    const index = order[next++]!;
+    const reply = new Promise<ParseReply>((resolve, reject) => {
       if (dead) return reject(dead);
-      pending.set(msg.id, { resolve: resolve as (v: unknown) => void, reject });
-      w.postMessage(msg);
+      pending.set(index, { resolve: resolve as (v: unknown) => void, reject });
+      w.postMessage({ id: index, task: tasks[index]! } satisfies WorkerRequest);
     });
-
-  // Contiguous runs balanced by size; `home` is where a parsed document lives now.
-  const home = new Int32Array(tasks.length);
-  const runs: number[][] = workers.map(() => []);
-  const total = tasks.reduce((n, t) => n + t.size, 0);
-  let acc = 0;
-  tasks.forEach((t, i) => {
-    const k = Math.min(count - 1, Math.floor((acc / total) * count));
-    home[i] = k;
-    runs[k]!.push(i);
-    acc += t.size;
-  });
+    // read ahead: should the run stop before it is awaited, its failure is the one already reported
+    reply.catch(() => {});
+    // the worker has its copy of the bytes now
+    tasks[index] = { ...tasks[index]!, bytes: null };
+    return { index, reply };
+  };
   // Two inputs in flight per worker: it parses the next while this thread stores the last.
   const parsed = Promise.all(
-    workers.map(async (w, k) => {
-      const run = runs[k]!;
-      const send = (n: number): Promise<ParseOutcome> | null => {
-        if (n >= run.length) return null;
-        const i = run[n]!;
-        const sent = request<ParseOutcome>(w, { type: 'parse', id: i, task: tasks[i]! });
-        // read ahead: should the run stop before it is awaited, its failure is the one already reported
-        sent.catch(() => {});
-        // the worker has its copy of the bytes now
-        tasks[i] = { ...tasks[i]!, bytes: null };
-        return sent;
-      };
-      let next = send(0);
-      for (let n = 0; n < run.length; n++) {
-        const current = next!;
-        next = send(n + 1);
-        const o = await current;
-        parsedOk[run[n]!] = o.ok ? 1 : 0;
-        onParsed?.(run[n]!, o);
+    workers.map(async (w) => {
+      let current = send(w);
+      while (current !== null) {
+        const following = send(w);
+        onParsed?.(current.index, await current.reply);
+        current = following;
       }
     }),
   ).then(() => undefined);
   return {
     parsed,
-    align(before, after) {
-      if (!parsedOk[before] || !parsedOk[after]) return Promise.resolve(null);
-      const k = home[after]!;
-      const w = workers[k]!;
-      if (home[before] !== k) {
-        // the document moves from the worker that holds it to this one, through here but not kept here
-        const from = workers[home[before]!]!;
-        home[before] = k;
-        const moved = request<RuleNode[] | null>(from, { type: 'export', id: nextId++, docId: before }).then((rules) => {
-          if (rules === null) return null;
-          // adopt and align are sent together, before any release asked for meanwhile (see release)
-          void request(w, { type: 'adopt', id: nextId++, docId: before, rules }).catch(() => {});
-          return request<Alignment | null>(w, { type: 'align', id: nextId++, before, after });
-        });
-        const sent = moved.then(
-          () => undefined,
-          () => undefined,
-        );
-        moving.add(sent);
-        void sent.then(() => moving.delete(sent));
-        return moved;
-      }
-      return request<Alignment | null>(w, { type: 'align', id: nextId++, before, after });
-    },
-    replace(index, rules) {
-      if (!parsedOk[index]) return;
-      request(workers[home[index]!]!, { type: 'adopt', id: nextId++, docId: index, rules }).catch(() => {});
-    },
-    release(indices) {
-      // a document may have been moved to another worker for an alignment: every worker hears it,
-      // after the alignments of documents on their way have been sent
-      const post = (): void => {
-        for (const w of workers) w.postMessage({ type: 'release', indices } satisfies WorkerRequest);
-      };
-      if (moving.size === 0) post();
-      else void Promise.all(moving).then(post);
-    },
     async close() {
       closing = true;
       await Promise.all(workers.map((w) => w.terminate()));
@@ -155,39 +92,13 @@ export function startParsing(
   };
 }
 
-function inlinePool(tasks: ParseTask[], parsedOk: Uint8Array, onParsed?: (index: number, outcome: ParseOutcome) => void): ParsePool {
-  // a small batch: its documents are kept here for align, until released
-  const docs = new Map<number, RuleNode[]>();
+function inlinePool(tasks: ParseTask[], order: number[], onParsed?: (index: number, outcome: ParseReply) => void): ParsePool {
   const parsed = (async () => {
-    for (let i = 0; i < tasks.length; i++) {
+    for (const i of order) {
       // one input per macrotask, like the workers' replies
       await new Promise((r) => setImmediate(r));
-      const o = await parseTask(tasks[i]!);
-      parsedOk[i] = o.ok ? 1 : 0;
-      if (o.ok) docs.set(i, o.doc.rules);
-      onParsed?.(i, o);
+      onParsed?.(i, replyOf(await parseTask(tasks[i]!)));
     }
   })();
-  const rulesOf = async (i: number) => {
-    const rules = docs.get(i);
-    if (!rules) return null;
-    const { normalizeText } = await import('../../src/core/normalize.js');
-    return rules.map((r) => ({ ...r, norm: normalizeText(r.text) }));
-  };
-  return {
-    parsed,
-    async align(b, a) {
-      const { alignEditions } = await import('../../src/engine/align.js');
-      const before = await rulesOf(b);
-      const after = await rulesOf(a);
-      return before && after ? alignEditions(before, after) : null;
-    },
-    release: (indices) => {
-      for (const i of indices) docs.delete(i);
-    },
-    replace: (index, rules) => {
-      if (docs.has(index)) docs.set(index, rules);
-    },
-    close: async () => {},
-  };
+  return { parsed, close: async () => {} };
 }

@@ -1,6 +1,8 @@
+import { serialize } from 'node:v8';
 import { IngestError } from '../parse/IngestError.js';
 import { parseInput } from './parseInput.js';
 import { readLocalInput, sha256Hex } from './sources.js';
+import { summarizeDocument, type DocumentSummary } from './summarizeDocument.js';
 import { hashPair, textHashes } from './textHashes.js';
 import type { DecodedText, ParsedDocument } from '../../src/core/types.js';
 
@@ -36,6 +38,29 @@ export type ParseOutcome =
       hashes: Float64Array;
     }
   | { ok: false; source: string; reason: string };
+
+/** A parsed document with its text hashes (see textHashes). */
+export interface ParsedCopy {
+  doc: ParsedDocument;
+  hashes: Float64Array;
+}
+
+/**
+ * A parse outcome as the ingest's main thread receives it: a complete document as its summary and
+ * a serialized copy (v8.serialize of a ParsedCopy), read only if it is the copy stored; a fragment whole.
+ */
+export type ParseReply =
+  | { ok: true; complete: true; summary: DocumentSummary; decoded: Omit<DecodedText, 'text'>; fidelity: number[]; copy: Uint8Array }
+  | { ok: true; complete: false; doc: ParsedDocument; decoded: Omit<DecodedText, 'text'> }
+  | { ok: false; source: string; reason: string };
+
+/** The reply for a parse outcome (see ParseReply). */
+export function replyOf(o: ParseOutcome): ParseReply {
+  if (!o.ok) return o;
+  const { doc, hashes, decoded, fidelity } = o;
+  if (!doc.complete) return { ok: true, complete: false, doc, decoded };
+  return { ok: true, complete: true, summary: summarizeDocument(doc, hashes), decoded, fidelity, copy: serialize({ doc, hashes } satisfies ParsedCopy) };
+}
 
 /**
  * Parses one input; rejections come back as values so they can cross a worker boundary.

@@ -62,7 +62,7 @@ export async function readWordDocument(location: string, bytes: Uint8Array, kind
       const xml = readZipEntry(bytes, 'word/document.xml');
       if (xml === null) throw new IngestError(location, 'corrupt .docx: the zip holds no word/document.xml');
       const styles = readZipEntry(bytes, 'word/styles.xml');
-      return docxParagraphs(xml.toString('utf8'), styles ? docxStyleNames(styles.toString('utf8')) : new Map());
+      return docxParagraphs(xml, styles ? docxStyleNames(styles.toString('utf8')) : new Map());
     } catch (e) {
       if (e instanceof ZipError) throw new IngestError(location, `corrupt .docx: ${e.message}`);
       throw e;

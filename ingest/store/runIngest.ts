@@ -3,13 +3,14 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { openReadOnlyDb, openWritableDb } from '../../src/db/openDb.js';
 import { storeFormatProblem, Writer } from './Writer.js';
 import { Catalog } from '../../src/db/Catalog.js';
-import type { Alignment } from '../../src/engine/align.js';
-import { EditionGroups, type Candidate, type EditionReport } from './EditionGroups.js';
+import { alignEditions, type Alignment } from '../../src/engine/align.js';
+import type { DecodedText, ParsedDocument } from '../../src/core/types.js';
+import { EditionGroups, type AlignablePair, type Candidate, type EditionReport } from './EditionGroups.js';
 import { expectedInputDate } from './readWordDocument.js';
 import { IngestError } from '../parse/IngestError.js';
 import { lockDatabase } from './lockDatabase.js';
 import { startParsing, type ParsePool } from './parsePool.js';
-import type { ParseOutcome } from './parseTask.js';
+import type { ParseReply } from './parseTask.js';
 import { storeDerived, storeReferences } from './storeDerived.js';
 import { storeFragment, type FragmentReport } from './storeFragment.js';
 import { fetchInput, labelDateOf, readLocalInput, type LoadedInput, type InputRef, type Manifest } from './sources.js';
@@ -155,50 +156,48 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
 
   await writeAtomically(opts.dbFile, async (writer) => {
     const groups = new EditionGroups(writer, opts.manifest ?? null, aliases, expected);
-    const fragments: Candidate[] = [];
+    const fragments: Array<{ index: number; decoded: Omit<DecodedText, 'text'>; doc: ParsedDocument }> = [];
     // reported in input order, whichever worker finished first
     const parseRejections: Array<{ index: number; source: string; reason: string }> = [];
-    const alignments = new Map<string, { before: number; after: number; result: Promise<Alignment | null> }>();
-    // sides each stored document was aligned on: 1 with its successor, 2 with its predecessor, 4 released
+    // Consecutive editions aligned as they become final (null: one was let go; the lineage step aligns them).
+    const alignments = new Map<string, { before: number; after: number; result: Alignment | null }>();
+    // sides each stored document was aligned on: 1 with its successor, 2 with its predecessor, 4 let go
     const aligned = new Map<number, number>();
+    const align = (p: AlignablePair): void => {
+      const prev = alignments.get(p.key);
+      if (prev && prev.before === p.before && prev.after === p.after) return;
+      alignments.set(p.key, { before: p.before, after: p.after, result: p.rules ? alignEditions(...p.rules) : null });
+      aligned.set(p.before, (aligned.get(p.before) ?? 0) | 1);
+      aligned.set(p.after, (aligned.get(p.after) ?? 0) | 2);
+    };
     let pool: ParsePool | null = null;
     let failure: unknown = null;
-    // Stores what is ready and starts aligning consecutive editions as they become final.
+    // Aligns the consecutive editions that are final; an edition aligned with both its neighbours is not needed again.
+    const alignReady = (): void => {
+      for (const p of groups.alignablePairs(stored.editions)) align(p);
+      for (const [i, sides] of aligned) {
+        if (sides !== 3) continue;
+        groups.letGo(i);
+        aligned.set(i, 4);
+      }
+    };
+    // Stores what is ready, aligning editions as they are stored.
     const progress = (all: boolean): void => {
-      if (groups.storeReady(all) === 0 && !all) return;
-      for (const r of groups.takeRepaired()) pool!.replace(r.index, r.rules);
+      if (groups.storeReady(all, alignReady) === 0 && !all) return;
       // references and search entries of the new texts now, while the workers are still parsing
       // (the index takes texts in batches: many small ones cost more)
       writer.db.transaction(() => {
         storeReferences(writer);
         if (writer.unindexed >= 4000) writer.indexNewTexts();
       })();
-      for (const p of groups.alignablePairs(stored.editions)) {
-        const prev = alignments.get(p.key);
-        if (prev && prev.before === p.before && prev.after === p.after) continue;
-        const result = pool!.align(p.before, p.after);
-        // a failed alignment is redone by the lineage step; it must not go unhandled meanwhile
-        result.catch(() => {});
-        alignments.set(p.key, { ...p, result });
-        aligned.set(p.before, (aligned.get(p.before) ?? 0) | 1);
-        aligned.set(p.after, (aligned.get(p.after) ?? 0) | 2);
-      }
-      // Documents the workers can let go: copies not stored, and editions aligned on both sides
-      // (a worker handles messages in order, so alignments already asked for still see them).
-      const spare = groups.spareCopies();
-      for (const [i, sides] of aligned) {
-        if (sides !== 3) continue;
-        spare.push(i);
-        aligned.set(i, 4);
-      }
-      if (spare.length > 0) pool!.release(spare);
     };
-    const onParsed = (i: number, o: ParseOutcome): void => {
+    const onParsed = (i: number, o: ParseReply): void => {
       if (failure !== null) return;
       opts.onProgress?.(++done, total, inputs[i]!.location);
       try {
         let candidate: Candidate | null = null;
         if (!o.ok) parseRejections.push({ index: i, source: o.source, reason: o.reason });
+        else if (!o.complete) fragments.push({ index: i, decoded: o.decoded, doc: o.doc });
         else {
           try {
             candidate = toCandidate(inputs[i]!, o, i);
@@ -207,23 +206,28 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
             parseRejections.push({ index: i, source: e.source, reason: e.reason });
           }
         }
-        if (candidate && !candidate.parsed.doc.complete) fragments.push(candidate);
-        groups.parsed(i, candidate?.parsed.doc.complete ? candidate : null);
+        groups.parsed(i, candidate);
         progress(false);
       } catch (e) {
         failure = e;
       }
     };
-    pool = startParsing(tasks, onParsed, opts.workerMemoryMb ? { workerMemoryMb: opts.workerMemoryMb } : {});
+    pool = startParsing(tasks, onParsed, { order: parseOrder(expected), ...(opts.workerMemoryMb ? { workerMemoryMb: opts.workerMemoryMb } : {}) });
+    // CPU seconds of each thread (by id) when the parse workers ended
+    let workersCpu = new Map<number, number>();
     try {
       await pool.parsed;
+      // the parse workers are done: their memory goes before the last editions and the lineage are stored
+      workersCpu = threadCpu();
+      await pool.close();
       if (failure !== null) throw failure;
       progress(true);
       opts.onProgress?.(total, total, '');
       phase('parse+store');
       writer.db.transaction(() => {
-        for (const c of fragments.sort((a, b) => a.index - b.index)) {
-          const input = { path: c.path, sha256: c.input.sha256, size: c.input.size, decoded: c.parsed.decoded, doc: c.parsed.doc };
+        for (const f of fragments.sort((a, b) => a.index - b.index)) {
+          const { location: path, sha256, size } = inputs[f.index]!;
+          const input = { path, sha256, size, decoded: f.decoded, doc: f.doc };
           try {
             // A nested transaction is a savepoint: a refused fragment leaves nothing behind.
             report.fragments.push(writer.db.transaction(() => storeFragment(writer, input, opts.edition ?? null))());
@@ -242,12 +246,11 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
       // alignments of the final chain whose documents are the ones stored
       const precomputed = new Map<string, Alignment>();
       for (const p of groups.alignablePairs(stored.editions)) {
-        let a = alignments.get(p.key);
-        if (!a || a.before !== p.before || a.after !== p.after) a = { ...p, result: pool.align(p.before, p.after) };
-        const al = await a.result.catch(() => null);
+        align(p);
+        const al = alignments.get(p.key)!.result;
         if (al) precomputed.set(p.key, al);
       }
-      phase('alignWait');
+      phase('align');
       writer.db.transaction(() => {
         storeDerived(writer, precomputed);
         opts.afterStore?.(writer);
@@ -255,8 +258,8 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
       phase('derived');
       return true;
     } finally {
-      report.threadCpuSeconds = threadCpuSeconds();
       await pool.close();
+      report.threadCpuSeconds = threadCpuSeconds(workersCpu);
     }
   });
   phase('commit');
@@ -278,22 +281,32 @@ function removeStaleCopies(dbFile: string): void {
   }
 }
 
-/** CPU seconds used so far by each thread of this process, the main thread first (Linux /proc; elsewhere []). */
-function threadCpuSeconds(): number[] {
+/** CPU seconds used so far by each thread of this process, by thread id (Linux /proc; elsewhere none). */
+function threadCpu(): Map<number, number> {
   const dir = '/proc/self/task';
-  if (!existsSync(dir)) return [];
-  const out: Array<[number, number]> = [];
+  const out = new Map<number, number>();
+  if (!existsSync(dir)) return out;
   for (const tid of readdirSync(dir)) {
     try {
       // utime and stime: fields 14 and 15, counted after the parenthesized thread name
       const f = readFileSync(`${dir}/${tid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-      const s = (Number(f[11]) + Number(f[12])) / 100;
-      if (s >= 0.05 || Number(tid) === process.pid) out.push([Number(tid), s]);
+      out.set(Number(tid), (Number(f[11]) + Number(f[12])) / 100);
     } catch {
       // the thread ended meanwhile
     }
   }
-  return out.sort((a, b) => (a[0] === process.pid ? -1 : b[0] === process.pid ? 1 : a[0] - b[0])).map(([, s]) => s);
+  return out;
+}
+
+/**
+ * CPU seconds of each thread of this process, the main thread first; threads that ended since
+ * `earlier` was taken (the parse workers) as they were then. Threads under 0.05 s are left out.
+ */
+function threadCpuSeconds(earlier: Map<number, number>): number[] {
+  const all = new Map([...earlier, ...threadCpu()]);
+  if (all.size === 0) return [];
+  const others = [...all].filter(([tid, s]) => tid !== process.pid && s >= 0.05).sort((a, b) => a[0] - b[0]);
+  return [all.get(process.pid) ?? 0, ...others.map(([, s]) => s)];
 }
 
 function finish(report: IngestReport, started: number): IngestReport {
@@ -304,18 +317,18 @@ function finish(report: IngestReport, started: number): IngestReport {
   return report;
 }
 
+/** The candidate a complete document makes, with the date it is filed under. */
 function toCandidate(
   input: { location: string; sha256: string; size: number },
-  parsed: Extract<ParseOutcome, { ok: true }>,
+  parsed: Extract<ParseReply, { complete: true }>,
   index: number,
 ): Candidate {
   const path = input.location;
-  const { doc } = parsed;
+  const { summary, decoded, fidelity, copy } = parsed;
   const warnings: string[] = [];
-  if (parsed.decoded.damage) warnings.push(`${path}: ${parsed.decoded.damage}`);
+  if (decoded.damage) warnings.push(`${path}: ${decoded.damage}`);
   const label = labelDateOf(path);
-  let date = doc.effectiveDate;
-  if (!doc.complete) return { path, input, parsed, date: doc.effectiveDate ?? '', warnings, fidelity: parsed.fidelity, index };
+  let date = summary.effectiveDate;
   if (date === null) {
     if (label === null) throw new IngestError(path, 'the document states no effective date and the file name has none');
     warnings.push(`${path}: the document states no effective date; filed under its file-name date ${label}`);
@@ -326,7 +339,16 @@ function toCandidate(
       `${path}: archive label ${label} disagrees with the document's own date ${date} (${days > 0 ? '+' : ''}${days} days); filed under ${date}`,
     );
   }
-  return { path, input, parsed, date, warnings, fidelity: parsed.fidelity, index };
+  return { path, input, summary, decoded, copy, date, warnings, fidelity, index };
+}
+
+/**
+ * The order to parse inputs in: those whose date is unknown first (until they are parsed, no
+ * edition can be stored), then by expected date, so each edition's files are parsed together.
+ */
+function parseOrder(expected: Array<string | null>): number[] {
+  const key = (i: number): string => expected[i] ?? '';
+  return expected.map((_, i) => i).sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a - b));
 }
 
 /** What the database holds already: source file hashes and official editions ("family|date"). */

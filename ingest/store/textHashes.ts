@@ -6,13 +6,12 @@ import type { ParsedDocument } from '../../src/core/types.js';
  * The texts of a document in the order the writer stores them: each rule's text and then its
  * examples, then each glossary definition, then each section's notes (Rulings Summaries).
  */
-export function* storedTexts(doc: ParsedDocument): Generator<string> {
-  for (const r of doc.rules) {
-    yield r.text;
-    yield* r.examples;
-  }
-  for (const g of doc.glossary) yield g.definition;
-  for (const r of doc.rules) if (r.notes) for (const n of r.notes) yield n.text;
+export function storedTexts(doc: ParsedDocument): string[] {
+  const out: string[] = [];
+  for (const r of doc.rules) out.push(r.text, ...r.examples);
+  for (const g of doc.glossary) out.push(g.definition);
+  for (const r of doc.rules) if (r.notes) for (const n of r.notes) out.push(n.text);
+  return out;
 }
 
 /** hash53 of a text and of its normalized form. */
@@ -23,13 +22,18 @@ export function hashPair(text: string, normalize: (s: string) => string = normal
 /**
  * hash53 of every text of a document and of its normalized form, in storedTexts order
  * ([h, normH] pairs): computed where the document is parsed, so the writer only looks them up.
- * `pair` may be memoized by the caller (consecutive editions repeat most texts).
+ * `pair` (given each text and its position) may be memoized by the caller (consecutive editions repeat most texts).
  */
-export function textHashes(doc: ParsedDocument, pair: (text: string) => readonly [number, number] = (t) => hashPair(t)): Float64Array {
-  const out: number[] = [];
-  for (const t of storedTexts(doc)) {
-    const [h, nh] = pair(t);
-    out.push(h, nh);
-  }
-  return Float64Array.from(out);
+export function textHashes(
+  doc: ParsedDocument,
+  pair: (text: string, index: number) => readonly [number, number] = (t) => hashPair(t),
+): Float64Array {
+  const texts = storedTexts(doc);
+  const out = new Float64Array(texts.length * 2);
+  texts.forEach((t, i) => {
+    const [h, nh] = pair(t, i);
+    out[2 * i] = h;
+    out[2 * i + 1] = nh;
+  });
+  return out;
 }

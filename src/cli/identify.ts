@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { rangeText, type ProvenanceReport } from '../../ingest/store/identify.js';
 import { IngestError } from '../../ingest/parse/IngestError.js';
-import { parseSource } from '../../ingest/parse/parseSource.js';
+import { parseInput } from '../../ingest/store/parseInput.js';
 import { fetchInput, readLocalInput } from '../../ingest/store/sources.js';
 import { provenanceOf } from '../../ingest/store/storeFragment.js';
 import { Provenance } from '../db/Provenance.js';
@@ -50,7 +50,8 @@ export async function run(argv: string[]): Promise<number> {
       const input = /^https?:\/\//i.test(arg)
         ? await fetchInput({ kind: 'url', location: arg })
         : readLocalInput({ kind: 'file', location: (source = resolve(arg)) });
-      const { doc } = parseSource(source, input.bytes, input.contentType);
+      // read as ingest reads it: Word documents too
+      const { doc } = await parseInput(source, input.bytes, input.contentType);
       family = doc.family;
       format = doc.format;
       report = provenanceOf(new Provenance(db), doc);

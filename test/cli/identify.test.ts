@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runIngest } from '../../ingest/store/runIngest.js';
@@ -91,6 +91,23 @@ test('crkb identify on an official file identifies its own edition exactly', () 
   const j = JSON.parse(r.stdout) as Json;
   assert.deepEqual([j.best?.from, j.best?.to, j.best?.exact], ['2021-04-22', '2021-04-22', j.total]);
   assert.equal(j.disagreements.length, 0);
+});
+
+test('crkb identify reads a Word document as ingest does, and identifies its edition exactly', () => {
+  const r = identify(join(corpus, 'rulesraker-documents/docx/2021-04-19.docx'), '--json');
+  assert.equal(r.status, 0, r.stderr);
+  const j = JSON.parse(r.stdout) as Json & { format: string };
+  assert.equal(j.format, 'docx');
+  assert.deepEqual([j.best?.from, j.best?.to, j.best?.exact], ['2021-04-22', '2021-04-22', j.total]);
+  assert.equal(j.disagreements.length, 0);
+});
+
+test('crkb identify refuses a file named .docx that is no Word document, in one line naming it', () => {
+  const fake = join(dir, 'notes.docx');
+  writeFileSync(fake, 'Just some notes, not a Word document.\n');
+  const r = identify(fake);
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, `crkb identify: ${fake}: not a .docx: it has no Word signature\n`);
 });
 
 test('crkb identify refuses a page with no rules and needs exactly one input', () => {

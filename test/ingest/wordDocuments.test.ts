@@ -60,7 +60,7 @@ test('docx paragraphs: text runs, styles by name, tabs and breaks; deleted text,
     '<w:r><w:instrText> HYPERLINK "x" </w:instrText></w:r><w:r><w:tab/><w:t>x</w:t><w:br/><w:t>y</w:t><w:noBreakHyphen/></w:r>' +
     '<mc:AlternateContent><mc:Choice><w:r><w:t>!</w:t></w:r></mc:Choice><mc:Fallback><w:r><w:t>!</w:t></w:r></mc:Fallback></mc:AlternateContent></w:p>' +
     '<w:p/><w:p><w:r><w:t>&#8212;&#x2122;</w:t></w:r></w:p></w:body></w:document>';
-  assert.deepEqual(docxParagraphs(body, docxStyleNames(styles)), [
+  assert.deepEqual(docxParagraphs(Buffer.from(body), docxStyleNames(styles)), [
     { text: '100.1a A two-player & “game”\tx\ny-!', style: 'CR 100.1a' },
     { text: '', style: null },
     { text: '—™', style: null },
