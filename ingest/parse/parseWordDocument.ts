@@ -17,7 +17,8 @@ export interface WordParagraph {
  */
 export function parseWordDocument(source: string, paragraphs: WordParagraph[], format: 'docx' | 'doc'): ParsedSource {
   // Word's own separators inside a paragraph: vertical tab (a manual line break in .doc), form feed (page break).
-  const text = paragraphs.map((p) => p.text.replace(/[\v\f]/g, '\n')).join('\n');
+  const joined = paragraphs.map((p) => p.text).join('\n');
+  const text = /[\v\f]/.test(joined) ? joined.replace(/[\v\f]/g, '\n') : joined;
   if (text.trim() === '') throw new IngestError(source, `empty ${format} document (no text)`);
   if (!isCrText(text)) throw new IngestError(source, `no rules found: the ${format} document is not a Comprehensive Rules edition`);
   const doc = { ...parseCrText(text), format };

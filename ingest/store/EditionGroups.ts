@@ -80,8 +80,13 @@ interface Group {
   before: EditionRow | undefined;
   /** The candidate whose text this run stored, or null (nothing stored yet, or the earlier file kept). */
   ourPrimary: Member | null;
-  /** The rules this run stored, kept to align the edition with its neighbours until it is let go. */
+  /**
+   * The rules this run stored, kept to align the edition with its neighbours until it is let go:
+   * as read back from `stored` (the copy stored, serialized) when they are needed, unless the copy
+   * was repaired after parsing.
+   */
   rules: AlignRule[] | null;
+  stored: { copy: Uint8Array; deflated: boolean } | null;
   /** Stored with its current candidates. */
   clean: boolean;
   report: EditionReport | null;
@@ -95,7 +100,7 @@ export interface AlignablePair {
   key: string;
   before: number;
   after: number;
-  rules: [before: AlignRule[], after: AlignRule[]] | null;
+  rules(): [before: AlignRule[], after: AlignRule[]] | null;
 }
 
 /**
@@ -112,6 +117,8 @@ export class EditionGroups {
   private readonly settled = new Set<number>();
   /** Whether an edition's earlier content was replaced (its texts may now be unused). */
   replacedContent = false;
+  /** The edition this run stored last. */
+  private lastStored: Group | null = null;
 
   constructor(
     private readonly writer: Writer,
@@ -137,6 +144,7 @@ export class EditionGroups {
         before: this.writer.findEdition(family, candidate.date),
         ourPrimary: null,
         rules: null,
+        stored: null,
         clean: false,
         report: null,
       };
@@ -213,7 +221,10 @@ export class EditionGroups {
         const b = this.groups.get(`${family}|${chain[k]!}`);
         if (!a?.clean || !b?.clean || a.before || b.before || !a.ourPrimary || !b.ourPrimary) continue;
         if (expected.some((d) => d! >= a.date && d! <= b.date)) continue;
-        const rules: AlignablePair['rules'] = a.rules && b.rules ? [a.rules, b.rules] : null;
+        const rules = (): ReturnType<AlignablePair['rules']> => {
+          const [x, y] = [rulesOf(a), rulesOf(b)];
+          return x && y ? [x, y] : null;
+        };
         out.push({ key: `${family}|${a.date}|${b.date}`, before: a.ourPrimary.index, after: b.ourPrimary.index, rules });
       }
     }
@@ -222,7 +233,15 @@ export class EditionGroups {
 
   /** Lets go of the rules stored from input `index` (aligned with both its neighbours): aligning it again gives no rules. */
   letGo(index: number): void {
-    for (const g of this.groups.values()) if (g.ourPrimary?.index === index) g.rules = null;
+    for (const g of this.groups.values()) if (g.ourPrimary?.index === index) forgetRules(g);
+  }
+
+  /**
+   * Keeps as objects only the rules of the edition stored last (its successor is most likely
+   * stored next); the others wait serialized, a fraction of the memory, until a neighbour comes.
+   */
+  compactRules(): void {
+    for (const g of this.groups.values()) if (g !== this.lastStored && g.stored) g.rules = null;
   }
 
   /** Reports of the editions stored, in date order. */
@@ -268,7 +287,14 @@ export class EditionGroups {
         hashes,
       );
       g.ourPrimary = best;
+      forgetRules(g);
       g.rules = doc!.rules;
+      // unrepaired, the copy gives the same rules again
+      if (best.copy && hashes === parsed?.hashes) {
+        g.stored = { copy: best.copy, deflated: best.deflated };
+        best.copy = null;
+      }
+      this.lastStored = g;
     } else {
       editionId = g.ourPrimary ? this.writer.findEdition(family, date)!.id : g.before!.id;
     }
@@ -324,6 +350,21 @@ export class EditionGroups {
 
 function hasAmbiguity(g: Group): boolean {
   return g.candidates.some((c) => (c.decoded.ambiguous?.length ?? 0) > 0);
+}
+
+/** The rules a group stored, read back from its stored copy if need be; null once let go. */
+function rulesOf(g: Group): AlignRule[] | null {
+  if (g.rules === null && g.stored) {
+    const { copy, deflated } = g.stored;
+    g.rules = (deserialize(deflated ? inflateRawSync(copy) : copy) as ParsedCopy).doc.rules;
+  }
+  return g.rules;
+}
+
+function forgetRules(g: Group): void {
+  if (g.stored) releaseBuffer(g.stored.copy);
+  g.stored = null;
+  g.rules = null;
 }
 
 function dropCopy(c: Member): void {

@@ -75,7 +75,7 @@ export async function parseTask(
     const t = decoded.text;
     const typographic = t.match(/[’“”—–™]/g)?.length ?? 0;
     // characters lost in some conversion: " ? " for a dash, U+FFFD for anything
-    const damage = t.match(/ \? |\uFFFD/g)?.length ?? 0;
+    const damage = t.includes(' ? ') || t.includes('\uFFFD') ? (t.match(/ \? |\uFFFD/g)?.length ?? 0) : 0;
     // A text file is preferred to a Word document of the same quality: its line numbers are the published file's.
     const fidelity = [decoded.damage ? -1 : 0, -doc.accounting.unaccounted.length, -damage, -doc.warnings.length, decoded.encoding === 'word' ? 0 : 1, typographic];
     const meta: Omit<DecodedText, 'text'> = { encoding: decoded.encoding, lineEndings: decoded.lineEndings };

@@ -166,7 +166,8 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
     const align = (p: AlignablePair): void => {
       const prev = alignments.get(p.key);
       if (prev && prev.before === p.before && prev.after === p.after) return;
-      alignments.set(p.key, { before: p.before, after: p.after, result: p.rules ? alignEditions(...p.rules) : null });
+      const rules = p.rules();
+      alignments.set(p.key, { before: p.before, after: p.after, result: rules ? alignEditions(...rules) : null });
       aligned.set(p.before, (aligned.get(p.before) ?? 0) | 1);
       aligned.set(p.after, (aligned.get(p.after) ?? 0) | 2);
     };
@@ -180,6 +181,7 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
         groups.letGo(i);
         aligned.set(i, 4);
       }
+      groups.compactRules();
     };
     // Stores what is ready, aligning editions as they are stored.
     const progress = (all: boolean): void => {
