@@ -1,26 +1,43 @@
 import { compareNumbers, numberKey } from './ruleNumber.js';
 
+// Rows of the distance table, reused by every call (a typo search compares a word with thousands).
+let rows = [new Int32Array(32), new Int32Array(32), new Int32Array(32)];
+
 /** Optimal-string-alignment (restricted Damerau-Levenshtein) distance, capped: returns max+1 once exceeded. */
 export function editDistance(a: string, b: string, max = 8): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   const n = b.length;
-  let prev2 = new Array<number>(n + 1).fill(0);
-  let prev = Array.from({ length: n + 1 }, (_, j) => j);
-  let cur = new Array<number>(n + 1).fill(0);
+  if (rows[0]!.length <= n) rows = [new Int32Array(n + 1), new Int32Array(n + 1), new Int32Array(n + 1)];
+  let [prev2, prev, cur] = rows as [Int32Array, Int32Array, Int32Array];
+  const over = max + 1;
+  for (let j = 0; j <= n; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
+    // only cells within `max` of the diagonal can stay within `max`; the rest count as over it
+    const lo = Math.max(1, i - max);
+    const hi = Math.min(n, i + max);
     cur[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= n; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+    if (lo > 1) cur[lo - 1] = over;
+    let rowMin = lo === 1 ? i : over;
+    const ai = a.charCodeAt(i - 1);
+    for (let j = lo; j <= hi; j++) {
+      const bj = b.charCodeAt(j - 1);
+      let v = prev[j - 1]! + (ai === bj ? 0 : 1);
+      const up = prev[j]! + 1;
+      if (up < v) v = up;
+      const left = cur[j - 1]! + 1;
+      if (left < v) v = left;
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) {
+        const t = prev2[j - 2]! + 1;
+        if (t < v) v = t;
+      }
       cur[j] = v;
       if (v < rowMin) rowMin = v;
     }
-    if (rowMin > max) return max + 1;
+    if (hi < n) cur[hi + 1] = over;
+    if (rowMin > max) return over;
     [prev2, prev, cur] = [prev, cur, prev2];
   }
-  return prev[n]!;
+  return Math.min(prev[n]!, over);
 }
 
 /** A candidate and how far it is from the query. */
@@ -39,6 +56,8 @@ export function closestTerms(term: string, candidates: readonly string[], limit 
   const out: Suggestion[] = [];
   for (const c of candidates) {
     const lc = c.toLowerCase();
+    // too long or too short to be within `max`, unless the term begins it
+    if (Math.abs(lc.length - t.length) > max && !(t.length >= 4 && lc.startsWith(t))) continue;
     if (seen.has(lc)) continue;
     seen.add(lc);
     let d = editDistance(t, lc, max);
