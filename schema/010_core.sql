@@ -134,10 +134,6 @@ CREATE TABLE IF NOT EXISTS edition_notes (
   PRIMARY KEY (edition_id, ord)
 ) WITHOUT ROWID;
 
--- Full-text search over every distinct text, ranked with bm25.
-CREATE VIRTUAL TABLE IF NOT EXISTS texts_fts USING fts5 (
-  body,
-  content = 'texts',
-  content_rowid = 'id',
-  tokenize = 'porter unicode61 remove_diacritics 2'
-);
+-- Written by crkb before search moved to an in-memory index per edition (schema/search): gone on
+-- the next ingest.
+DROP TABLE IF EXISTS texts_fts;

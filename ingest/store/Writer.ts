@@ -66,12 +66,6 @@ export class Writer {
   private newTexts: Array<{ id: number; body: string }> = [];
   /** How many texts this writer inserted. */
   insertedTexts = 0;
-  /** Id of the first text not yet in the full-text index, or null when all are. */
-  private ftsFrom: number | null = null;
-  /** Texts stored and not yet in the full-text index. */
-  unindexed = 0;
-  /** Whether this run added to or removed from the full-text index (its segments then need merging). */
-  private ftsChanged = false;
 
   private readonly s;
 
@@ -80,9 +74,6 @@ export class Writer {
     db.exec('CREATE TEMP TABLE IF NOT EXISTS used_texts (id INTEGER PRIMARY KEY)');
     this.s = {
       insertText: db.prepare('INSERT INTO texts (h, norm_h, body) VALUES (@h, @normH, @body)'),
-      // New texts are indexed in one statement (see indexNewTexts), not row by row.
-      insertFts: db.prepare('INSERT INTO texts_fts (rowid, body) SELECT id, body FROM texts WHERE id >= @from'),
-      mergeFts: db.prepare(`INSERT INTO texts_fts (texts_fts) VALUES ('optimize')`),
       insertRuleVersion: db.prepare(
         `INSERT INTO rule_versions (number, kind, parent, text_id, examples, citations)
          VALUES (@number, @kind, @parent, @textId, @examples, @citations)`,
@@ -158,10 +149,6 @@ export class Writer {
          UNION ALL SELECT j.value FROM fragment_rules fr, json_each(fr.examples) j WHERE fr.examples <> '[]'`,
       ),
       unusedTexts: db.prepare('SELECT id, h, body FROM texts WHERE id NOT IN (SELECT id FROM temp.used_texts)'),
-      // external-content FTS5: an entry is removed by giving the text it was indexed with
-      unindexUnused: db.prepare(
-        `INSERT INTO texts_fts (texts_fts, rowid, body) SELECT 'delete', id, body FROM texts WHERE id NOT IN (SELECT id FROM temp.used_texts)`,
-      ),
       pruneRefs: db.prepare('DELETE FROM text_refs WHERE text_id NOT IN (SELECT id FROM temp.used_texts)'),
       pruneTexts: db.prepare('DELETE FROM texts WHERE id NOT IN (SELECT id FROM temp.used_texts)'),
     };
@@ -197,8 +184,6 @@ export class Writer {
     this.texts.set(h, { id, normH });
     this.newTexts.push({ id, body });
     this.insertedTexts++;
-    this.ftsFrom ??= id;
-    this.unindexed++;
     return id;
   }
 
@@ -238,7 +223,7 @@ export class Writer {
 
   /**
    * Deletes rule and glossary versions no edition holds any more, then texts nothing refers to
-   * (with their references and search entries): what replacing an edition's content leaves behind.
+   * (with their references): what replacing an edition's content leaves behind.
    * Returns how many texts went.
    */
   pruneOrphans(): number {
@@ -254,9 +239,6 @@ export class Writer {
     this.s.collectUsed.run();
     const gone = this.s.unusedTexts.all() as Array<{ id: number; h: number; body: string }>;
     if (gone.length > 0) {
-      this.indexNewTexts();
-      this.s.unindexUnused.run();
-      this.ftsChanged = true;
       this.s.pruneRefs.run();
       this.s.pruneTexts.run();
       const ids = new Set(gone.map((t) => t.id));
@@ -265,27 +247,6 @@ export class Writer {
     }
     this.s.clearUsed.run();
     return gone.length;
-  }
-
-  /** Adds the texts stored since the last call to the full-text index; call before reading search results. */
-  indexNewTexts(): void {
-    if (this.ftsFrom === null) return;
-    // A new text's id is above every stored one (SQLite's max(rowid) + 1), so everything from ftsFrom on is new.
-    this.s.insertFts.run({ from: this.ftsFrom });
-    this.ftsFrom = null;
-    this.unindexed = 0;
-    this.ftsChanged = true;
-  }
-
-  /**
-   * Indexes what is left and merges the full-text index into one segment when this run changed it:
-   * each batch and each later ingest adds a segment, and a search reads every segment of each term.
-   */
-  finishSearchIndex(): void {
-    this.indexNewTexts();
-    if (!this.ftsChanged) return;
-    this.s.mergeFts.run();
-    this.ftsChanged = false;
   }
 
   /** Finds a stored edition. */

@@ -186,12 +186,8 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
     // Stores what is ready, aligning editions as they are stored.
     const progress = (all: boolean): void => {
       if (groups.storeReady(all, alignReady) === 0 && !all) return;
-      // references and search entries of the new texts now, while the workers are still parsing
-      // (the index takes texts in batches: many small ones cost more)
-      writer.db.transaction(() => {
-        storeReferences(writer);
-        if (writer.unindexed >= 4000) writer.indexNewTexts();
-      })();
+      // references of the new texts now, while the workers are still parsing
+      writer.db.transaction(() => storeReferences(writer))();
     };
     const onParsed = (i: number, o: ParseReply): void => {
       if (failure !== null) return;

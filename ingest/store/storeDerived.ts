@@ -24,7 +24,6 @@ export interface DerivedReport {
  * alignments of consecutive editions made from the parsed documents, keyed "family|before|after".
  */
 export function storeDerived(writer: Writer, precomputed: ReadonlyMap<string, Alignment> = new Map()): DerivedReport {
-  writer.finishSearchIndex();
   storeReferences(writer);
   const report: DerivedReport = { texts: writer.insertedTexts, aligned: 0, editionsUpdated: 0, rowsUpdated: 0 };
   const lineage = new Lineage(writer.db);

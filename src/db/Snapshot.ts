@@ -1,6 +1,8 @@
 import type { Statement } from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import type { Reference } from '../core/references.js';
 import type { EditionInfo, Family, GlossaryRecord, PartRecord, RuleRecord, TextRefRecord } from '../core/records.js';
+import { EditionSearch } from './EditionSearch.js';
 import type { Db } from './openDb.js';
 
 /** A stored rule version: number, text and examples, shared by every edition that holds it. */
@@ -26,8 +28,6 @@ interface EditionRows {
   glossary: Int32Array;
   parts: PartRecord[];
   abilityWords: string[];
-  /** Bit per text id: the edition shows this text (rule, example or definition); built on first use. */
-  textBits: Uint8Array | null;
   numbers: string[] | null;
 }
 
@@ -49,7 +49,8 @@ const EDITION_COLS = `id, family, effective_date AS effectiveDate, official, lab
 /**
  * The whole database in memory, read once: every distinct text and rule version once, every
  * edition as arrays of ids into them (memory grows with distinct texts, not with editions). The
- * one read path of the query layer; full-text search stays in SQLite's FTS5 index.
+ * one read path of the query layer. Full-text search is SQLite's FTS5, over one edition's texts
+ * in memory (EditionSearch), built on that edition's first search.
  */
 export class Snapshot {
   readonly editions: EditionInfo[];
@@ -57,7 +58,6 @@ export class Snapshot {
   private readonly rows = new Map<number, EditionRows>();
   private readonly partsOf = new Map<number, PartRecord[]>();
   private readonly abilityWordsOf = new Map<number, string[]>();
-  private readonly maxText: number;
   private readonly editionRules: Statement;
   private readonly editionGlossary: Statement;
   private readonly bodies = new Map<number, string>();
@@ -77,12 +77,15 @@ export class Snapshot {
   private readonly files = new Map<number, { files: number; primary: { path: string; sha256: string } | null }>();
   /** Rulings Summaries notes by edition, then section, in published order (text ids). */
   private readonly notes = new Map<number, Map<string, number[]>>();
-  private readonly search: { match: Statement; any: Statement; snippet: Statement; highlight: Statement };
-  private words: string[] | null = null;
-  /** The texts whose marks the running `marks` query makes. */
-  private wanted: Set<number> | null = null;
+  /** Search indexes of the editions searched last (a few MB each, outside the JS heap). */
+  private readonly searches: LRUCache<number, EditionSearch>;
+  private allWords: Set<string> | null = null;
 
-  constructor(readonly db: Db) {
+  constructor(
+    readonly db: Db,
+    opts: { searchIndexes?: number } = {},
+  ) {
+    this.searches = new LRUCache({ max: opts.searchIndexes ?? 4, dispose: (s) => s.close() });
     const all = <T>(sql: string): IterableIterator<T> => db.prepare(sql).raw(true).iterate() as IterableIterator<T>;
     this.editions = (db.prepare(`SELECT ${EDITION_COLS} FROM editions ORDER BY family, effective_date, label`).all() as Array<
       Omit<EditionInfo, 'official'> & { official: number }
@@ -137,7 +140,6 @@ export class Snapshot {
       if (l) l.push(w);
       else this.abilityWordsOf.set(e, [w]);
     }
-    this.maxText = Math.max(0, ...this.bodies.keys());
     // One row per edition, ids as JSON arrays (parsed natively) rather than a JS row per rule.
     this.editionRules = db
       .prepare(
@@ -171,19 +173,6 @@ export class Snapshot {
     )) {
       this.files.set(e, { files: n, primary: path === null || sha256 === null ? null : { path, sha256 } });
     }
-    // Filters that SQLite applies before it computes bm25 or snippets: only for the rows they keep.
-    db.function('crkb_in_edition', { deterministic: true }, (e, id) => (this.hasText(Number(e), Number(id)) ? 1 : 0));
-    db.function('crkb_wanted', (id) => (this.wanted?.has(Number(id)) ? 1 : 0));
-    this.search = {
-      // SQLite's sorter keeps only the best @limit rows (in C): the rest never reach JavaScript.
-      match: db
-        .prepare('SELECT rowid, bm25(texts_fts) AS score FROM texts_fts WHERE texts_fts MATCH @q AND crkb_in_edition(@edition, rowid) ORDER BY score, rowid LIMIT @limit')
-        .raw(true),
-      any: db.prepare('SELECT 1 FROM texts_fts WHERE texts_fts MATCH @q LIMIT 1').pluck(),
-      // each only when a caller reads it: FTS5 tokenizes the text again for either
-      snippet: db.prepare(`SELECT rowid, snippet(texts_fts, 0, @open, @close, '…', 24) FROM texts_fts WHERE texts_fts MATCH @q AND crkb_wanted(rowid)`).raw(true),
-      highlight: db.prepare(`SELECT rowid, highlight(texts_fts, 0, @open, @close) FROM texts_fts WHERE texts_fts MATCH @q AND crkb_wanted(rowid)`).raw(true),
-    };
   }
 
   // An edition's rows are read on its first use: a command that reads one edition (the CLI) loads
@@ -206,7 +195,6 @@ export class Snapshot {
       glossary,
       parts: this.partsOf.get(editionId) ?? [],
       abilityWords: this.abilityWordsOf.get(editionId) ?? [],
-      textBits: null,
       numbers: null,
     };
     this.rows.set(editionId, rows);
@@ -220,25 +208,11 @@ export class Snapshot {
     return (e.sorted = { versions: positions.map((k) => v[k]!), positions });
   }
 
-  private textBitsOf(e: EditionRows): Uint8Array {
-    if (e.textBits) return e.textBits;
-    const bits = new Uint8Array((this.maxText >> 3) + 1);
-    const mark = (t: number): void => void (bits[t >> 3]! |= 1 << (t & 7));
-    for (const id of e.versions) {
-      const ver = this.versionById.get(id)!;
-      mark(ver.textId);
-      for (const x of ver.exampleIds) mark(x);
-    }
-    for (const id of e.glossary) mark(this.glossaryVersions.get(id)!.textId);
-    return (e.textBits = bits);
-  }
-
   /** Reads every edition's rows now (a server, so that no request pays for it). */
   loadAll(): void {
     for (const info of this.editions) {
       const e = this.edition(info.id);
       this.sortedOf(e);
-      this.textBitsOf(e);
     }
   }
 
@@ -392,12 +366,11 @@ export class Snapshot {
   glossaryUsingText(editionId: number, textId: number): GlossaryRecord[] {
     const ids = this.glossaryVersionsOfText.get(textId);
     if (!ids) return [];
-    const e = this.edition(editionId);
+    const g = this.edition(editionId).glossary;
     const out: GlossaryRecord[] = [];
-    e.glossary.forEach((id, ord) => {
-      if (ids.includes(id)) out.push(this.glossaryRecord(editionId, ord, id));
-    });
-    return out;
+    // a text defines a handful of versions: find each (native scans) rather than walk the glossary
+    for (const id of ids) for (let ord = g.indexOf(id); ord >= 0; ord = g.indexOf(id, ord + 1)) out.push(this.glossaryRecord(editionId, ord, id));
+    return out.sort((x, y) => x.ord - y.ord);
   }
 
   private glossaryRecord(editionId: number, ord: number, versionId: number): GlossaryRecord {
@@ -426,12 +399,6 @@ export class Snapshot {
   /** Ability words listed by an edition. */
   abilityWords(editionId: number): string[] {
     return this.edition(editionId).abilityWords;
-  }
-
-  /** Whether an edition shows a text. */
-  hasText(editionId: number, textId: number): boolean {
-    const bits = this.textBitsOf(this.edition(editionId));
-    return ((bits[textId >> 3] ?? 0) & (1 << (textId & 7))) !== 0;
   }
 
   /** Every distinct rule number of every edition. */
@@ -484,34 +451,35 @@ export class Snapshot {
     return this.links;
   }
 
-  /** The best `limit` FTS5 matches of a query among an edition's texts: [text id, bm25 score], best first (ties by text id). */
-  matches(ftsQuery: string, editionId: number, limit: number): Array<[number, number]> {
-    return this.search.match.all({ q: ftsQuery, edition: editionId, limit }) as Array<[number, number]>;
-  }
-
-  /** Whether any text matches a query. */
-  matchesAny(ftsQuery: string): boolean {
-    return this.search.any.get({ q: ftsQuery }) !== undefined;
-  }
-
-  /** A snippet (or the whole text, `highlight`) of some texts with the query's matches marked. */
-  marks(ftsQuery: string, ids: readonly number[], open: string, close: string, what: 'snippet' | 'highlight'): Map<number, string> {
-    this.wanted = new Set(ids);
-    try {
-      return new Map(this.search[what].all({ q: ftsQuery, open, close }) as Array<[number, string]>);
-    } finally {
-      this.wanted = null;
+  /** An edition's search index (its rule texts, examples and glossary definitions), built on first use. */
+  searchOf(editionId: number): EditionSearch {
+    let index = this.searches.get(editionId);
+    if (!index) {
+      const e = this.edition(editionId);
+      const ids = new Set<number>();
+      for (const id of e.versions) {
+        const v = this.versionById.get(id)!;
+        ids.add(v.textId);
+        for (const x of v.exampleIds) ids.add(x);
+      }
+      for (const id of e.glossary) ids.add(this.glossaryVersions.get(id)!.textId);
+      index = new EditionSearch(Array.from(ids, (id) => [id, this.bodies.get(id)!] as [number, string]));
+      this.searches.set(editionId, index);
     }
+    return index;
   }
 
-  /** Every distinct word of every text, lower-cased (what a misspelt search word is compared with). */
-  vocabulary(): string[] {
-    if (this.words === null) {
-      const seen = new Set<string>();
-      for (const body of this.bodies.values()) for (const w of body.match(/[\p{L}\p{N}]{3,}/gu) ?? []) seen.add(w.toLowerCase());
-      this.words = [...seen];
+  /** Every distinct word of three letters or more of every text, lower-cased: a search word none holds is a typo. */
+  words(): ReadonlySet<string> {
+    if (this.allWords === null) {
+      this.allWords = new Set();
+      for (const body of this.bodies.values()) for (const w of body.match(/[\p{L}\p{N}]{3,}/gu) ?? []) this.allWords.add(w.toLowerCase());
     }
-    return this.words;
+    return this.allWords;
   }
 
+  /** Frees the search indexes (the database is the caller's to close). */
+  close(): void {
+    this.searches.clear();
+  }
 }

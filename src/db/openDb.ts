@@ -6,19 +6,25 @@ import { join, resolve } from 'node:path';
 
 export type Db = Database.Database;
 
-let ddlCache: string | null = null;
+const ddl = new Map<string, string>();
 
-/** All DDL in schema/*.sql, in file-name order. */
-export function schemaSql(): string {
-  if (ddlCache === null) {
-    const dir = schemaDir();
-    ddlCache = readdirSync(dir)
+/** The DDL of a folder's *.sql files, in file-name order. */
+function ddlOf(dir: string): string {
+  let sql = ddl.get(dir);
+  if (sql === undefined) {
+    sql = readdirSync(dir)
       .filter((f) => f.endsWith('.sql'))
       .sort()
       .map((f) => readFileSync(join(dir, f), 'utf8'))
       .join('\n');
+    ddl.set(dir, sql);
   }
-  return ddlCache;
+  return sql;
+}
+
+/** All DDL in schema/*.sql, in file-name order. */
+export function schemaSql(): string {
+  return ddlOf(schemaDir());
 }
 
 let addon: { nativeBinding?: string } | null = null;
@@ -44,6 +50,13 @@ export function openWritableDb(file: string): Db {
   db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -64000');
   db.exec(schemaSql());
+  return db;
+}
+
+/** Opens an in-memory database with the DDL of schema/search/*.sql (an edition's search index). */
+export function openSearchDb(): Db {
+  const db = new Database(':memory:', addonOption());
+  db.exec(ddlOf(join(schemaDir(), 'search')));
   return db;
 }
 

@@ -18,6 +18,7 @@ import { inScope } from '../core/ruleNumber.js';
 import { closestTerms, nearestNumbers, typoBudget } from '../core/suggest.js';
 import { openReadOnlyDb, type Db } from '../db/openDb.js';
 import { Snapshot } from '../db/Snapshot.js';
+import type { EditionSearch } from '../db/EditionSearch.js';
 import { compareRuleText } from '../engine/compareRule.js';
 import type { ChangeKind, EditionDiff } from '../engine/diffEditions.js';
 import { ruleHistory, type RuleHistory } from '../engine/history.js';
@@ -145,6 +146,14 @@ function diffBytes(d: EditionDiff): number {
   return n;
 }
 
+/** Bounds of a KnowledgeBase's caches. */
+export interface KnowledgeBaseOptions {
+  /** Bytes of diffs kept (default 8 MB). */
+  diffCacheBytes?: number;
+  /** Editions whose search index is kept (default 4). */
+  searchIndexes?: number;
+}
+
 /**
  * The query layer: every read of the CLI, the API and the web pages, answered from one in-memory
  * snapshot of the database. Throws QueryError for bad arguments and missing rules; each edge
@@ -155,31 +164,33 @@ export class KnowledgeBase {
   private readonly keywordMemo = new Map<number, KeywordRecord[]>();
   private readonly matchers = new Map<number, GlossaryMatcher>();
   private readonly diffs: LRUCache<string, EditionDiff>;
-  private vocabulary: string[] | null = null;
 
   constructor(
     readonly db: Db,
-    opts: { diffCacheBytes?: number } = {},
+    opts: KnowledgeBaseOptions = {},
   ) {
-    this.snapshot = new Snapshot(db);
+    this.snapshot = new Snapshot(db, opts);
     this.diffs = new LRUCache<string, EditionDiff>({ maxSize: opts.diffCacheBytes ?? 8 * 1024 * 1024, sizeCalculation: diffBytes });
   }
 
   /** Opens a database file read-only and loads it. */
-  static open(file: string, opts: { diffCacheBytes?: number } = {}): KnowledgeBase {
+  static open(file: string, opts: KnowledgeBaseOptions = {}): KnowledgeBase {
     return new KnowledgeBase(openReadOnlyDb(file), opts);
   }
 
-  /** Builds what the first read of each edition, history, typo correction and keyword lookups would build (a server does this at start, not in a request). */
+  /** Builds what the first read of each edition, history, keyword lookups and a search of the latest edition would build (a server does this at start, not in a request). */
   warm(): this {
     this.snapshot.loadAll();
-    this.vocabulary ??= this.snapshot.vocabulary();
+    const latest = resolveEdition(this.snapshot.editions, 'latest', 'cr');
+    if (latest.problem === undefined) this.snapshot.searchOf(latest.edition.id).vocabulary();
+    this.snapshot.words();
     for (const e of this.snapshot.editions) this.keywords(e.id);
     return this;
   }
 
-  /** Closes the database. */
+  /** Closes the database and frees the search indexes. */
   close(): void {
+    this.snapshot.close();
     this.db.close();
   }
 
@@ -517,18 +528,19 @@ export class KnowledgeBase {
     const quote = (w: string): string => `"${w.replace(/"/g, '""')}"`;
     const query = (ws: string[], join: string): string =>
       ws.map((w, i) => (opts.prefix && i === ws.length - 1 ? `${quote(w)}*` : quote(w))).join(join);
+    const index = this.snapshot.searchOf(editionId);
     let fts = query(words, ' ');
-    let places = this.places(editionId, fts, offset + opts.limit);
+    let places = this.places(editionId, index, fts, offset + opts.limit);
     if (places.length === 0) {
-      const fixed = this.correctTypos(words, opts.prefix === true);
+      const fixed = this.correctTypos(index, words, opts.prefix === true);
       if (fixed) {
         fts = query(fixed, ' ');
-        places = this.places(editionId, fts, offset + opts.limit);
+        places = this.places(editionId, index, fts, offset + opts.limit);
       }
       // the same choice on every page: OR only when no text has all the words
       if (places.length === 0 && words.length > 1) {
         fts = query(fixed ?? words, ' OR ');
-        places = this.places(editionId, fts, offset + opts.limit);
+        places = this.places(editionId, index, fts, offset + opts.limit);
       }
     }
     const page = places.slice(offset, offset + opts.limit);
@@ -541,7 +553,7 @@ export class KnowledgeBase {
     const ids = [...new Set(page.map((p) => p.textId))];
     // Snippets and highlights are made for the whole page on first use: many callers read neither.
     const marked: { snippet?: Map<number, string>; highlight?: Map<number, string> } = {};
-    const markOf = (id: number, what: 'snippet' | 'highlight') => (marked[what] ??= this.snapshot.marks(fts, ids, marks.open, marks.close, what)).get(id);
+    const markOf = (id: number, what: 'snippet' | 'highlight') => (marked[what] ??= index.marks(fts, ids, marks.open, marks.close, what)).get(id);
     return page.map((p) => {
       const kind: SearchHitKind = p.glossary ? 'glossary' : p.exampleIndex >= 0 ? 'example' : 'rule';
       return {
@@ -562,10 +574,10 @@ export class KnowledgeBase {
   }
 
   /** The places of the best-ranked texts of an edition: at least `wanted`, and every text tied with the last. */
-  private places(editionId: number, fts: string, wanted: number): Place[] {
+  private places(editionId: number, index: EditionSearch, fts: string, wanted: number): Place[] {
     // Every matching text has a place in the edition, so `wanted` texts (plus one, to see a tie) usually do.
     for (let limit = wanted + 1; ; limit *= 4) {
-      const rows = this.snapshot.matches(fts, editionId, limit);
+      const rows = index.matches(fts, limit);
       const out: Place[] = [];
       let last = Infinity;
       let complete = rows.length < limit;
@@ -588,14 +600,16 @@ export class KnowledgeBase {
     }
   }
 
-  /** The words with each one no text holds replaced by the closest indexed word, or null when none changed. */
-  private correctTypos(words: string[], prefix: boolean): string[] | null {
+  /**
+   * The words with each one no text holds (in any edition: a word of another edition is no typo)
+   * replaced by the edition's closest word, or null when none changed.
+   */
+  private correctTypos(index: EditionSearch, words: string[], prefix: boolean): string[] | null {
     let changed = false;
     const out = words.map((w, i) => {
       if (w.length < 4 || /\d/.test(w) || (prefix && i === words.length - 1)) return w;
-      if (this.snapshot.matchesAny(`"${w.replace(/"/g, '""')}"`)) return w;
-      this.vocabulary ??= this.snapshot.vocabulary();
-      const best = closestTerms(w.toLowerCase(), this.vocabulary, 1, typoBudget(w))[0];
+      if (index.matchesAny(`"${w.replace(/"/g, '""')}"`) || this.snapshot.words().has(w.toLowerCase())) return w;
+      const best = closestTerms(w.toLowerCase(), index.vocabulary(), 1, typoBudget(w))[0];
       if (!best) return w;
       changed = true;
       return best.value;

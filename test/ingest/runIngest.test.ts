@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync, copyFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runIngest } from '../../ingest/store/runIngest.js';
 import { expandInputs } from '../../ingest/store/sources.js';
-import { openReadOnlyDb, openWritableDb } from '../../src/db/openDb.js';
+import { openReadOnlyDb } from '../../src/db/openDb.js';
 import { Catalog } from '../../src/db/Catalog.js';
 import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
 
@@ -205,14 +205,6 @@ test('a file that joins an edition stored already (its date guessed wrong) gives
     assert.deepEqual(primaries(db), primaries(reference));
     assert.deepEqual(lineagePartition(db), lineagePartition(reference));
     assert.equal(unusedTexts(db), 0, 'texts of the file stored first and then replaced are gone');
-    // their search entries went with them: the full-text index still matches its content table
-    const w = openWritableDb(db);
-    try {
-      // (rank 1: also against the external content table)
-      w.prepare(`INSERT INTO texts_fts (texts_fts, rank) VALUES ('integrity-check', 1)`).run();
-    } finally {
-      w.close();
-    }
   }
 });
 
@@ -299,9 +291,6 @@ test('the Rulings Summaries notes are stored with their section and citations (e
       assert.deepEqual(rows[0], { section: 'A.1', body: 'The text "Counts as a <-something->" is not an ability. See Rule G.10.2.', citations: null });
       const cited = rows.flatMap((x) => (x.citations ? (JSON.parse(x.citations) as unknown[]) : []));
       assert.equal(cited.length, 24);
-      // notes are searchable like any stored text
-      const hits = r.prepare(`SELECT count(*) FROM texts_fts WHERE texts_fts MATCH 'prodigal' AND rowid IN (SELECT text_id FROM edition_notes)`).pluck().get() as number;
-      assert.ok(hits >= 1, `${hits} notes found by full-text search`);
     } finally {
       r.close();
     }
@@ -318,18 +307,4 @@ test('a run with editions repaired after parsing stores the same texts and linea
     for (const f of [files[5]!, ...files.slice(0, 5)]) await runIngest({ inputs: expandInputs([f]), dbFile: oneByOne });
     assert.equal(editionSnapshot(together, '2013-07-13'), editionSnapshot(oneByOne, '2013-07-13'));
     assert.deepEqual(lineagePartition(together), lineagePartition(oneByOne));
-  }));
-
-test('the full-text index is one segment after each ingest, so a search reads one b-tree per term', () =>
-  inTmpDb(async (db) => {
-    await runIngest({ inputs: expandInputs([file('mtg-cr/CR-2021-07-12.txt')]), dbFile: db });
-    // a second run adds texts, which FTS5 writes as a new segment until the index is merged
-    await runIngest({ inputs: expandInputs([file('rulesraker/2021-06-09.txt')]), dbFile: db });
-    const r = openReadOnlyDb(db);
-    try {
-      assert.equal(r.prepare('SELECT count(DISTINCT segid) FROM texts_fts_idx').pluck().get(), 1);
-      assert.ok((r.prepare(`SELECT count(*) FROM texts_fts WHERE texts_fts MATCH '"trample"'`).pluck().get() as number) > 0);
-    } finally {
-      r.close();
-    }
   }));

@@ -33,3 +33,39 @@ test('a search finds every place of an edition that holds the word, best first, 
     kb.close();
   }
 });
+
+test('each edition is searched in its own index, built on its first search, and only the last few searched keep theirs', { skip }, () => {
+  const kb = KnowledgeBase.open(dbFile(), { searchIndexes: 2 });
+  try {
+    // no warm(): an edition read for the first time by a search (as `crkb search --edition` does)
+    const [a, b, c] = ['2009-05-01', '2021-06-18', '2021-07-23'].map((d) => kb.resolveEdition(d).edition);
+    const first = kb.search(a!.id, 'combat damage', { limit: 5 }).map(place);
+    assert.equal(first.length, 5);
+    const index = kb.snapshot.searchOf(a!.id);
+    assert.equal(kb.snapshot.searchOf(a!.id), index, 'an index is built once');
+    kb.search(b!.id, 'combat damage', { limit: 5 });
+    kb.search(c!.id, 'combat damage', { limit: 5 });
+    // the least recently searched edition's index was evicted and its in-memory database closed
+    assert.throws(() => index.matches('"combat"', 1), /not open/);
+    assert.notEqual(kb.snapshot.searchOf(a!.id), index);
+    assert.deepEqual(kb.search(a!.id, 'combat damage', { limit: 5 }).map(place), first);
+  } finally {
+    kb.close();
+  }
+});
+
+test('a misspelt word is read as the closest word of the edition; a word of another edition is not misspelt', { skip }, () => {
+  const kb = KnowledgeBase.open(dbFile());
+  try {
+    const e2009 = kb.resolveEdition('2009-05-01').edition;
+    const e2021 = kb.resolveEdition('2021-07-23').edition;
+    const places = (e: { id: number }, q: string): string[] => kb.search(e.id, q, { limit: 50 }).map(place);
+    assert.ok(places(e2021, 'trample').length > 5);
+    assert.deepEqual(places(e2021, 'trampel'), places(e2021, 'trample'));
+    // "mutate" first appears in 2019: in 2009 nothing holds it, and it is not read as "mutual" or "mute"
+    assert.ok(places(e2021, 'mutate').length > 0);
+    assert.deepEqual(places(e2009, 'mutate'), []);
+  } finally {
+    kb.close();
+  }
+});

@@ -185,10 +185,7 @@ export function fixtureDb(file = ':memory:', docs: ParsedDocument[] = fixtureDoc
       );
     }
     if (opts.derived) storeDerived(w);
-    else {
-      w.indexNewTexts();
-      fillRefs(db);
-    }
+    else fillRefs(db);
   })();
   return db;
 }
