@@ -1,8 +1,7 @@
 import type { Statement } from 'better-sqlite3';
-import { LRUCache } from 'lru-cache';
 import type { Reference } from '../core/references.js';
 import type { EditionInfo, Family, GlossaryRecord, PartRecord, RuleRecord, TextRefRecord } from '../core/records.js';
-import { EditionSearch } from './EditionSearch.js';
+import { TextIndex, type EditionSearch } from './TextIndex.js';
 import type { Db } from './openDb.js';
 
 /** A stored rule version: number, text and examples, shared by every edition that holds it. */
@@ -28,6 +27,8 @@ interface EditionRows {
   glossary: Int32Array;
   parts: PartRecord[];
   abilityWords: string[];
+  /** Bit per text id: the edition shows this text (rule, example or definition); built on first use. */
+  textBits: Uint8Array | null;
   numbers: string[] | null;
 }
 
@@ -43,14 +44,17 @@ interface LinkRow {
 /** A glossary term folded for lookup: ASCII letters lower-cased, as SQLite's lower() does. */
 const foldTerm = (s: string): string => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
 
+/** Editions per search index: neighbours share most texts (twenty hold about 1.3 times the texts of one). */
+const SEARCH_GROUP = 20;
+
 const EDITION_COLS = `id, family, effective_date AS effectiveDate, official, label, set_code AS setCode,
   set_name AS setName, title`;
 
 /**
  * The whole database in memory, read once: every distinct text and rule version once, every
  * edition as arrays of ids into them (memory grows with distinct texts, not with editions). The
- * one read path of the query layer. Full-text search is SQLite's FTS5, over one edition's texts
- * in memory (EditionSearch), built on that edition's first search.
+ * one read path of the query layer. Full-text search is SQLite's FTS5 over the texts of a group
+ * of neighbouring editions, in memory (TextIndex), built on the group's first search.
  */
 export class Snapshot {
   readonly editions: EditionInfo[];
@@ -77,15 +81,12 @@ export class Snapshot {
   private readonly files = new Map<number, { files: number; primary: { path: string; sha256: string } | null }>();
   /** Rulings Summaries notes by edition, then section, in published order (text ids). */
   private readonly notes = new Map<number, Map<string, number[]>>();
-  /** Search indexes of the editions searched last (a few MB each, outside the JS heap). */
-  private readonly searches: LRUCache<number, EditionSearch>;
+  private readonly maxText: number;
+  /** Search indexes by group of editions (about 3 MB each, outside the JS heap). */
+  private readonly indexes = new Map<string, TextIndex>();
   private allWords: Set<string> | null = null;
 
-  constructor(
-    readonly db: Db,
-    opts: { searchIndexes?: number } = {},
-  ) {
-    this.searches = new LRUCache({ max: opts.searchIndexes ?? 4, dispose: (s) => s.close() });
+  constructor(readonly db: Db) {
     const all = <T>(sql: string): IterableIterator<T> => db.prepare(sql).raw(true).iterate() as IterableIterator<T>;
     this.editions = (db.prepare(`SELECT ${EDITION_COLS} FROM editions ORDER BY family, effective_date, label`).all() as Array<
       Omit<EditionInfo, 'official'> & { official: number }
@@ -135,6 +136,7 @@ export class Snapshot {
       if (l) l.push({ number, title });
       else this.partsOf.set(e, [{ number, title }]);
     }
+    this.maxText = Math.max(0, ...this.bodies.keys());
     for (const [e, w] of all<[number, string]>('SELECT edition_id, word FROM ability_words ORDER BY edition_id, ord')) {
       const l = this.abilityWordsOf.get(e);
       if (l) l.push(w);
@@ -195,6 +197,7 @@ export class Snapshot {
       glossary,
       parts: this.partsOf.get(editionId) ?? [],
       abilityWords: this.abilityWordsOf.get(editionId) ?? [],
+      textBits: null,
       numbers: null,
     };
     this.rows.set(editionId, rows);
@@ -206,6 +209,19 @@ export class Snapshot {
     const v = e.versions;
     const positions = Int32Array.from(v.keys()).sort((a, b) => v[a]! - v[b]! || a - b);
     return (e.sorted = { versions: positions.map((k) => v[k]!), positions });
+  }
+
+  private textBitsOf(e: EditionRows): Uint8Array {
+    if (e.textBits) return e.textBits;
+    const bits = new Uint8Array((this.maxText >> 3) + 1);
+    const mark = (t: number): void => void (bits[t >> 3]! |= 1 << (t & 7));
+    for (const id of e.versions) {
+      const ver = this.versionById.get(id)!;
+      mark(ver.textId);
+      for (const x of ver.exampleIds) mark(x);
+    }
+    for (const id of e.glossary) mark(this.glossaryVersions.get(id)!.textId);
+    return (e.textBits = bits);
   }
 
   /** Reads every edition's rows now (a server, so that no request pays for it). */
@@ -451,22 +467,29 @@ export class Snapshot {
     return this.links;
   }
 
-  /** An edition's search index (its rule texts, examples and glossary definitions), built on first use. */
+  /**
+   * Search within an edition's rule texts, examples and glossary definitions. Editions share an
+   * index by group of SEARCH_GROUP in date order (per family), built on the group's first search.
+   */
   searchOf(editionId: number): EditionSearch {
-    let index = this.searches.get(editionId);
+    const info = this.edition(editionId).info;
+    const family = this.editions.filter((e) => e.family === info.family);
+    const g = Math.floor(family.indexOf(info) / SEARCH_GROUP);
+    const key = `${info.family} ${g}`;
+    let index = this.indexes.get(key);
     if (!index) {
-      const e = this.edition(editionId);
-      const ids = new Set<number>();
-      for (const id of e.versions) {
-        const v = this.versionById.get(id)!;
-        ids.add(v.textId);
-        for (const x of v.exampleIds) ids.add(x);
+      const bits = new Uint8Array((this.maxText >> 3) + 1);
+      for (const member of family.slice(g * SEARCH_GROUP, (g + 1) * SEARCH_GROUP)) {
+        const b = this.textBitsOf(this.edition(member.id));
+        for (let k = 0; k < b.length; k++) bits[k]! |= b[k]!;
       }
-      for (const id of e.glossary) ids.add(this.glossaryVersions.get(id)!.textId);
-      index = new EditionSearch(Array.from(ids, (id) => [id, this.bodies.get(id)!] as [number, string]));
-      this.searches.set(editionId, index);
+      const texts: Array<[number, string]> = [];
+      for (let k = 0; k < bits.length; k++) {
+        for (let j = 0; j < 8; j++) if ((bits[k]! >> j) & 1) texts.push([k * 8 + j, this.bodies.get(k * 8 + j)!]);
+      }
+      this.indexes.set(key, (index = new TextIndex(texts)));
     }
-    return index;
+    return index.forEdition(this.textBitsOf(this.edition(editionId)));
   }
 
   /** Every distinct word of three letters or more of every text, lower-cased: a search word none holds is a typo. */
@@ -480,6 +503,7 @@ export class Snapshot {
 
   /** Frees the search indexes (the database is the caller's to close). */
   close(): void {
-    this.searches.clear();
+    for (const index of this.indexes.values()) index.close();
+    this.indexes.clear();
   }
 }

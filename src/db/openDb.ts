@@ -53,7 +53,7 @@ export function openWritableDb(file: string): Db {
   return db;
 }
 
-/** Opens an in-memory database with the DDL of schema/search/*.sql (an edition's search index). */
+/** Opens an in-memory database with the DDL of schema/search/*.sql (a search index). */
 export function openSearchDb(): Db {
   const db = new Database(':memory:', addonOption());
   db.exec(ddlOf(join(schemaDir(), 'search')));

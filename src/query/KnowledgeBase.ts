@@ -18,7 +18,7 @@ import { inScope } from '../core/ruleNumber.js';
 import { closestTerms, nearestNumbers, typoBudget } from '../core/suggest.js';
 import { openReadOnlyDb, type Db } from '../db/openDb.js';
 import { Snapshot } from '../db/Snapshot.js';
-import type { EditionSearch } from '../db/EditionSearch.js';
+import type { EditionSearch } from '../db/TextIndex.js';
 import { compareRuleText } from '../engine/compareRule.js';
 import type { ChangeKind, EditionDiff } from '../engine/diffEditions.js';
 import { ruleHistory, type RuleHistory } from '../engine/history.js';
@@ -150,8 +150,6 @@ function diffBytes(d: EditionDiff): number {
 export interface KnowledgeBaseOptions {
   /** Bytes of diffs kept (default 8 MB). */
   diffCacheBytes?: number;
-  /** Editions whose search index is kept (default 4). */
-  searchIndexes?: number;
 }
 
 /**
@@ -169,7 +167,7 @@ export class KnowledgeBase {
     readonly db: Db,
     opts: KnowledgeBaseOptions = {},
   ) {
-    this.snapshot = new Snapshot(db, opts);
+    this.snapshot = new Snapshot(db);
     this.diffs = new LRUCache<string, EditionDiff>({ maxSize: opts.diffCacheBytes ?? 8 * 1024 * 1024, sizeCalculation: diffBytes });
   }
 
@@ -178,11 +176,10 @@ export class KnowledgeBase {
     return new KnowledgeBase(openReadOnlyDb(file), opts);
   }
 
-  /** Builds what the first read of each edition, history, keyword lookups and a search of the latest edition would build (a server does this at start, not in a request). */
+  /** Builds what the first read of each edition, history, keyword lookups, searches and typo corrections would build (a server does this at start, not in a request). */
   warm(): this {
     this.snapshot.loadAll();
-    const latest = resolveEdition(this.snapshot.editions, 'latest', 'cr');
-    if (latest.problem === undefined) this.snapshot.searchOf(latest.edition.id).vocabulary();
+    for (const e of this.snapshot.editions) this.snapshot.searchOf(e.id).vocabulary();
     this.snapshot.words();
     for (const e of this.snapshot.editions) this.keywords(e.id);
     return this;
