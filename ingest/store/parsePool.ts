@@ -72,14 +72,16 @@ export function startParsing(
     tasks[index] = { ...tasks[index]!, bytes: null };
     return { index, reply };
   };
-  // Two inputs in flight per worker: it parses the next while this thread stores the last.
+  // Two inputs in flight per worker, the next one sent as soon as a reply arrives: the worker parses
+  // while this thread stores what it sent last, however long that takes.
   const parsed = Promise.all(
     workers.map(async (w) => {
-      let current = send(w);
-      while (current !== null) {
-        const following = send(w);
-        onParsed?.(current.index, await current.reply);
-        current = following;
+      const inFlight = [send(w), send(w)].filter((s) => s !== null);
+      for (let current = inFlight.shift(); current; current = inFlight.shift()) {
+        const outcome = await current.reply;
+        const next = send(w);
+        if (next) inFlight.push(next);
+        onParsed?.(current.index, outcome);
       }
     }),
   ).then(() => undefined);
