@@ -139,12 +139,6 @@ function tokensOf(s: Side, i: number): Map<string, number> {
   return t;
 }
 
-function countMap(keys: Iterable<string>): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
-  return m;
-}
-
 /** Aligns two consecutive editions: which `after` rule continues which `before` rule. */
 export function alignEditions(before: AlignRule[], after: AlignRule[], opts: AlignOptions = {}): Alignment {
   return new Aligner(before, after, opts).align();
@@ -239,21 +233,20 @@ class Aligner {
 
   private uniquePass(key: (s: Side, k: number) => string, how: AlignMethod): void {
     const { A, B, a2b, b2a, na, nb } = this;
-    const bIdx = new Map<string, number>();
-    const bCount = new Map<string, number>();
-    for (let j = 0; j < nb; j++) {
-      if (b2a[j] !== -1) continue;
-      const k = key(B, j);
-      bCount.set(k, (bCount.get(k) ?? 0) + 1);
-      bIdx.set(k, j);
-    }
-    const aKeys: Array<string | null> = new Array<string | null>(na).fill(null);
-    for (let i = 0; i < na; i++) if (a2b[i] === -1) aKeys[i] = key(A, i);
-    const aCount = countMap(aKeys.filter((k): k is string => k !== null));
-    for (let i = 0; i < na; i++) {
-      const k = aKeys[i];
-      if (k === null || k === undefined || aCount.get(k) !== 1 || bCount.get(k) !== 1) continue;
-      this.pair(i, bIdx.get(k)!, how);
+    // the rule of each key on either side, -1 for a key more than one rule has
+    const unique = (s: Side, n: number, paired: Int32Array): Map<string, number> => {
+      const m = new Map<string, number>();
+      for (let x = 0; x < n; x++) {
+        if (paired[x] !== -1) continue;
+        const k = key(s, x);
+        m.set(k, m.has(k) ? -1 : x);
+      }
+      return m;
+    };
+    const inB = unique(B, nb, b2a);
+    for (const [k, i] of unique(A, na, a2b)) {
+      const j = inB.get(k);
+      if (i !== -1 && j !== undefined && j !== -1) this.pair(i, j, how);
     }
   }
 
