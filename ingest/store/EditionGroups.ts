@@ -3,7 +3,7 @@ import { deserialize } from 'node:v8';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { ParsedCopy } from './parseTask.js';
 import { releaseBuffer } from './releaseBuffer.js';
-import { hashPair, storedTexts, textHashes } from './textHashes.js';
+import { hashedRules, hashPair, storedTexts, textHashes } from './textHashes.js';
 import { labelDateOf, type Manifest } from './sources.js';
 import { repairAmbiguousWords, wordsToCheck } from './resolveAmbiguousWords.js';
 import { countDiffering, findingsOf, type DocumentSummary, type EditionCounts } from './summarizeDocument.js';
@@ -288,7 +288,7 @@ export class EditionGroups {
       );
       g.ourPrimary = best;
       forgetRules(g);
-      g.rules = doc!.rules;
+      g.rules = hashes ? hashedRules(doc!.rules, hashes) : doc!.rules;
       // unrepaired, the copy gives the same rules again
       if (best.copy && hashes === parsed?.hashes) {
         g.stored = { copy: best.copy, deflated: best.deflated };
@@ -356,7 +356,8 @@ function hasAmbiguity(g: Group): boolean {
 function rulesOf(g: Group): AlignRule[] | null {
   if (g.rules === null && g.stored) {
     const { copy, deflated } = g.stored;
-    g.rules = (deserialize(deflated ? inflateRawSync(copy) : copy) as ParsedCopy).doc.rules;
+    const { doc, hashes } = deserialize(deflated ? inflateRawSync(copy) : copy) as ParsedCopy;
+    g.rules = hashedRules(doc.rules, hashes);
   }
   return g.rules;
 }

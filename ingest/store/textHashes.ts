@@ -1,6 +1,7 @@
 import { hash53 } from './hash53.js';
 import { normalizeText } from '../../src/core/normalize.js';
-import type { ParsedDocument } from '../../src/core/types.js';
+import type { AlignRule } from '../../src/engine/align.js';
+import type { ParsedDocument, RuleNode } from '../../src/core/types.js';
 
 /**
  * The texts of a document in the order the writer stores them: each rule's text and then its
@@ -35,5 +36,18 @@ export function textHashes(
     out[2 * i] = h;
     out[2 * i + 1] = nh;
   });
+  return out;
+}
+
+/** A document's rules as the aligner takes them, with their texts' hashes (`hashes` in storedTexts order, see textHashes). */
+export function hashedRules(rules: RuleNode[], hashes: Float64Array): AlignRule[] {
+  const out = new Array<AlignRule>(rules.length);
+  let k = 0;
+  for (let i = 0; i < rules.length; i++) {
+    const { number, text, parent, kind, examples } = rules[i]!;
+    out[i] = { number, text, parent, kind, examples, h: hashes[k]!, normH: hashes[k + 1]! };
+    // a rule's text, then its examples'
+    k += 2 * (1 + examples.length);
+  }
   return out;
 }

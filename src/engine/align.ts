@@ -9,6 +9,12 @@ export interface AlignRule {
   parent: string | null;
   kind: string;
   examples: string[];
+  /**
+   * hash53 of text and of its normalized form, if the caller has them (as the store does): the exact
+   * passes then compare numbers, taking texts with equal hashes as equal, as the store does.
+   */
+  h?: number;
+  normH?: number;
 }
 
 /** How an `after` rule was matched to its predecessor. */
@@ -190,7 +196,8 @@ class Aligner {
   align(): Alignment {
     const { before, after, a2b, b2a, na, nb } = this;
     // 1. Exact keys, unique on both sides: raw text, then normalized, then with rule numbers masked.
-    this.uniquePass((s, k) => s.rules[k]!.text, 'exact');
+    const hashed = hasHashes(before) && hasHashes(after);
+    this.uniquePass(hashed ? (s, k) => s.rules[k]!.h! : (s, k) => s.rules[k]!.text, 'exact');
     // duplicated texts ("General", "Deleted.") pair when the number is the same too
     {
       const bByNum = new Map<string, number>();
@@ -201,7 +208,7 @@ class Aligner {
         if (j !== undefined && b2a[j] === -1 && before[j]!.text === after[i]!.text) this.pair(i, j, 'same-number');
       }
     }
-    this.uniquePass(normOf, 'normalized');
+    this.uniquePass(hashed ? (s, k) => s.rules[k]!.normH! : normOf, 'normalized');
     this.uniquePass((s, k) => normOf(s, k).replace(REF_MASK_RE, '#'), 'references');
 
     let unpairedA = 0;
@@ -231,11 +238,11 @@ class Aligner {
     this.score[i] = 0;
   }
 
-  private uniquePass(key: (s: Side, k: number) => string, how: AlignMethod): void {
+  private uniquePass(key: (s: Side, k: number) => string | number, how: AlignMethod): void {
     const { A, B, a2b, b2a, na, nb } = this;
     // the rule of each key on either side, -1 for a key more than one rule has
-    const unique = (s: Side, n: number, paired: Int32Array): Map<string, number> => {
-      const m = new Map<string, number>();
+    const unique = (s: Side, n: number, paired: Int32Array): Map<string | number, number> => {
+      const m = new Map<string | number, number>();
       for (let x = 0; x < n; x++) {
         if (paired[x] !== -1) continue;
         const k = key(s, x);
@@ -643,6 +650,10 @@ class Aligner {
       merges: [...merges].map(([afterIdx, beforeList]) => ({ before: beforeList, after: afterIdx })),
     };
   }
+}
+
+function hasHashes(rules: AlignRule[]): boolean {
+  return rules.every((r) => r.h !== undefined && r.normH !== undefined);
 }
 
 // A heading's text: a few words, no sentence.
