@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { openReadOnlyDb, openWritableDb } from '../../src/db/openDb.js';
 import { storeFormatProblem, Writer } from './Writer.js';
@@ -65,7 +65,7 @@ export interface IngestReport {
   peakRssMb: number;
   /** CPU time of the process so far (all threads), in seconds: steadier than wall time on a shared machine. */
   cpuSeconds: number;
-  /** CPU seconds of each thread of this process (this one first, then the parse workers), where the OS tells. */
+  /** CPU seconds of each thread of this process (the one that ran the ingest first), where the OS tells. */
   threadCpuSeconds?: number[];
   /** Wall seconds spent in each phase (read, parse, store, align wait, derived, finish). */
   phases: Record<string, number>;
@@ -297,14 +297,21 @@ function threadCpu(): Map<number, number> {
 }
 
 /**
- * CPU seconds of each thread of this process, the main thread first; threads that ended since
- * `earlier` was taken (the parse workers) as they were then. Threads under 0.05 s are left out.
+ * CPU seconds of each thread of this process, the one running the ingest first; threads that ended
+ * since `earlier` was taken (the parse workers) as they were then. Threads under 0.05 s are left out.
  */
 function threadCpuSeconds(earlier: Map<number, number>): number[] {
   const all = new Map([...earlier, ...threadCpu()]);
   if (all.size === 0) return [];
-  const others = [...all].filter(([tid, s]) => tid !== process.pid && s >= 0.05).sort((a, b) => a[0] - b[0]);
-  return [all.get(process.pid) ?? 0, ...others.map(([, s]) => s)];
+  // this thread's id ("PID/task/TID"): the main thread's is the process id
+  let self = process.pid;
+  try {
+    self = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  } catch {
+    // no /proc/thread-self: the main thread
+  }
+  const others = [...all].filter(([tid, s]) => tid !== self && s >= 0.05).sort((a, b) => a[0] - b[0]);
+  return [all.get(self) ?? 0, ...others.map(([, s]) => s)];
 }
 
 function finish(report: IngestReport, started: number): IngestReport {

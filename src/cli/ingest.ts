@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { DEFAULT_LOCK_WAIT_MS, runIngest, type IngestReport } from '../../ingest/store/runIngest.js';
+import { DEFAULT_LOCK_WAIT_MS, type IngestReport } from '../../ingest/store/runIngest.js';
+import { runIngestInWorker } from '../../ingest/store/runIngestInWorker.js';
 import { DEFAULT_DOWNLOAD_TIMEOUT_MS, expandInputs, planFromManifest, readManifest, type InputRef, type Manifest } from '../../ingest/store/sources.js';
 import { IngestError } from '../../ingest/parse/IngestError.js';
 import { projectRoot } from '../core/projectFiles.js';
@@ -85,7 +86,8 @@ export async function run(argv: string[]): Promise<number> {
   mkdirSync(dirname(dbFile), { recursive: true });
   const bar = !values.json && process.stderr.isTTY ? new SingleBar({ format: 'ingest [{bar}] {value}/{total} {file}', stream: process.stderr }, Presets.shades_classic) : null;
   bar?.start(inputs.length, 0, { file: '' });
-  const report = await runIngest({
+  // on a worker thread, whose heap can be kept small
+  const report = await runIngestInWorker({
     inputs,
     dbFile,
     unavailable,
