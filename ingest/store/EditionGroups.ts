@@ -2,6 +2,7 @@ import type { EditionRow, Writer } from './Writer.js';
 import { deserialize } from 'node:v8';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { ParsedCopy } from './parseTask.js';
+import { outranks } from './outranks.js';
 import { releaseBuffer } from './releaseBuffer.js';
 import { hashedRules, hashPair, storedTexts, textHashes } from './textHashes.js';
 import { labelDateOf, type Manifest } from './sources.js';
@@ -43,8 +44,8 @@ export interface Candidate {
   input: { sha256: string; size: number };
   summary: DocumentSummary;
   decoded: Omit<DecodedText, 'text'>;
-  /** v8.serialize of its ParsedCopy. */
-  copy: Uint8Array;
+  /** v8.serialize of its ParsedCopy; null for a copy outranked by one parsed before it (see CopyGate). */
+  copy: Uint8Array | null;
   date: string;
   warnings: string[];
   fidelity: number[];
@@ -379,12 +380,8 @@ function bestOf(g: Group): Member {
   return best;
 }
 
-/** Typographic fidelity (see parseTask): fewer unaccounted lines and warnings, then richer typography, wins. */
 function better(a: Member, b: Member): boolean {
-  const fa = a.fidelity;
-  const fb = b.fidelity;
-  for (let i = 0; i < fa.length; i++) if (fa[i] !== fb[i]) return fa[i]! > fb[i]!;
-  return a.input.sha256 < b.input.sha256;
+  return outranks({ fidelity: a.fidelity, sha256: a.input.sha256 }, { fidelity: b.fidelity, sha256: b.input.sha256 });
 }
 
 function greater(a: number[], b: number[]): boolean {

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { CopyGate } from './CopyGate.js';
 import { parseTask, replyOf, type ParseReply, type ParseTask } from './parseTask.js';
 import type { WorkerRequest } from './parseWorker.js';
 
@@ -96,11 +97,12 @@ export function startParsing(
 }
 
 function inlinePool(tasks: ParseTask[], order: number[], onParsed?: (index: number, outcome: ParseReply) => void): ParsePool {
+  const gate = new CopyGate();
   const parsed = (async () => {
     for (const i of order) {
       // one input per macrotask, like the workers' replies
       await new Promise((r) => setImmediate(r));
-      onParsed?.(i, replyOf(await parseTask(tasks[i]!)));
+      onParsed?.(i, replyOf(await parseTask(tasks[i]!), tasks[i]!, gate));
     }
   })();
   return { parsed, close: async () => {} };

@@ -1,7 +1,8 @@
 import { serialize } from 'node:v8';
 import { IngestError } from '../parse/IngestError.js';
 import { parseInput } from './parseInput.js';
-import { readLocalInput, sha256Hex } from './sources.js';
+import { CopyGate } from './CopyGate.js';
+import { editionDateOf, readLocalInput, sha256Hex } from './sources.js';
 import { summarizeDocument, type DocumentSummary } from './summarizeDocument.js';
 import { hashPair, textHashes } from './textHashes.js';
 import type { DecodedText, ParsedDocument } from '../../src/core/types.js';
@@ -50,16 +51,22 @@ export interface ParsedCopy {
  * a serialized copy (v8.serialize of a ParsedCopy), read only if it is the copy stored; a fragment whole.
  */
 export type ParseReply =
-  | { ok: true; complete: true; summary: DocumentSummary; decoded: Omit<DecodedText, 'text'>; fidelity: number[]; copy: Uint8Array }
+  | { ok: true; complete: true; summary: DocumentSummary; decoded: Omit<DecodedText, 'text'>; fidelity: number[]; copy: Uint8Array | null }
   | { ok: true; complete: false; doc: ParsedDocument; decoded: Omit<DecodedText, 'text'> }
   | { ok: false; source: string; reason: string };
 
-/** The reply for a parse outcome (see ParseReply). */
-export function replyOf(o: ParseOutcome): ParseReply {
+/**
+ * The reply for a parse outcome of `task` (see ParseReply); `gate` (kept by the caller across
+ * inputs) leaves out the document of a copy that cannot be the one stored.
+ */
+export function replyOf(o: ParseOutcome, task: ParseTask, gate = new CopyGate()): ParseReply {
   if (!o.ok) return o;
   const { doc, hashes, decoded, fidelity } = o;
   if (!doc.complete) return { ok: true, complete: false, doc, decoded };
-  return { ok: true, complete: true, summary: summarizeDocument(doc, hashes), decoded, fidelity, copy: serialize({ doc, hashes } satisfies ParsedCopy) };
+  const date = editionDateOf(task.path, doc.effectiveDate);
+  const stored = task.sha256 === undefined || gate.admits(date === null ? null : `${doc.family}|${date}`, { fidelity, sha256: task.sha256 });
+  const copy = stored ? serialize({ doc, hashes } satisfies ParsedCopy) : null;
+  return { ok: true, complete: true, summary: summarizeDocument(doc, hashes), decoded, fidelity, copy };
 }
 
 /**

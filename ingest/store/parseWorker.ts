@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { hash53 } from './hash53.js';
 import { normalizeText } from '../../src/core/normalize.js';
+import { CopyGate } from './CopyGate.js';
 import { parseTask, replyOf, type ParseTask } from './parseTask.js';
 
 /** A message to a parse worker: parse a file. */
@@ -23,6 +24,9 @@ function pairOf(text: string): readonly [number, number] {
   return pair;
 }
 
+// the best copy this worker sent of each edition: copies it outranks are not serialized
+const gate = new CopyGate();
+
 /** Whether a typed array is the whole of its buffer (so the buffer can be transferred). */
 function whole(a: Uint8Array | Float64Array): boolean {
   return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength;
@@ -31,9 +35,9 @@ function whole(a: Uint8Array | Float64Array): boolean {
 parentPort?.on('message', (m: WorkerRequest) => {
   // Word documents are read asynchronously; the pool sends the next input before this one's reply.
   void parseTask(m.task, pairOf).then((result) => {
-    const reply = replyOf(result);
+    const reply = replyOf(result, m.task, gate);
     // the serialized document and the entries move to the main thread rather than being copied
-    const moved = reply.ok && reply.complete ? [reply.copy, reply.summary.entries].filter(whole).map((a) => a.buffer as ArrayBuffer) : [];
+    const moved = reply.ok && reply.complete ? [reply.copy, reply.summary.entries].filter((a) => a !== null && whole(a)).map((a) => a!.buffer as ArrayBuffer) : [];
     parentPort!.postMessage({ id: m.id, result: reply }, moved);
   });
 });

@@ -13,7 +13,7 @@ import { startParsing, type ParsePool } from './parsePool.js';
 import type { ParseReply } from './parseTask.js';
 import { storeDerived, storeReferences } from './storeDerived.js';
 import { storeFragment, type FragmentReport } from './storeFragment.js';
-import { fetchInput, labelDateOf, readLocalInput, type LoadedInput, type InputRef, type Manifest } from './sources.js';
+import { editionDateOf, fetchInput, labelDateOf, readLocalInput, type LoadedInput, type InputRef, type Manifest } from './sources.js';
 
 export type { EditionCounts, EditionReport } from './EditionGroups.js';
 
@@ -333,11 +333,10 @@ function toCandidate(
   const warnings: string[] = [];
   if (decoded.damage) warnings.push(`${path}: ${decoded.damage}`);
   const label = labelDateOf(path);
-  let date = summary.effectiveDate;
-  if (date === null) {
-    if (label === null) throw new IngestError(path, 'the document states no effective date and the file name has none');
+  const date = editionDateOf(path, summary.effectiveDate);
+  if (date === null) throw new IngestError(path, 'the document states no effective date and the file name has none');
+  if (summary.effectiveDate === null) {
     warnings.push(`${path}: the document states no effective date; filed under its file-name date ${label}`);
-    date = label;
   } else if (label !== null && label !== date) {
     const days = Math.round((Date.parse(label) - Date.parse(date)) / 86_400_000);
     warnings.push(

@@ -129,6 +129,11 @@ export function labelDateOf(location: string): string | null {
   return m ? m[1]! : null;
 }
 
+/** The date a complete document is filed under: the effective date it states, else its file name's, else null. */
+export function editionDateOf(location: string, effectiveDate: string | null): string | null {
+  return effectiveDate ?? labelDateOf(location);
+}
+
 /** sha256 of bytes, hex. */
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
