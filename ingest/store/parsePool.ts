@@ -20,7 +20,8 @@ interface Pending {
  * Starts parsing tasks on worker threads (one per core but one, which stores what they parse; at
  * most `max`, and one per four tasks: a few are parsed inline); `onParsed` hears of
  * each outcome as it arrives, so the caller can store editions while the rest are parsed.
- * Workers keep nothing: each reply carries a document's summary and serialized copy (a fragment whole).
+ * Workers keep no documents: each reply carries a document's summary and serialized copy (left out
+ * when a copy of the same edition the worker sent before outranks it; a fragment whole).
  * The pool takes the tasks over: it empties each one's bytes once a worker has them, so an
  * ingest does not hold every input twice. Workers take the inputs in `order` (default: as given),
  * each the next one when it is free. Small batches are parsed inline.
