@@ -65,7 +65,8 @@ function tagOf(xml: string, at: number): string | null {
 export function docxParagraphs(documentXml: Uint8Array, styleNames: Map<string, string> = new Map()): WordParagraph[] {
   // Scanned as Latin-1 (the markup is ASCII; a one-byte string, half the size of the text decoded),
   // and only the text runs and style names are decoded as UTF-8.
-  const xml = Buffer.from(documentXml.buffer, documentXml.byteOffset, documentXml.byteLength).toString('latin1');
+  const bytes = Buffer.from(documentXml.buffer, documentXml.byteOffset, documentXml.byteLength);
+  const xml = bytes.toString('latin1');
   const out: WordParagraph[] = [];
   // A paragraph can hold another (a text box inside a run): a stack, emitted as each one closes.
   const open: Array<{ text: string; style: string | null }> = [];
@@ -92,7 +93,11 @@ export function docxParagraphs(documentXml: Uint8Array, styleNames: Map<string, 
       const gt = xml.indexOf('>', at);
       const end = xml.indexOf('<', gt);
       if (close || gt === -1 || end === -1 || xml.charCodeAt(gt - 1) === 0x2f || !xml.startsWith('</w:t>', end)) continue;
-      if (p) p.text += unescapeXml(utf8(xml.slice(gt + 1, end)));
+      if (p) {
+        const run = xml.slice(gt + 1, end);
+        // the run's bytes decoded where they are (a character of the Latin-1 string is a byte)
+        p.text += unescapeXml(HIGH.test(run) ? bytes.toString('utf8', gt + 1, end) : run);
+      }
       lt = end + '</w:t>'.length - 1;
       continue;
     }
