@@ -142,7 +142,9 @@ export function formatReport(r: IngestReport): string {
         const tag =
           f.path === e.primary ? 'stored' : f.identicalTo ? 'merged, byte-identical' : `merged, ${f.differing} entries differ after normalization`;
         out.push(`    ${f.path} (${f.encoding}, ${f.lineEndings.join('+') || 'no line endings'}; ${tag})`);
-        for (const x of f.findings) out.push(`      finding ${f.path}:${x}`);
+        // a copy merged but not stored: its findings are its own (the stored copy's are counted above)
+        const where = f.path === e.primary ? 'finding' : 'finding in this copy only (not stored)';
+        for (const x of f.findings) out.push(`      ${where} ${f.path}:${x}`);
       }
       for (const w of e.warnings) out.push(`    warning: ${w}`);
     }

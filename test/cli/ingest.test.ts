@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { openReadOnlyDb } from '../../src/db/openDb.js';
 import { Catalog } from '../../src/db/Catalog.js';
 import { lockDatabase } from '../../ingest/store/lockDatabase.js';
+import { formatReport } from '../../src/cli/ingest.js';
 
 const corpus = resolve(process.cwd(), '../shared/corpus');
 const file = (name: string): string => join(corpus, 'rulesraker', name);
@@ -109,3 +110,39 @@ async function waitFor(check: () => boolean, ms = 20_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+test('the report says when a finding is in a copy that was merged but not stored', () => {
+  const findings = ['2489: odd-character: rule 700.5a holds U+00A0: "Ghazb n"'];
+  const text = formatReport({
+    dbFile: 'x.db',
+    editions: [
+      {
+        family: 'cr',
+        effectiveDate: '2013-07-13',
+        label: '',
+        official: true,
+        status: 'added',
+        primary: 'docx/2013-07-11.docx',
+        files: [
+          { path: 'docx/2013-07-11.docx', encoding: 'word', lineEndings: [], differing: 0, identicalTo: null, findings: [] },
+          { path: 'CR-2013-07-11.txt', encoding: 'windows-1252', lineEndings: ['crlf'], differing: 18, identicalTo: null, findings },
+        ],
+        counts: { parts: 9, sections: 120, rules: 2000, examples: 200, glossary: 500 },
+        unaccountedLines: 0,
+        findings: 0,
+        warnings: [],
+      },
+    ],
+    fragments: [],
+    rejected: [],
+    skipped: [],
+    unavailable: [],
+    wrote: true,
+    seconds: 1,
+    peakRssMb: 1,
+    cpuSeconds: 1,
+    phases: {},
+  });
+  assert.match(text, /finding in this copy only \(not stored\) CR-2013-07-11\.txt:2489: odd-character/);
+  assert.match(text, /0 findings/);
+});
