@@ -92,10 +92,14 @@ export class Snapshot {
       Omit<EditionInfo, 'official'> & { official: number }
     >).map((e) => ({ ...e, family: e.family as Family, official: e.official === 1 }));
     this.infoById = new Map(this.editions.map((e) => [e.id, e]));
+    // (a loop, not Math.max(...ids): spreading a hundred thousand arguments overflows the stack)
+    let maxText = 0;
     for (const [id, body, normH] of all<[number, string, number]>('SELECT id, body, norm_h FROM texts')) {
       this.bodies.set(id, body);
+      if (id > maxText) maxText = id;
       this.normHashes.set(id, normH);
     }
+    this.maxText = maxText;
     const add = (m: Map<number, number[]>, k: number, v: number): void => {
       const l = m.get(k);
       if (l) l.push(v);
@@ -136,7 +140,6 @@ export class Snapshot {
       if (l) l.push({ number, title });
       else this.partsOf.set(e, [{ number, title }]);
     }
-    this.maxText = Math.max(0, ...this.bodies.keys());
     for (const [e, w] of all<[number, string]>('SELECT edition_id, word FROM ability_words ORDER BY edition_id, ord')) {
       const l = this.abilityWordsOf.get(e);
       if (l) l.push(w);
