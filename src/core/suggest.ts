@@ -40,6 +40,13 @@ export function editDistance(a: string, b: string, max = 8): number {
   return Math.min(prev[n]!, over);
 }
 
+/** Every distinct word of three letters or more in some texts, lower-cased: what a misspelt word is compared with. */
+export function wordsOf(texts: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const t of texts) for (const w of t.match(/[\p{L}\p{N}]{3,}/gu) ?? []) out.add(w.toLowerCase());
+  return out;
+}
+
 /** A candidate and how far it is from the query. */
 export interface Suggestion {
   value: string;

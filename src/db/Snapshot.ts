@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Reference } from '../core/references.js';
 import type { EditionInfo, Family, GlossaryRecord, PartRecord, RuleRecord, TextRefRecord } from '../core/records.js';
+import { wordsOf } from '../core/suggest.js';
 import { TextIndex, type EditionSearch } from './TextIndex.js';
 import type { Db } from './openDb.js';
 
@@ -82,8 +83,8 @@ export class Snapshot {
   /** Rulings Summaries notes by edition, then section, in published order (text ids). */
   private readonly notes = new Map<number, Map<string, number[]>>();
   private readonly maxText: number;
-  /** Search indexes by group of editions (about 3 MB each, outside the JS heap). */
-  private readonly indexes = new Map<string, TextIndex>();
+  /** Each edition's search group: its members and their index once built (about 3 MB, outside the JS heap). */
+  private readonly searchGroups = new Map<number, { members: EditionInfo[]; index: TextIndex | null }>();
   private allWords: Set<string> | null = null;
 
   constructor(readonly db: Db) {
@@ -92,6 +93,13 @@ export class Snapshot {
       Omit<EditionInfo, 'official'> & { official: number }
     >).map((e) => ({ ...e, family: e.family as Family, official: e.official === 1 }));
     this.infoById = new Map(this.editions.map((e) => [e.id, e]));
+    for (const family of new Set(this.editions.map((e) => e.family))) {
+      const chain = this.editions.filter((e) => e.family === family);
+      for (let k = 0; k < chain.length; k += SEARCH_GROUP) {
+        const group = { members: chain.slice(k, k + SEARCH_GROUP), index: null };
+        for (const e of group.members) this.searchGroups.set(e.id, group);
+      }
+    }
     // (a loop, not Math.max(...ids): spreading a hundred thousand arguments overflows the stack)
     let maxText = 0;
     for (const [id, body, normH] of all<[number, string, number]>('SELECT id, body, norm_h FROM texts')) {
@@ -475,14 +483,11 @@ export class Snapshot {
    * index by group of SEARCH_GROUP in date order (per family), built on the group's first search.
    */
   searchOf(editionId: number): EditionSearch {
-    const info = this.edition(editionId).info;
-    const family = this.editions.filter((e) => e.family === info.family);
-    const g = Math.floor(family.indexOf(info) / SEARCH_GROUP);
-    const key = `${info.family} ${g}`;
-    let index = this.indexes.get(key);
-    if (!index) {
-      const bits = new Uint8Array((this.maxText >> 3) + 1);
-      for (const member of family.slice(g * SEARCH_GROUP, (g + 1) * SEARCH_GROUP)) {
+    const shown = this.textBitsOf(this.edition(editionId));
+    const group = this.searchGroups.get(editionId)!;
+    if (!group.index) {
+      const bits = new Uint8Array(shown.length);
+      for (const member of group.members) {
         const b = this.textBitsOf(this.edition(member.id));
         for (let k = 0; k < b.length; k++) bits[k]! |= b[k]!;
       }
@@ -490,23 +495,21 @@ export class Snapshot {
       for (let k = 0; k < bits.length; k++) {
         for (let j = 0; j < 8; j++) if ((bits[k]! >> j) & 1) texts.push([k * 8 + j, this.bodies.get(k * 8 + j)!]);
       }
-      this.indexes.set(key, (index = new TextIndex(texts)));
+      group.index = new TextIndex(texts);
     }
-    return index.forEdition(this.textBitsOf(this.edition(editionId)));
+    return group.index.forEdition(shown);
   }
 
   /** Every distinct word of three letters or more of every text, lower-cased: a search word none holds is a typo. */
   words(): ReadonlySet<string> {
-    if (this.allWords === null) {
-      this.allWords = new Set();
-      for (const body of this.bodies.values()) for (const w of body.match(/[\p{L}\p{N}]{3,}/gu) ?? []) this.allWords.add(w.toLowerCase());
-    }
-    return this.allWords;
+    return (this.allWords ??= wordsOf(this.bodies.values()));
   }
 
   /** Frees the search indexes (the database is the caller's to close). */
   close(): void {
-    for (const index of this.indexes.values()) index.close();
-    this.indexes.clear();
+    for (const group of new Set(this.searchGroups.values())) {
+      group.index?.close();
+      group.index = null;
+    }
   }
 }

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { wordsOf } from '../core/suggest.js';
 import { openSearchDb, type Db } from './openDb.js';
 
 /** Search within one edition: its group's index, reading only the texts the edition shows. */
@@ -13,6 +14,9 @@ export interface EditionSearch {
   vocabulary(): string[];
 }
 
+/** The filter between queries: no text. */
+const NONE = new Uint8Array(0);
+
 /**
  * The texts of a group of neighbouring editions in an in-memory SQLite FTS5 index (schema/search):
  * bm25 ranking, snippets and highlights. Neighbours share most texts, so a group of twenty editions
@@ -24,7 +28,7 @@ export class TextIndex {
   private readonly db: Db;
   private readonly s: { match: Statement; any: Statement; snippet: Statement; highlight: Statement; bodies: Statement };
   /** The running query's filter: bit per text id, the texts of the edition searched. */
-  private shown: Uint8Array = new Uint8Array(0);
+  private shown: Uint8Array = NONE;
   /** The texts whose marks the running `marks` query makes. */
   private wanted: Set<number> | null = null;
   private words: string[] | null = null;
@@ -81,19 +85,12 @@ export class TextIndex {
     try {
       return f();
     } finally {
-      this.shown = new Uint8Array(0);
+      this.shown = NONE;
     }
   }
 
   private vocabulary(): string[] {
-    if (this.words === null) {
-      const seen = new Set<string>();
-      for (const body of this.s.bodies.iterate() as IterableIterator<string>) {
-        for (const w of body.match(/[\p{L}\p{N}]{3,}/gu) ?? []) seen.add(w.toLowerCase());
-      }
-      this.words = [...seen];
-    }
-    return this.words;
+    return (this.words ??= [...wordsOf(this.s.bodies.iterate() as IterableIterator<string>)]);
   }
 
   /** Frees the index. */

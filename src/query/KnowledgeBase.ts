@@ -120,6 +120,9 @@ export const MAX_SEARCH_OFFSET = 10_000;
 /** Longest search text accepted, in characters. */
 export const MAX_SEARCH_LENGTH = 500;
 
+/** A word as an FTS5 string: never read as query syntax. */
+const quote = (w: string): string => `"${w.replace(/"/g, '""')}"`;
+
 /** Unicode letters and digits: what the FTS tokenizer keeps. */
 const TOKEN_RE = /[\p{L}\p{N}]+/gu;
 
@@ -522,7 +525,6 @@ export class KnowledgeBase {
     }
     const words = (text.match(TOKEN_RE) ?? []).slice(0, 32);
     if (words.length === 0 || opts.limit <= 0) return [];
-    const quote = (w: string): string => `"${w.replace(/"/g, '""')}"`;
     const query = (ws: string[], join: string): string =>
       ws.map((w, i) => (opts.prefix && i === ws.length - 1 ? `${quote(w)}*` : quote(w))).join(join);
     const index = this.snapshot.searchOf(editionId);
@@ -605,7 +607,7 @@ export class KnowledgeBase {
     let changed = false;
     const out = words.map((w, i) => {
       if (w.length < 4 || /\d/.test(w) || (prefix && i === words.length - 1)) return w;
-      if (index.matchesAny(`"${w.replace(/"/g, '""')}"`) || this.snapshot.words().has(w.toLowerCase())) return w;
+      if (index.matchesAny(quote(w)) || this.snapshot.words().has(w.toLowerCase())) return w;
       const best = closestTerms(w.toLowerCase(), index.vocabulary(), 1, typoBudget(w))[0];
       if (!best) return w;
       changed = true;
