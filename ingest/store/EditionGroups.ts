@@ -264,7 +264,7 @@ export class EditionGroups {
     const known = this.manifest?.editions.find((e) => e.family === family && e.effectiveDate === date);
     const warnings = g.candidates.flatMap((c) => c.warnings);
     // a better copy is always one not stored yet (the others were worse than the stored one), so it still has its document
-    const parsed = best.copy ? (deserialize(best.deflated ? inflateRawSync(best.copy) : best.copy) as ParsedCopy) : null;
+    const parsed = best.copy ? readCopy(best.copy, best.deflated) : null;
     const doc = parsed?.doc;
     let hashes = parsed?.hashes;
     if (attested && doc && best.decoded.ambiguous && !this.settled.has(best.index)) {
@@ -353,11 +353,16 @@ function hasAmbiguity(g: Group): boolean {
   return g.candidates.some((c) => (c.decoded.ambiguous?.length ?? 0) > 0);
 }
 
+/** A serialized copy (see ParsedCopy), deflated or not, read back. */
+function readCopy(copy: Uint8Array, deflated: boolean): ParsedCopy {
+  return deserialize(deflated ? inflateRawSync(copy) : copy) as ParsedCopy;
+}
+
 /** The rules a group stored, read back from its stored copy if need be; null once let go. */
 function rulesOf(g: Group): AlignRule[] | null {
   if (g.rules === null && g.stored) {
     const { copy, deflated } = g.stored;
-    const { doc, hashes } = deserialize(deflated ? inflateRawSync(copy) : copy) as ParsedCopy;
+    const { doc, hashes } = readCopy(copy, deflated);
     g.rules = hashedRules(doc.rules, hashes);
   }
   return g.rules;

@@ -3,6 +3,7 @@ import { hash53 } from './hash53.js';
 import { normalizeText } from '../../src/core/normalize.js';
 import { CopyGate } from './CopyGate.js';
 import { parseTask, replyOf, type ParseTask } from './parseTask.js';
+import { isWholeBuffer } from './releaseBuffer.js';
 
 /** A message to a parse worker: parse a file. */
 export interface WorkerRequest {
@@ -27,17 +28,12 @@ function pairOf(text: string): readonly [number, number] {
 // the best copy this worker sent of each edition: copies it outranks are not serialized
 const gate = new CopyGate();
 
-/** Whether a typed array is the whole of its buffer (so the buffer can be transferred). */
-function whole(a: Uint8Array | Float64Array): boolean {
-  return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength;
-}
-
 parentPort?.on('message', (m: WorkerRequest) => {
   // Word documents are read asynchronously; the pool sends the next input before this one's reply.
   void parseTask(m.task, pairOf).then((result) => {
     const reply = replyOf(result, m.task, gate);
     // the serialized document and the entries move to the main thread rather than being copied
-    const moved = reply.ok && reply.complete ? [reply.copy, reply.summary.entries].filter((a) => a !== null && whole(a)).map((a) => a!.buffer as ArrayBuffer) : [];
+    const moved = reply.ok && reply.complete ? [reply.copy, reply.summary.entries].filter((a) => a !== null && isWholeBuffer(a)).map((a) => a!.buffer as ArrayBuffer) : [];
     parentPort!.postMessage({ id: m.id, result: reply }, moved);
   });
 });
