@@ -8,6 +8,13 @@
  *
  * Targets (issue "Hard to break"): 0 errors, random-edition throughput at least 50 % of
  * same-edition, p99 under 100 ms, RSS growth under 10 % over the random-edition phase.
+ *
+ * Then the far-diff mix (issue "Unbreakable"): 20 connections asking for far diffs and histories
+ * (web pages, every pair distinct) while 2 more ask cheap questions; prints the cheap requests'
+ * p99 (target under 100 ms), the costly ones' throughput and refusals (503), and RSS over the phase.
+ * `--baseline DIR` runs the same mix against another built checkout's server in the same sitting.
+ *
+ *   node dist/bench/soak.js [--heavy-seconds 30] [--baseline /work/wt-baseline] [--only heavy]
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -18,7 +25,8 @@ import { KnowledgeBase } from '../src/query/KnowledgeBase.js';
 
 interface Result {
   requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
+  latency: { p50: number; p99: number; max: number };
+  statusCodeStats?: Record<string, { count: number }>;
   errors: number;
   timeouts: number;
   non2xx: number;
@@ -30,7 +38,13 @@ interface Req {
   body?: string;
   setupRequest?: (req: Req) => Req;
 }
-const autocannon = createRequire(import.meta.url)('autocannon') as (o: { url: string; connections: number; duration: number; requests: Req[] }) => Promise<Result>;
+const autocannon = createRequire(import.meta.url)('autocannon') as (o: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: Req[];
+  timeout?: number;
+}) => Promise<Result>;
 
 const { values } = parseArgs({
   options: {
@@ -38,6 +52,9 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     'same-seconds': { type: 'string', default: '20' },
     connections: { type: 'string', default: '10' },
+    'heavy-seconds': { type: 'string', default: '30' },
+    baseline: { type: 'string' },
+    only: { type: 'string' },
   },
 });
 const dbFile = resolve(values.db!);
@@ -79,21 +96,69 @@ for (let k = 0; k < 400; k++) {
   same.push(...requestsFor(latest, k));
   random.push(...requestsFor(editions[(k * 2654435761) % editions.length]!, k));
 }
+// Far diffs (every pair distinct: nothing is answered twice) and histories of the latest edition's rules.
+const heavy: Req[] = [];
+const latestNumbers = kb.numbers(latest.id);
+for (let k = 0; heavy.length < 2000; k++) {
+  const i = k % Math.floor(editions.length / 2);
+  const j = editions.length - 1 - ((k * 7) % Math.floor(editions.length / 2));
+  heavy.push({ path: `/diff/${editions[i]!.effectiveDate}/${editions[j]!.effectiveDate}?k=${k}` });
+  heavy.push({ path: `/history/${latestNumbers[(k * 7919) % latestNumbers.length]!}?edition=latest&k=${k}` });
+}
 kb.close();
 
-const child = spawn(process.execPath, ['--max-semi-space-size=4', '--max-old-space-size=96', 'dist/src/server/listen.js', dbFile, '0'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, NODE_ENV: 'production', CRKB_RESPONSE_CACHE: '0' },
-});
-const url = await new Promise<string>((res) => {
-  let out = '';
-  child.stdout!.on('data', (b: Buffer) => {
-    out += b.toString();
-    const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
-    if (m) res(m[0]);
+/** Starts a built checkout's server on a free port (answer cache off); resolves its URL and pid. */
+function startServer(root: string): Promise<{ url: string; pid: number; stop: () => void }> {
+  const child = spawn(process.execPath, ['--max-semi-space-size=4', '--max-old-space-size=96', resolve(root, 'dist/src/server/listen.js'), dbFile, '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production', CRKB_RESPONSE_CACHE: '0' },
   });
-});
-const pid = child.pid!;
+  return new Promise((res) => {
+    let out = '';
+    child.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
+      if (m) res({ url: m[0], pid: child.pid!, stop: () => child.kill('SIGTERM') });
+    });
+  });
+}
+
+/** The far-diff mix against one server: cheap p99 while 20 connections ask for far diffs and histories. */
+async function heavyMix(name: string, root: string): Promise<void> {
+  const s = await startServer(root);
+  const seconds = Number(values['heavy-seconds']);
+  const samples: number[] = [];
+  const timer = setInterval(() => samples.push(rss(s.pid)), 1000);
+  const c0 = cpuMs(s.pid);
+  let h = 0;
+  let c = 0;
+  const [hr, cr] = await Promise.all([
+    autocannon({ url: s.url, connections: 20, duration: seconds, timeout: 60, requests: [{ setupRequest: (req) => ({ ...req, ...heavy[h++ % heavy.length]! }) }] }),
+    autocannon({ url: s.url, connections: 2, duration: seconds, timeout: 60, requests: [{ setupRequest: (req) => ({ ...req, method: 'GET', headers: {}, body: undefined, ...same[c++ % same.length]! }) }] }),
+  ]);
+  clearInterval(timer);
+  const cpu = cpuMs(s.pid) - c0;
+  s.stop();
+  const refused = hr.statusCodeStats?.['503']?.count ?? 0;
+  console.log(`far-diff mix, ${name}:`);
+  console.log(
+    `  cheap (2 conns)   ${cr.requests.average.toFixed(0).padStart(6)} req/s  p50 ${String(cr.latency.p50).padStart(5)} ms  p99 ${String(cr.latency.p99).padStart(5)} ms  max ${String(cr.latency.max).padStart(5)} ms  errors ${cr.errors + cr.timeouts + cr.non2xx}`,
+  );
+  console.log(
+    `  costly (20 conns) ${hr.requests.average.toFixed(1).padStart(6)} req/s  p50 ${String(hr.latency.p50).padStart(5)} ms  p99 ${String(hr.latency.p99).padStart(5)} ms  503 ${refused}  other errors ${hr.errors + hr.timeouts + hr.non2xx - refused}`,
+  );
+  console.log(`  server CPU ${(cpu / 1000).toFixed(1)} s in ${seconds} s; RSS MB min ${Math.min(...samples).toFixed(0)} max ${Math.max(...samples).toFixed(0)} end ${samples.at(-1)?.toFixed(0)}`);
+}
+
+if (values.only === 'heavy') {
+  await heavyMix('this build', process.cwd());
+  if (values.baseline) await heavyMix(`baseline ${values.baseline}`, resolve(values.baseline));
+  process.exit(0);
+}
+
+const server = await startServer(process.cwd());
+const { url, pid } = server;
 const connections = Number(values.connections);
 const run = async (list: Req[], seconds: number) => {
   let i = 0;
@@ -117,4 +182,6 @@ const afterRss = rss(pid);
 row(`random editions (${editions.length})`, b);
 console.log(`random / same: ${((100 * b.r.requests.average) / a.r.requests.average).toFixed(0)} % (target ≥ 50 %)`);
 console.log(`server RSS: idle ${idle.toFixed(1)} MB, before random phase ${before.toFixed(1)} MB, after ${afterRss.toFixed(1)} MB (growth ${(((afterRss - before) / before) * 100).toFixed(1)} %, target < 10 %)`);
-child.kill('SIGTERM');
+server.stop();
+await heavyMix('this build', process.cwd());
+if (values.baseline) await heavyMix(`baseline ${values.baseline}`, resolve(values.baseline));

@@ -75,3 +75,10 @@ export function openReadOnlyDb(file: string): Db {
   db.pragma('mmap_size = 0');
   return db;
 }
+
+/** Opens a serialized database (an image made by `db.serialize()`) read-only, in memory. */
+export function openImageDb(image: Uint8Array): Db {
+  const db = new Database(Buffer.from(image.buffer, image.byteOffset, image.byteLength), { readonly: true, ...addonOption() });
+  db.pragma('query_only = ON');
+  return db;
+}

@@ -16,7 +16,7 @@ import { citedTitle, titleMatches } from '../core/references.js';
 import { resolveEdition } from '../core/resolveEdition.js';
 import { inScope } from '../core/ruleNumber.js';
 import { closestTerms, nearestNumbers, typoBudget } from '../core/suggest.js';
-import { openReadOnlyDb, type Db } from '../db/openDb.js';
+import { openImageDb, openReadOnlyDb, type Db } from '../db/openDb.js';
 import { Snapshot } from '../db/Snapshot.js';
 import type { EditionSearch } from '../db/TextIndex.js';
 import { compareRuleText } from '../engine/compareRule.js';
@@ -179,11 +179,22 @@ export class KnowledgeBase {
     return new KnowledgeBase(openReadOnlyDb(file), opts);
   }
 
-  /** Builds what the first read of each edition, history, keyword lookups, searches and typo corrections would build (a server does this at start, not in a request). */
-  warm(): this {
+  /** Loads a serialized database (made by `db.serialize()`), read-only in memory. */
+  static openImage(image: Uint8Array, opts: KnowledgeBaseOptions = {}): KnowledgeBase {
+    return new KnowledgeBase(openImageDb(image), opts);
+  }
+
+  /**
+   * Builds what the first read of each edition, history, keyword lookups, searches and typo
+   * corrections would build (a server does this at start, not in a request); `search: false`
+   * leaves the search indexes to be built when first searched.
+   */
+  warm(opts: { search?: boolean } = {}): this {
     this.snapshot.loadAll();
-    for (const e of this.snapshot.editions) this.snapshot.searchOf(e.id).vocabulary();
-    this.snapshot.words();
+    if (opts.search !== false) {
+      for (const e of this.snapshot.editions) this.snapshot.searchOf(e.id).vocabulary();
+      this.snapshot.words();
+    }
     for (const e of this.snapshot.editions) this.keywords(e.id);
     return this;
   }

@@ -8,11 +8,15 @@ import { openApiRoutes } from '../integrations/openapi/openApiRoutes.js';
 import { KnowledgeBase } from '../query/KnowledgeBase.js';
 import type { CacheScope } from './ApiContext.js';
 import { GraphqlEndpoint, createApiSchema, readGraphqlRequest, type GraphqlResponse } from './graphqlEndpoint.js';
+import { forwardHeavy } from './forwardHeavy.js';
+import { HeavyPool, type HeavyKind, type KindLimit } from './HeavyPool.js';
 import type { QueryLimits } from './limits.js';
 import { ERROR, IMMUTABLE, SHORT, createResponseCache, etagOf, sendCached, type CachedResponse } from './ResponseCache.js';
 import { v1Routes } from './v1Routes.js';
 import { Assets } from '../web/Assets.js';
 import { graphiqlPage } from '../web/graphiqlPage.js';
+import { layout } from '../web/layout.js';
+import { messagePage } from '../web/pages/errorPage.js';
 import { webRoutes } from '../web/webRoutes.js';
 
 /** Options of buildServer: a database file (opened read-only) or an open database. */
@@ -20,6 +24,10 @@ export interface BuildServerOptions {
   dbFile?: string;
   /** An open database (tests): the server reads it, and closes it only if it opened it. */
   db?: ConstructorParameters<typeof KnowledgeBase>[0];
+  /** A serialized database (a heavy worker thread's copy of an open one). */
+  dbImage?: Uint8Array;
+  /** Build the search indexes at start (default true; a heavy worker thread never searches). */
+  warmSearch?: boolean;
   /** Base URL printed in bot answers and pages (default http://127.0.0.1:4000); request headers never set it. */
   publicUrl?: string | (() => string);
   limits?: Partial<QueryLimits>;
@@ -32,6 +40,10 @@ export interface BuildServerOptions {
   responseCacheBytes?: number;
   /** Discord application public key (hex): serves /discord/interactions (default $CRKB_DISCORD_PUBLIC_KEY). */
   discordPublicKey?: string;
+  /** Worker threads for costly requests (HeavyPool); 0 answers them on the event loop. Default 1 with dbFile, 0 with db. */
+  heavyThreads?: number;
+  /** Admission and time budget per kind of costly request. */
+  heavyLimits?: Partial<Record<HeavyKind, Partial<KindLimit>>>;
 }
 
 /** What buildServer returns: the app to listen with, and its parts. */
@@ -43,8 +55,8 @@ export interface BuiltServer {
   reload(): boolean;
   /** Runs a GraphQL request in-process (tests, tools). */
   graphql(query: string, variables?: Record<string, unknown>): Promise<GraphqlResponse>;
-  /** Closes the database if buildServer opened it. */
-  close(): void;
+  /** Closes the database if buildServer opened it, and stops the heavy worker threads. */
+  close(): Promise<void>;
 }
 
 /** Default limits of a GraphQL operation. */
@@ -56,8 +68,9 @@ export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 10, maxCost: 1000, maxAli
  * ETags. Does not listen.
  */
 export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer> {
-  if (!opts.db && !opts.dbFile) throw new Error('buildServer needs dbFile or db');
-  let kb = (opts.db ? new KnowledgeBase(opts.db) : KnowledgeBase.open(opts.dbFile!)).warm();
+  if (!opts.db && !opts.dbFile && !opts.dbImage) throw new Error('buildServer needs dbFile, db or dbImage');
+  const warm = { search: opts.warmSearch !== false };
+  let kb = (opts.db ? new KnowledgeBase(opts.db) : opts.dbImage ? KnowledgeBase.openImage(opts.dbImage) : KnowledgeBase.open(opts.dbFile!)).warm(warm);
   const publicUrl = typeof opts.publicUrl === 'function' ? opts.publicUrl : () => (opts.publicUrl as string | undefined) ?? 'http://127.0.0.1:4000';
   const bodyLimit = opts.bodyLimit ?? 64 * 1024;
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
@@ -65,6 +78,13 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   const cache = opts.responseCache === false ? null : createResponseCache(opts.responseCacheBytes);
   const assets = new Assets();
   if (assets.missing.length > 0) console.error(`crkb: browser files missing (${assets.missing.join(', ')}): run "npm run build"`);
+  const threads = opts.heavyThreads ?? (opts.dbFile ? 1 : 0);
+  const server = { limits, timeLimitMs: opts.timeLimitMs ?? 5000, bodyLimit, ...(opts.discordPublicKey ? { discordPublicKey: opts.discordPublicKey } : {}) };
+  const startPool = (): HeavyPool | null =>
+    threads > 0
+      ? new HeavyPool({ threads, setup: { ...(opts.dbFile ? { dbFile: opts.dbFile } : { dbImage: kb.db.serialize() }), server }, ...(opts.heavyLimits ? { limits: opts.heavyLimits } : {}) })
+      : null;
+  let pool = startPool();
 
   const app = express();
   app.disable('x-powered-by');
@@ -83,6 +103,17 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
     }
     return compress(req, res, next);
   });
+
+  if (pool) {
+    app.use(
+      forwardHeavy({
+        pool: () => pool!,
+        cache,
+        publicUrl,
+        htmlError: (title, message) => layout({ assets, publicUrl: publicUrl() }, messagePage(title, message)),
+      }),
+    );
+  }
 
   const send = (res: Response, r: GraphqlResponse): void => {
     res.status(r.status).set('Content-Type', 'application/json; charset=utf-8').send(r.body);
@@ -154,7 +185,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
       if (!opts.dbFile) return false;
       let next: KnowledgeBase;
       try {
-        next = KnowledgeBase.open(opts.dbFile).warm();
+        next = KnowledgeBase.open(opts.dbFile).warm(warm);
       } catch (e) {
         console.error(`crkb: cannot load ${opts.dbFile}: ${(e as Error).message}; still serving the previous database`);
         return false;
@@ -163,10 +194,14 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
       kb = next;
       cache?.clear();
       old.close();
+      const oldPool = pool;
+      pool = startPool();
+      void oldPool?.close();
       return true;
     },
     graphql: (query, variables) => endpoint.run({ query, variables: variables ?? null }, 'POST'),
-    close() {
+    async close() {
+      await pool?.close();
       if (!opts.db) kb.close();
     },
   };

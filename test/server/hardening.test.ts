@@ -88,7 +88,7 @@ before(async () => {
 after(async () => {
   if (skip) return;
   await l.close();
-  built.close();
+  await built.close();
 });
 
 test('answers never depend on Host or X-Forwarded-Proto; GET /graphql varies on Accept', { skip }, async () => {

@@ -13,6 +13,7 @@ export async function fixtureServer(opts: Partial<BuildServerOptions> = {}, dbOr
     url: l.url,
     async close() {
       await l.close();
+      await built.close();
       db.close();
     },
   };

@@ -12,3 +12,11 @@ ${s.length ? html`<p>Did you mean: ${s.map((x, i) => html`${i ? ', ' : ''}<a hre
 <p><a href="/">Table of contents</a> · <a href="/search">Search</a></p>`;
   return { title, main };
 }
+
+/** A page saying why a request was not answered now (busy, too long), with a way back. */
+export function messagePage(title: string, message: string): PageSpec {
+  const main = html`<h1>${title}</h1>
+<p class="error">${message.charAt(0).toUpperCase() + message.slice(1)}.</p>
+<p><a href="/">Table of contents</a> · <a href="/search">Search</a></p>`;
+  return { title, main };
+}

@@ -1,0 +1,129 @@
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { HeavyRefusal, type HeavyKind, type HeavyPool } from './HeavyPool.js';
+import type { HeavyTask } from './heavyWorker.js';
+import { etagOf, sendCached, type CachedResponse, type ResponseCache } from './ResponseCache.js';
+
+/** Discord commands that compute a diff or a history. */
+const HEAVY_COMMANDS = new Map<string, HeavyKind>([
+  ['diff', 'diff'],
+  ['history', 'history'],
+]);
+
+/**
+ * The kind of costly work a request asks for, from its method and path (null: cheap, answered
+ * inline). Diff pages and the feed of editions compute diffs; history pages and per-rule feeds
+ * histories; sections, parts and the glossary are long pages; an edition as JSON is an export.
+ */
+export function heavyKindOf(method: string, path: string): HeavyKind | null {
+  if (method === 'GET' || method === 'HEAD') {
+    if (path === '/diff' || path.startsWith('/diff/') || path === '/feed.atom') return 'diff';
+    if (path.startsWith('/history/') || path.startsWith('/feed/')) return 'history';
+    if (/^\/cr\/[^/]+\/(?:\d{1,3}|glossary)$/.test(path)) return 'page';
+    if (path.startsWith('/v1/editions/')) return 'export';
+    return null;
+  }
+  if (method === 'POST' && path === '/v1/citations') return 'citations';
+  return null;
+}
+
+/** The command a Discord interaction body names, if it is a costly one. */
+function discordKind(body: Buffer): HeavyKind | null {
+  try {
+    const i = JSON.parse(body.toString('utf8')) as { type?: unknown; data?: { name?: unknown } } | null;
+    // type 2: an application command (autocomplete, type 4, is cheap)
+    return i?.type === 2 && typeof i.data?.name === 'string' ? (HEAVY_COMMANDS.get(i.data.name) ?? null) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Options of forwardHeavy. */
+export interface ForwardOptions {
+  /** The pool of the database served now. */
+  pool: () => HeavyPool;
+  cache: ResponseCache | null;
+  publicUrl: () => string;
+  /** The page a refused web request gets (status, message): HTML in the site's layout. */
+  htmlError: (title: string, message: string) => string;
+}
+
+const TEXT_TYPES = /^(?:text\/|application\/(?:json|atom\+xml|xml|javascript))/;
+
+/**
+ * Express middleware: a costly request runs on a heavy worker thread (see HeavyPool) instead of this
+ * event loop; its answer is cached here like any other (GET, by URL, bounded in bytes). A refused
+ * request gets 503 with Retry-After, in its surface's shape (JSON for the API and feeds, a page for
+ * people, a message for Discord).
+ */
+export function forwardHeavy(opts: ForwardOptions): RequestHandler {
+  const rawSmall = express.raw({ type: () => true, limit: '64kb' });
+  const rawLarge = express.raw({ type: () => true, limit: '1mb' });
+  const forward = async (req: Request, res: Response, kind: HeavyKind, body: Buffer | undefined): Promise<void> => {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) {
+      // the worker answers in full and uncompressed: this thread negotiates encodings and 304s
+      if (v === undefined || k === 'accept-encoding' || k === 'if-none-match' || k === 'if-modified-since' || k === 'connection') continue;
+      headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    }
+    const task: HeavyTask = { method: req.method, url: req.originalUrl, headers, publicUrl: opts.publicUrl(), ...(body ? { body } : {}) };
+    let r;
+    try {
+      r = await opts.pool().run(kind, task);
+    } catch (e) {
+      if (!(e instanceof HeavyRefusal)) throw e;
+      refuse(req, res, e);
+      return;
+    }
+    const contentType = r.headers['content-type'] ?? 'application/octet-stream';
+    const etag = r.headers.etag;
+    const cacheControl = r.headers['cache-control'];
+    if (req.method === 'GET' && etag && cacheControl && r.status < 500 && TEXT_TYPES.test(contentType)) {
+      const entry: CachedResponse = { status: r.status, contentType, body: Buffer.from(r.body).toString('utf8'), etag, cacheControl };
+      opts.cache?.set(req.originalUrl, entry);
+      sendCached(req, res, entry);
+      return;
+    }
+    res.status(r.status).set(r.headers);
+    if (r.status === 200 && etag && req.fresh) {
+      res.status(304).end();
+      return;
+    }
+    res.send(Buffer.from(r.body));
+  };
+  const refuse = (req: Request, res: Response, e: HeavyRefusal): void => {
+    const code = e.reason === 'busy' ? 'BUSY' : 'TIMEOUT';
+    res.status(503).set({ 'Retry-After': String(e.retryAfter), 'Cache-Control': 'no-store' });
+    if (req.path === '/discord/interactions') {
+      // Discord shows a non-200 as "the application did not respond": say it in the channel instead
+      res.status(200).json({ type: 4, data: { content: e.message.charAt(0).toUpperCase() + e.message.slice(1) + '.', flags: 64 } });
+    } else if (/^\/(?:v1|feed|graphql|download)\b/.test(req.path)) {
+      res.json({ error: { code, message: e.message } });
+    } else {
+      const body = opts.htmlError(e.reason === 'busy' ? 'Busy' : 'Too long', e.message);
+      res.type('html').set('ETag', etagOf(body)).send(body);
+    }
+  };
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method === 'POST' && req.path === '/discord/interactions') {
+      rawSmall(req, res, (err?: unknown) => {
+        if (err) return next(err);
+        const kind = Buffer.isBuffer(req.body) ? discordKind(req.body) : null;
+        if (kind === null) return next();
+        forward(req, res, kind, req.body as Buffer).catch(next);
+      });
+      return;
+    }
+    const kind = heavyKindOf(req.method, req.path);
+    if (kind === null) return next();
+    if (req.method === 'GET') {
+      const hit = opts.cache?.get(req.originalUrl);
+      if (hit) return sendCached(req, res, hit);
+      forward(req, res, kind, undefined).catch(next);
+      return;
+    }
+    rawLarge(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      forward(req, res, kind, Buffer.isBuffer(req.body) ? req.body : undefined).catch(next);
+    });
+  };
+}

@@ -1,0 +1,63 @@
+import { workerData, type MessagePort } from 'node:worker_threads';
+import inject from 'light-my-request';
+import { buildServer, type BuildServerOptions } from './buildServer.js';
+
+/** What a heavy worker thread opens, and the server options it answers with (those a worker can take). */
+export interface WorkerSetup {
+  dbFile?: string;
+  /** A serialized database, for servers built over an open (in-memory) database. */
+  dbImage?: Uint8Array;
+  server: Pick<BuildServerOptions, 'limits' | 'timeLimitMs' | 'bodyLimit' | 'discordPublicKey'>;
+}
+
+/** An HTTP request forwarded whole to a worker thread. */
+export interface HeavyTask {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: Uint8Array;
+  /** The public URL links in the answer start with. */
+  publicUrl: string;
+}
+
+/** The answer of a forwarded request. */
+export interface HeavyResult {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+/** Response headers a forwarded answer keeps (the serving thread sets the rest: CORS, encoding, length). */
+const KEPT = ['content-type', 'etag', 'cache-control', 'location', 'content-disposition', 'retry-after', 'last-modified'];
+
+const setup = workerData as WorkerSetup;
+let publicUrl = 'http://127.0.0.1:4000';
+// The same app as the serving thread, answering everything inline: one code path for every answer.
+const built = await buildServer({
+  ...setup.server,
+  ...(setup.dbImage ? { dbImage: setup.dbImage } : { dbFile: setup.dbFile! }),
+  warmSearch: false,
+  publicUrl: () => publicUrl,
+  responseCache: false,
+  heavyThreads: 0,
+});
+
+/** Answers one forwarded request on this worker thread. */
+export default async function answer(task: HeavyTask & { started?: MessagePort }): Promise<HeavyResult> {
+  // the pool's time budget starts now (the wait for this thread is bounded apart)
+  task.started?.postMessage(1);
+  task.started?.close();
+  publicUrl = task.publicUrl;
+  const r = await inject(built.app, {
+    method: task.method as 'GET',
+    url: task.url,
+    headers: task.headers,
+    ...(task.body ? { payload: Buffer.from(task.body) } : {}),
+  });
+  const headers: Record<string, string> = {};
+  for (const h of KEPT) {
+    const v = r.headers[h];
+    if (v !== undefined) headers[h] = String(v);
+  }
+  return { status: r.statusCode, headers, body: r.rawPayload };
+}
