@@ -60,5 +60,25 @@ export default tseslint.config(
       'no-constant-condition': ['error', { checkLoops: false }],
     },
   },
+  {
+    // A user's string used as a plain object's key finds what Object.prototype holds ('__proto__',
+    // 'constructor', 'toString'…): lookup tables are Maps. limits.ts keys its tables by schema
+    // coordinates of a validated query only.
+    files: ['src/**/*.ts', 'ingest/**/*.ts'],
+    ignores: ['src/server/limits.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'VariableDeclarator[init.type="ObjectExpression"] TSTypeReference[typeName.name="Record"] > TSTypeParameterInstantiation > TSStringKeyword:first-child',
+          message: 'A table keyed by any string is a Map (a plain object answers "__proto__", "constructor", "toString"…).',
+        },
+        {
+          selector: 'BinaryExpression[operator="in"][left.type!="Literal"]',
+          message: 'Test a key with Map.has or Object.hasOwn: `in` finds what Object.prototype holds.',
+        },
+      ],
+    },
+  },
   ...layerRules(),
 );

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global fetch */
 // Writes what every face answers to a fixed list of requests (CLI, REST, GraphQL, web pages, feeds)
 // into a folder, one file per request, so two builds can be compared with `diff -r`:
 //

@@ -2,13 +2,19 @@ import type { WordParagraph } from './parseWordDocument.js';
 
 const VAL = /\bw:val="([^"]*)"/;
 const ENTITY = /&(?:#(\d+)|#x([0-9a-fA-F]+)|(amp|lt|gt|quot|apos));/g;
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const NAMED = new Map([
+  ['amp', '&'],
+  ['lt', '<'],
+  ['gt', '>'],
+  ['quot', '"'],
+  ['apos', "'"],
+]);
 const HIGH = /[\x80-\xff]/;
 
 function unescapeXml(s: string): string {
   if (!s.includes('&')) return s;
   return s.replace(ENTITY, (_m, dec: string | undefined, hex: string | undefined, name: string | undefined) =>
-    name ? NAMED[name]! : String.fromCodePoint(dec ? Number(dec) : parseInt(hex!, 16)),
+    name ? NAMED.get(name)! : String.fromCodePoint(dec ? Number(dec) : parseInt(hex!, 16)),
   );
 }
 

@@ -4,11 +4,16 @@ import { findEffectiveDate } from '../parse/effectiveDate.js';
 import { expectedDate } from './expectedDate.js';
 import { IngestError } from '../parse/IngestError.js';
 import type { WordParagraph } from '../parse/parseWordDocument.js';
-import { readZipEntry, ZipError, zipEntryNames } from './readZipEntry.js';
+import { readZipEntry, ZipEntryTooLarge, ZipError, zipEntryNames } from './readZipEntry.js';
 import { labelDateOf } from './sources.js';
+import { wordBinaryProblem } from './wordBinaryProblem.js';
 
 /** The kinds of Word document crkb reads. */
 export type WordKind = 'docx' | 'doc';
+
+// The most a part of a .docx may inflate to: every edition's word/document.xml is under 4 MB, and a
+// bomb (a small file inflating to gigabytes) is refused when it passes this, not after.
+const MAX_PART_BYTES = 64 * 1024 * 1024;
 
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
 const OLE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
@@ -59,16 +64,19 @@ export async function readWordDocument(location: string, bytes: Uint8Array, kind
     }
     if (!startsWith(bytes, ZIP)) throw new IngestError(location, `not a .docx: ${notWord(bytes)}`);
     try {
-      const xml = readZipEntry(bytes, 'word/document.xml');
+      const xml = readZipEntry(bytes, 'word/document.xml', { maxBytes: MAX_PART_BYTES });
       if (xml === null) throw new IngestError(location, 'corrupt .docx: the zip holds no word/document.xml');
-      const styles = readZipEntry(bytes, 'word/styles.xml');
+      const styles = readZipEntry(bytes, 'word/styles.xml', { maxBytes: MAX_PART_BYTES });
       return docxParagraphs(xml, styles ? docxStyleNames(styles.toString('utf8')) : new Map());
     } catch (e) {
+      if (e instanceof ZipEntryTooLarge) throw new IngestError(location, `${e.message}: not a Rules document`);
       if (e instanceof ZipError) throw new IngestError(location, `corrupt .docx: ${e.message}`);
       throw e;
     }
   }
   if (!startsWith(bytes, OLE)) throw new IngestError(location, `not a .doc: ${notWord(bytes)}`);
+  const problem = wordBinaryProblem(bytes);
+  if (problem !== null) throw new IngestError(location, `corrupt .doc: ${problem}`);
   const { default: WordExtractor } = await import('word-extractor');
   let body: string;
   try {
@@ -91,7 +99,7 @@ export function expectedInputDate(location: string, bytes: Uint8Array): string |
   let head = '';
   try {
     if (kind === 'docx' && startsWith(bytes, ZIP)) {
-      head = (readZipEntry(bytes, 'word/document.xml', 32 * 1024)?.toString('utf8') ?? '').replace(/<[^>]*>/g, '');
+      head = (readZipEntry(bytes, 'word/document.xml', { headBytes: 32 * 1024, maxBytes: MAX_PART_BYTES })?.toString('utf8') ?? '').replace(/<[^>]*>/g, '');
     } else if (startsWith(bytes, OLE)) {
       // a .doc keeps its text as 8-bit or UTF-16 runs
       const first = Buffer.from(bytes.subarray(0, 64 * 1024));

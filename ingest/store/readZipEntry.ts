@@ -5,6 +5,23 @@ export class ZipError extends Error {
   override name = 'ZipError';
 }
 
+/** An entry that inflates past the size the caller allows (a zip bomb, or not the document expected). */
+export class ZipEntryTooLarge extends ZipError {
+  override name = 'ZipEntryTooLarge';
+  constructor(
+    readonly entry: string,
+    readonly limit: number,
+  ) {
+    super(`${entry} inflates past ${limit / (1024 * 1024)} MB`);
+  }
+}
+
+/** How much of an entry to read: the first `headBytes` compressed bytes only, and at most `maxBytes` inflated. */
+export interface ZipReadOptions {
+  headBytes?: number;
+  maxBytes: number;
+}
+
 const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
@@ -16,10 +33,11 @@ export function zipEntryNames(bytes: Uint8Array): string[] {
 
 /**
  * One entry of a zip archive, inflated (only what its first `headBytes` compressed bytes hold, if
- * given); null when the archive has no such entry. Throws ZipError
- * when the archive is truncated or damaged (no central directory, an entry cut short, bad data).
+ * given); null when the archive has no such entry. Throws ZipEntryTooLarge as soon as the inflated
+ * bytes pass `maxBytes` (nothing past it is inflated), and ZipError when the archive is truncated
+ * or damaged (no central directory, an entry cut short, bad data).
  */
-export function readZipEntry(bytes: Uint8Array, name: string, headBytes = Infinity): Buffer | null {
+export function readZipEntry(bytes: Uint8Array, name: string, { headBytes = Infinity, maxBytes }: ZipReadOptions): Buffer | null {
   const entry = centralDirectory(bytes).find((e) => e.name === name);
   if (!entry) return null;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -29,13 +47,18 @@ export function readZipEntry(bytes: Uint8Array, name: string, headBytes = Infini
   const end = start + entry.compressedSize;
   if (end > buf.length) throw new ZipError(`entry ${name} is cut short (truncated archive)`);
   const data = buf.subarray(start, Math.min(end, start + headBytes));
-  if (entry.method === 0) return Buffer.from(data);
+  if (entry.method === 0) {
+    if (data.length > maxBytes) throw new ZipEntryTooLarge(name, maxBytes);
+    return Buffer.from(data);
+  }
   if (entry.method !== 8) throw new ZipError(`entry ${name} uses unsupported compression method ${entry.method}`);
   if (entry.flags & 1) throw new ZipError(`entry ${name} is encrypted`);
   try {
-    // a head only: what the first bytes inflate to, without the end of the stream
-    return inflateRawSync(data, data.length < end - start ? { finishFlush: constants.Z_SYNC_FLUSH } : {});
+    // a head only: what the first bytes inflate to, without the end of the stream; zlib stops
+    // inflating (and throws) as soon as the output would pass maxOutputLength
+    return inflateRawSync(data, { maxOutputLength: maxBytes, ...(data.length < end - start ? { finishFlush: constants.Z_SYNC_FLUSH } : {}) });
   } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new ZipEntryTooLarge(name, maxBytes);
     throw new ZipError(`entry ${name} cannot be inflated (${(e as Error).message})`);
   }
 }

@@ -44,6 +44,11 @@ export interface IngestOptions {
   downloadTimeoutMs?: number;
   /** Old-generation heap limit of each parse worker, MB (default: V8's); a worker over it stops the run. */
   workerMemoryMb?: number;
+  /**
+   * Pages the copy being built may hold (SQLite's max_page_count; default: no limit): a run that
+   * would grow it past them fails as on a full disk. Tests use it to fill the disk portably.
+   */
+  maxPages?: number;
 }
 
 /** How long an ingest waits by default for another one writing the same database. */
@@ -154,7 +159,7 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
   const inputs = loaded.map((l) => ({ location: l.ref.location, sha256: l.sha256, size: l.size }));
   loaded.length = 0;
 
-  await writeAtomically(opts.dbFile, async (writer) => {
+  await writeAtomically(opts.dbFile, opts.maxPages, async (writer) => {
     const groups = new EditionGroups(writer, opts.manifest ?? null, aliases, expected);
     const fragments: Array<{ index: number; decoded: Omit<DecodedText, 'text'>; doc: ParsedDocument }> = [];
     // reported in input order, whichever worker finished first
@@ -374,13 +379,14 @@ function storedState(dbFile: string): { hashes: Set<string>; editions: Set<strin
 
 /**
  * Builds into a temporary copy and renames it over the database only on success, and only
- * when `fn` says something was written.
+ * when `fn` says something was written. A full disk (or quota) fails the run with a message
+ * naming the copy being written; the database itself is never written, so it stays as it was.
  */
-async function writeAtomically(dbFile: string, fn: (writer: Writer) => Promise<boolean>): Promise<void> {
+async function writeAtomically(dbFile: string, maxPages: number | undefined, fn: (writer: Writer) => Promise<boolean>): Promise<void> {
   const tmp = `${dbFile}.tmp-${process.pid}`;
   rmSync(tmp, { force: true });
-  if (existsSync(dbFile)) copyFileSync(dbFile, tmp);
   try {
+    if (existsSync(dbFile)) copyFileSync(dbFile, tmp);
     const db = openWritableDb(tmp);
     let keep = false;
     try {
@@ -388,6 +394,7 @@ async function writeAtomically(dbFile: string, fn: (writer: Writer) => Promise<b
       // transaction (each edition's db.transaction() inside it is a savepoint) writes every
       // page once at the end instead of at each edition's commit.
       db.pragma('journal_mode = MEMORY');
+      if (maxPages !== undefined) db.pragma(`max_page_count = ${Math.floor(maxPages)}`);
       db.exec('BEGIN');
       keep = await fn(new Writer(db));
       if (keep) {
@@ -401,7 +408,18 @@ async function writeAtomically(dbFile: string, fn: (writer: Writer) => Promise<b
     else rmSync(tmp, { force: true });
   } catch (e) {
     rmSync(tmp, { force: true });
-    throw e;
+    const why = fullDisk(e);
+    if (why === null) throw e;
+    const previous = existsSync(dbFile) ? 'the previous database is intact' : 'no database was created';
+    throw new Error(`${why} while writing ${tmp} (the new copy of ${dbFile}); nothing was changed: ${previous}`, { cause: e });
   }
+}
+
+/** What a write error says about the disk ("the disk is full"), or null when it is some other error. */
+function fullDisk(e: unknown): string | null {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC') return 'the disk is full';
+  if (code === 'EDQUOT') return 'the disk quota is exceeded';
+  return null;
 }
 

@@ -5,29 +5,31 @@ interface Command {
   usage: string;
 }
 
-const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  ingest: { summary: 'ingest files, folders, URLs or the sources manifest', load: () => import('./ingest.js') },
-  editions: { summary: 'list stored editions', load: () => import('./editions.js') },
-  export: { summary: 'print one edition as JSON', load: () => import('./export.js') },
-  manifest: { summary: 'regenerate data/sources.json from an archive', load: () => import('./manifest.js') },
-  update: { summary: 'download and ingest editions newer than the newest stored, print their release notes', load: () => import('./update.js') },
-  serve: { summary: 'serve the GraphQL API and bot endpoints', load: () => import('./serve.js') },
-  start: { summary: 'build the database if missing, then serve it', load: () => import('./start.js') },
-  rule: { summary: 'print one rule (with subrules)', load: () => import('./rule.js') },
-  search: { summary: 'full-text search of an edition', load: () => import('./search.js') },
-  diff: { summary: 'compare two editions rule by rule', load: () => import('./diff.js') },
-  history: { summary: "a rule's history across editions", load: () => import('./history.js') },
-  refs: { summary: "a rule's cross-references (outgoing, --incoming, --dangling)", load: () => import('./refs.js') },
-  cite: { summary: 'check rule citations in a file against a later edition', load: () => import('./cite.js') },
-  discord: { summary: 'print or register the Discord slash commands', load: () => import('./discord.js') },
-  mcp: { summary: 'serve the Model Context Protocol over stdio (AI assistants)', load: () => import('./mcp.js') },
-  identify: { summary: 'print the provenance report of a file or URL (stores nothing)', load: () => import('./identify.js') },
-};
+const commands = new Map<string, { summary: string; load: () => Promise<Command> }>(
+  Object.entries({
+    ingest: { summary: 'ingest files, folders, URLs or the sources manifest', load: () => import('./ingest.js') },
+    editions: { summary: 'list stored editions', load: () => import('./editions.js') },
+    export: { summary: 'print one edition as JSON', load: () => import('./export.js') },
+    manifest: { summary: 'regenerate data/sources.json from an archive', load: () => import('./manifest.js') },
+    update: { summary: 'download and ingest editions newer than the newest stored, print their release notes', load: () => import('./update.js') },
+    serve: { summary: 'serve the GraphQL API and bot endpoints', load: () => import('./serve.js') },
+    start: { summary: 'build the database if missing, then serve it', load: () => import('./start.js') },
+    rule: { summary: 'print one rule (with subrules)', load: () => import('./rule.js') },
+    search: { summary: 'full-text search of an edition', load: () => import('./search.js') },
+    diff: { summary: 'compare two editions rule by rule', load: () => import('./diff.js') },
+    history: { summary: "a rule's history across editions", load: () => import('./history.js') },
+    refs: { summary: "a rule's cross-references (outgoing, --incoming, --dangling)", load: () => import('./refs.js') },
+    cite: { summary: 'check rule citations in a file against a later edition', load: () => import('./cite.js') },
+    discord: { summary: 'print or register the Discord slash commands', load: () => import('./discord.js') },
+    mcp: { summary: 'serve the Model Context Protocol over stdio (AI assistants)', load: () => import('./mcp.js') },
+    identify: { summary: 'print the provenance report of a file or URL (stores nothing)', load: () => import('./identify.js') },
+  }),
+);
 
 const usage = `Usage: crkb <command> [options]
 
 Commands:
-${Object.entries(commands)
+${[...commands]
   .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
   .join('\n')}
 
@@ -40,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(usage);
     return name === undefined ? 1 : 0;
   }
-  const entry = commands[name];
+  const entry = commands.get(name);
   if (!entry) {
     console.error(`crkb: unknown command "${name}"\n\n${usage}`);
     return 1;

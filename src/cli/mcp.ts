@@ -1,5 +1,5 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from '../integrations/mcp/createMcpServer.js';
+import { LineTransport } from '../integrations/mcp/LineTransport.js';
 import { KnowledgeBase } from '../query/KnowledgeBase.js';
 import { parseOptions } from './options.js';
 import { existingDbFile } from './withKb.js';
@@ -17,7 +17,7 @@ export async function run(argv: string[]): Promise<number> {
   const file = existingDbFile(values.db, usage);
   const kb = KnowledgeBase.open(file);
   const server = createMcpServer(kb);
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport(process.stdin, process.stdout);
   const closed = new Promise<void>((done) => {
     server.server.onclose = done;
     process.stdin.once('end', done);

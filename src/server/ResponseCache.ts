@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
+import Negotiator from 'negotiator';
 
 /** A finished GET answer, ready to send again. */
 export interface CachedResponse {
@@ -23,27 +26,145 @@ export function etagOf(body: string): string {
   return `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
-/** Finished GET answers keyed by URL, bounded in bytes (key and body, two bytes a character). */
-export type ResponseCache = LRUCache<string, CachedResponse>;
+/** The content codings a cached answer is kept in, besides its plain bytes. */
+export type Encoding = 'br' | 'gzip';
 
-/** A response cache holding at most `maxBytes`; an answer over an eighth of it is not kept. */
-export function createResponseCache(maxBytes = 8 * 1024 * 1024): ResponseCache {
-  return new LRUCache<string, CachedResponse>({
-    maxSize: maxBytes,
-    maxEntrySize: maxBytes / 8,
-    sizeCalculation: (v, k) => 2 * (k.length + v.body.length + v.etag.length + v.contentType.length) + 128,
-  });
+// As the compression middleware negotiates and compresses (brotli quality 4, preferred on a tie; nothing
+// under 1 KB), so a cached answer reads the same as one compressed on the fly.
+const ENCODINGS = ['br', 'gzip', 'deflate', 'identity'];
+const PREFERRED = ['br', 'gzip'];
+const MIN_COMPRESSED = 1024;
+const compress: Record<Encoding, (b: Buffer) => Promise<Buffer>> = {
+  br: (b) => promisify(brotliCompress)(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: b.length } }),
+  gzip: (b) => promisify(gzip)(b),
+};
+
+/**
+ * A cached answer: its body as bytes and, once a client has asked for them, its brotli and gzip
+ * forms, made once (on the thread pool) and counted in the cache's size.
+ */
+export class StoredResponse {
+  readonly status: number;
+  readonly contentType: string;
+  readonly etag: string;
+  readonly cacheControl: string;
+  readonly body: Buffer;
+  private readonly encoded = new Map<Encoding, Buffer>();
+  private readonly pending = new Map<Encoding, Promise<Buffer>>();
+
+  constructor(
+    r: CachedResponse,
+    private readonly grew: () => void = () => {},
+  ) {
+    this.status = r.status;
+    this.contentType = r.contentType;
+    this.etag = r.etag;
+    this.cacheControl = r.cacheControl;
+    this.body = Buffer.from(r.body, 'utf8');
+  }
+
+  /** Bytes held: the body, its compressed forms and the headers. */
+  get size(): number {
+    let n = this.body.length + 2 * (this.etag.length + this.contentType.length + this.cacheControl.length) + 256;
+    for (const b of this.encoded.values()) n += b.length;
+    return n;
+  }
+
+  /** The body in a content coding, compressed the first time it is asked for. */
+  async encode(encoding: Encoding): Promise<Buffer> {
+    const done = this.encoded.get(encoding);
+    if (done) return done;
+    let p = this.pending.get(encoding);
+    if (!p) {
+      p = compress[encoding](this.body).then((b) => {
+        this.encoded.set(encoding, b);
+        this.pending.delete(encoding);
+        this.grew();
+        return b;
+      });
+      this.pending.set(encoding, p);
+    }
+    return p;
+  }
 }
 
-/** Sends a finished answer with its ETag and Cache-Control; 304 when the client already has it. */
-export function sendCached(req: Request, res: Response, r: CachedResponse): void {
+/**
+ * Finished GET answers keyed by URL, with their compressed forms, bounded in bytes; an answer over
+ * a quarter of the budget is not kept.
+ */
+export class ResponseCache {
+  private readonly lru: LRUCache<string, StoredResponse>;
+
+  constructor(readonly maxBytes = 16 * 1024 * 1024) {
+    this.lru = new LRUCache<string, StoredResponse>({ maxSize: maxBytes, maxEntrySize: maxBytes / 4, sizeCalculation: (v, k) => v.size + 2 * k.length });
+  }
+
+  /** The cached answer for a URL. */
+  get(key: string): StoredResponse | undefined {
+    return this.lru.get(key);
+  }
+
+  /** Keeps an answer (unless it is too big); returns it as stored, to send. */
+  set(key: string, r: CachedResponse): StoredResponse {
+    const stored: StoredResponse = new StoredResponse(r, () => {
+      // counted again with its new compressed form (and dropped if that makes it too big); the LRU
+      // counts a value again only when it is set anew, not when the same one is set again
+      if (this.lru.peek(key) !== stored) return;
+      this.lru.delete(key);
+      this.lru.set(key, stored);
+    });
+    this.lru.set(key, stored);
+    return stored;
+  }
+
+  /** Forgets every answer (the database was replaced). */
+  clear(): void {
+    this.lru.clear();
+  }
+
+  /** Bytes held. */
+  get calculatedSize(): number {
+    return this.lru.calculatedSize;
+  }
+}
+
+/** A response cache holding at most `maxBytes` (default 16 MB). */
+export function createResponseCache(maxBytes?: number): ResponseCache {
+  return new ResponseCache(maxBytes);
+}
+
+/** The coding to send a cached body in, as the compression middleware would choose it; null for none. */
+function encodingFor(req: Request, r: StoredResponse): Encoding | null {
+  if (r.body.length < MIN_COMPRESSED || req.headers['accept-encoding'] === undefined) return null;
+  // @types/negotiator leaves out the preferred list (ties between equally acceptable codings)
+  const n = new Negotiator(req) as unknown as { encoding(available: string[], preferred: string[]): string | undefined };
+  const e = n.encoding(ENCODINGS, PREFERRED);
+  return e === 'br' || e === 'gzip' ? e : null;
+}
+
+/**
+ * Sends a finished answer with its ETag and Cache-Control; 304 when the client already has it. A
+ * stored answer goes out in its kept brotli or gzip form (with its own ETag and Content-Length)
+ * when the client accepts one: it is compressed once, not on every request.
+ */
+export async function sendCached(req: Request, res: Response, r: CachedResponse | StoredResponse): Promise<void> {
   res.status(r.status);
   res.set('Content-Type', r.contentType);
   res.set('Cache-Control', r.cacheControl);
-  res.set('ETag', r.etag);
+  res.vary('Accept-Encoding');
+  const encoding = r instanceof StoredResponse ? encodingFor(req, r) : null;
+  // a compressed form is another representation: its own tag ('W/"…-br"'), as If-None-Match sees it
+  res.set('ETag', encoding ? `${r.etag.slice(0, -1)}-${encoding}"` : r.etag);
   if (r.status === 200 && req.fresh) {
     res.status(304).end();
     return;
   }
-  res.send(r.body);
+  if (encoding === null) {
+    res.send(r.body);
+    return;
+  }
+  const bytes = await (r as StoredResponse).encode(encoding);
+  res.set('Content-Encoding', encoding);
+  res.set('Content-Length', String(bytes.length));
+  res.end(req.method === 'HEAD' ? undefined : bytes);
 }

@@ -137,8 +137,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
       etag: etagOf(r.body),
       cacheControl: failed ? ERROR : scope.exact > 0 && scope.loose === 0 ? IMMUTABLE : SHORT,
     };
-    if (r.status < 500) cache?.set(key, entry);
-    sendCached(req, res, entry);
+    return sendCached(req, res, (r.status < 500 ? cache?.set(key, entry) : undefined) ?? entry);
   });
   app.get('/graphql', (_req: Request, res: Response) => {
     res.vary('Accept');

@@ -13,7 +13,7 @@ const STATUS: Record<ApiErrorCode, number> = {
 
 /** HTTP status for an error code (500 for anything else). */
 export function statusOf(code: string | undefined): number {
-  return code !== undefined && code in STATUS ? STATUS[code as ApiErrorCode] : 500;
+  return code !== undefined && Object.hasOwn(STATUS, code) ? STATUS[code as ApiErrorCode] : 500;
 }
 
 /** A client-facing error: a GraphQLError with extensions.code (and more extensions, e.g. suggestions). */

@@ -47,6 +47,9 @@ export interface ForwardOptions {
   htmlError: (title: string, message: string) => string;
 }
 
+/** Request headers a forwarded request leaves behind. */
+const DROPPED = new Set(['accept-encoding', 'if-none-match', 'if-modified-since', 'connection']);
+
 const TEXT_TYPES = /^(?:text\/|application\/(?:json|atom\+xml|xml|javascript))/;
 
 /**
@@ -59,12 +62,12 @@ export function forwardHeavy(opts: ForwardOptions): RequestHandler {
   const rawSmall = express.raw({ type: () => true, limit: '64kb' });
   const rawLarge = express.raw({ type: () => true, limit: '1mb' });
   const forward = async (req: Request, res: Response, kind: HeavyKind, body: Buffer | undefined): Promise<void> => {
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) {
-      // the worker answers in full and uncompressed: this thread negotiates encodings and 304s
-      if (v === undefined || k === 'accept-encoding' || k === 'if-none-match' || k === 'if-modified-since' || k === 'connection') continue;
-      headers[k] = Array.isArray(v) ? v.join(', ') : v;
-    }
+    // the worker answers in full and uncompressed: this thread negotiates encodings and 304s
+    const headers = Object.fromEntries(
+      Object.entries(req.headers)
+        .filter(([k, v]) => v !== undefined && !DROPPED.has(k))
+        .map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v!]),
+    );
     const task: HeavyTask = { method: req.method, url: req.originalUrl, headers, publicUrl: opts.publicUrl(), ...(body ? { body } : {}) };
     let r;
     try {
@@ -79,8 +82,7 @@ export function forwardHeavy(opts: ForwardOptions): RequestHandler {
     const cacheControl = r.headers['cache-control'];
     if (req.method === 'GET' && etag && cacheControl && r.status < 500 && TEXT_TYPES.test(contentType)) {
       const entry: CachedResponse = { status: r.status, contentType, body: Buffer.from(r.body).toString('utf8'), etag, cacheControl };
-      opts.cache?.set(req.originalUrl, entry);
-      sendCached(req, res, entry);
+      await sendCached(req, res, opts.cache?.set(req.originalUrl, entry) ?? entry);
       return;
     }
     res.status(r.status).set(r.headers);
@@ -117,8 +119,7 @@ export function forwardHeavy(opts: ForwardOptions): RequestHandler {
     if (kind === null) return next();
     if (req.method === 'GET') {
       const hit = opts.cache?.get(req.originalUrl);
-      if (hit) return sendCached(req, res, hit);
-      forward(req, res, kind, undefined).catch(next);
+      (hit ? sendCached(req, res, hit) : forward(req, res, kind, undefined)).catch(next);
       return;
     }
     rawLarge(req, res, (err?: unknown) => {

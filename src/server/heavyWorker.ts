@@ -54,10 +54,6 @@ export default async function answer(task: HeavyTask & { started?: MessagePort }
     headers: task.headers,
     ...(task.body ? { payload: Buffer.from(task.body) } : {}),
   });
-  const headers: Record<string, string> = {};
-  for (const h of KEPT) {
-    const v = r.headers[h];
-    if (v !== undefined) headers[h] = String(v);
-  }
+  const headers = Object.fromEntries(KEPT.filter((h) => r.headers[h] !== undefined).map((h) => [h, String(r.headers[h])]));
   return { status: r.statusCode, headers, body: r.rawPayload };
 }

@@ -72,8 +72,7 @@ export function v1Routes(opts: V1Options): Router {
           : `${err.message}.${suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ''}`;
       entry = { status: statusOf(code), contentType: CONTENT_TYPE[format], body, etag: etagOf(body), cacheControl: ERROR };
     }
-    cache?.set(key, entry);
-    sendCached(req, res, entry);
+    return sendCached(req, res, cache?.set(key, entry) ?? entry);
   };
 
   const answer = (req: Request, res: Response, q: (req: Request) => string) =>
@@ -155,8 +154,7 @@ export function v1Routes(opts: V1Options): Router {
       const body = JSON.stringify({ error: { code, message: toApiError(e).message } });
       entry = { status: statusOf(code), contentType: CONTENT_TYPE.json, body, etag: etagOf(body), cacheControl: ERROR };
     }
-    cache?.set(key, entry);
-    sendCached(req, res, entry);
+    return sendCached(req, res, cache?.set(key, entry) ?? entry);
   });
   router.post('/citations', express.json({ limit: '1mb', type: () => true }), (req, res) => {
     try {

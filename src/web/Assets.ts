@@ -10,7 +10,10 @@ interface Asset {
   version: string;
 }
 
-const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+const TYPES = new Map([
+  ['js', 'text/javascript; charset=utf-8'],
+  ['css', 'text/css; charset=utf-8'],
+]);
 /** The browser files the pages use. */
 export const ASSET_NAMES = ['site.css', 'app.js', 'graphiql.js', 'graphiql.css'] as const;
 export type AssetName = (typeof ASSET_NAMES)[number];
@@ -26,7 +29,7 @@ export class Assets {
       try {
         const body = readFileSync(new URL(name, dir));
         const version = createHash('sha1').update(body).digest('base64url').slice(0, 12);
-        this.files.set(name, { body, type: TYPES[name.split('.').pop()!]!, version });
+        this.files.set(name, { body, type: TYPES.get(name.split('.').pop()!)!, version });
       } catch {
         this.missing.push(name);
       }

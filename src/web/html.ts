@@ -9,11 +9,17 @@ export class Html {
 /** What a template may interpolate: text (escaped), markup, numbers, lists of those; null/undefined/false print nothing. */
 export type Part = Html | string | number | null | undefined | false | readonly Part[];
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES = new Map([
+  ['&', '&amp;'],
+  ['<', '&lt;'],
+  ['>', '&gt;'],
+  ['"', '&quot;'],
+  ["'", '&#39;'],
+]);
 
 /** Escapes text for HTML content and quoted attribute values. */
 export function escapeText(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return text.replace(/[&<>"']/g, (c) => ESCAPES.get(c)!);
 }
 
 function append(out: string[], p: Part): void {

@@ -86,8 +86,7 @@ export function webRoutes(opts: WebOptions): Router {
       const body = layout(ctx(), errorPage(e, suggestionPath));
       entry = { status: e.code === 'NOT_FOUND' ? 404 : 400, contentType: HTML, body, etag: etagOf(body), cacheControl: ERROR };
     }
-    cache?.set(key, entry);
-    sendCached(req, res, entry);
+    return sendCached(req, res, cache?.set(key, entry) ?? entry);
   };
 
   router.get('/', (req, res) =>

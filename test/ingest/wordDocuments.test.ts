@@ -69,9 +69,9 @@ test('docx paragraphs: text runs, styles by name, tabs and breaks; deleted text,
 
 test('zip entries: stored entries are inflated, a missing one is null, a cut archive is refused', () => {
   const z = zip({ 'a.txt': 'hello', 'word/document.xml': '<w:document/>' });
-  assert.equal(readZipEntry(z, 'a.txt')?.toString(), 'hello');
-  assert.equal(readZipEntry(z, 'b.txt'), null);
-  assert.throws(() => readZipEntry(z.subarray(0, z.length - 30), 'a.txt'), /no zip central directory/);
+  assert.equal(readZipEntry(z, 'a.txt', { maxBytes: 100 })?.toString(), 'hello');
+  assert.equal(readZipEntry(z, 'b.txt', { maxBytes: 100 }), null);
+  assert.throws(() => readZipEntry(z.subarray(0, z.length - 30), 'a.txt', { maxBytes: 100 }), /no zip central directory/);
   assert.equal(wordKindOf('x.bin', z), 'docx');
   assert.equal(wordKindOf('x.zip', zip({ 'a.txt': 'x' })), null);
 });

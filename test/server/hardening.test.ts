@@ -75,7 +75,7 @@ test('the response cache is bounded in bytes: old answers are evicted, oversized
   assert.equal(cache.get('/v1/lookup?q=0'), undefined, 'the oldest answer was evicted');
   assert.ok(cache.get('/v1/lookup?q=199'));
   cache.set('/big', entry('y'.repeat(20 * 1024)));
-  assert.equal(cache.get('/big'), undefined, 'an answer over an eighth of the budget is not kept');
+  assert.equal(cache.get('/big'), undefined, 'an answer over a quarter of the budget is not kept');
 });
 
 let built: BuiltServer;
