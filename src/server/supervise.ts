@@ -252,8 +252,9 @@ export function supervise(opts: SuperviseOptions): Promise<number> {
     () => {
       const now = Date.now();
       for (const p of live) {
+        if (p.killedFor !== null) continue;
         if (p.state === 'starting' && now - p.forkedAt > opts.startMs) kill(p, `was not serving ${seconds(opts.startMs)} after it was started`);
-        else if (p.state === 'ready' && now - p.lastBeat > opts.hangMs && p.killedFor === null) kill(p, `stopped answering (no heartbeat for ${seconds(now - p.lastBeat)})`);
+        else if (p.state === 'ready' && now - p.lastBeat > opts.hangMs) kill(p, `stopped answering (no heartbeat for ${seconds(now - p.lastBeat)})`);
       }
     },
     Math.max(20, Math.min(1000, opts.hangMs / 4)),
