@@ -109,6 +109,8 @@ function tree(pid: number): number[] {
 function startServe(checkout: string, dbFile: string, workers: number | null): Promise<{ child: ChildProcess; url: string; log: () => string }> {
   const args = [resolve(checkout, 'bin/crkb.js'), 'serve', '--db', dbFile, '--port', '0', ...(workers === null ? [] : ['--workers', String(workers)])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: checkout });
+  // the supervisor stops its server processes: not left running when the bench ends early
+  process.once('exit', () => child.kill('SIGTERM'));
   let err = '';
   let out = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
