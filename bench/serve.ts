@@ -7,12 +7,23 @@
  * "answer cache" rows repeat one URL against the caching server. The web rows render whole pages
  * (a rule page, a diff between consecutive editions): their cpu µs is the server-side render time.
  *
- *   node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--connections 10] [--only TEXT]
- *     [--node-flags="--max-semi-space-size=4 --max-old-space-size=96"]   (flags of the server processes, baseline included;
- *     the default is what `crkb serve` and `npm start` use; --only keeps the scenarios whose name contains TEXT)
+ * The mixed load runs against the real `crkb serve` (supervisor and server processes) twice, with
+ * one server process (--workers 1) and with the default (one per core), side by side; then the
+ * default again with a SIGHUP: --reload seconds of load before it, the reload, the old processes
+ * draining and --reload seconds more; requests that failed, and the time from the signal to the new
+ * processes serving.
+ *
+ * With --baseline DIR (another built checkout), its `crkb serve` (no --workers before this one)
+ * runs the same mixed load and reload, side by side.
+ *
+ *   node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--reload 5] [--connections 10] [--only TEXT] [--baseline DIR]
+ *     [--node-flags="--max-semi-space-size=4 --max-old-space-size=96"]   (flags of the listen.js server processes, baseline included;
+ *     the default is what `crkb serve` and `npm start` use; --only keeps the scenarios whose name contains TEXT;
+ *     --mixed 0 / --reload 0 skip those parts)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -46,7 +57,7 @@ type Autocannon = (opts: {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
-}) => Promise<AutocannonResult>;
+}) => Promise<AutocannonResult> & { stop(): void };
 
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
@@ -75,6 +86,53 @@ function startChild(args: string[], env: Record<string, string> = {}): Promise<{
     });
     child.once('exit', (code) => rej(new Error(`child exited with ${code}`)));
   });
+}
+
+/** A process and its children (a supervisor and its server processes), from /proc. */
+function tree(pid: number): number[] {
+  const out = [pid];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (Number(readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]) === pid) out.push(Number(d));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * `crkb serve` as a user runs it (bin/crkb.js of a checkout: supervisor and server processes) on a
+ * free port, with --workers unless null (a checkout from before it); resolves once it serves.
+ */
+function startServe(checkout: string, dbFile: string, workers: number | null): Promise<{ child: ChildProcess; url: string; log: () => string }> {
+  const args = [resolve(checkout, 'bin/crkb.js'), 'serve', '--db', dbFile, '--port', '0', ...(workers === null ? [] : ['--workers', String(workers)])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: checkout });
+  // the supervisor stops its server processes: not left running when the bench ends early
+  process.once('exit', () => child.kill('SIGTERM'));
+  let err = '';
+  let out = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((res, rej) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /GraphQL\s+(http:\/\/\S+)\/graphql/.exec(out);
+      if (m) res({ child, url: m[1]!, log: () => out + err });
+    });
+    child.once('exit', (code) => rej(new Error(`crkb serve exited with ${code}: ${err}`)));
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  return exited;
 }
 
 function rssMb(pid: number): number {
@@ -123,6 +181,8 @@ async function main(): Promise<void> {
       mixed: { type: 'string', default: '60' },
       connections: { type: 'string', default: '10' },
       only: { type: 'string' },
+      reload: { type: 'string', default: '5' },
+      baseline: { type: 'string' },
       'node-flags': { type: 'string', default: '--max-semi-space-size=4 --max-old-space-size=96' },
     },
   });
@@ -134,6 +194,7 @@ async function main(): Promise<void> {
   }
   const duration = Number(values.duration);
   const mixedSeconds = Number(values.mixed);
+  const reloadSeconds = Number(values.reload);
   const connections = Number(values.connections);
 
   // Request material from the database itself: every rule number and keyword of the latest edition.
@@ -222,7 +283,7 @@ async function main(): Promise<void> {
     console.log(row(name, x, `${((100 * x.r.requests.average) / b.r.requests.average).toFixed(0)}%`, `${((100 * b.usPerReq) / x.usPerReq).toFixed(0)}%`));
   }
 
-  // Mixed load on the caching server: every endpoint, rotating inputs.
+  // Mixed load on `crkb serve` (answer cache on): every endpoint, rotating inputs.
   const mixedPaths: AutocannonRequest[] = [];
   for (let i = 0; i < 400; i++) {
     const n = numbers[(i * 37) % numbers.length]!;
@@ -235,25 +296,73 @@ async function main(): Promise<void> {
     mixedPaths.push({ path: `/v1/search?q=${encodeURIComponent(w)}&format=text` });
     mixedPaths.push(gqlPost('query($n: String!) { rule(number: $n) { references { targetNumber target { number } } referencedBy { number } } }', { n }));
   }
-  const before = rssMb(cached.child.pid!);
-  let j = 0;
-  const mixed = await autocannon({
-    url: cached.url,
-    connections,
-    duration: mixedSeconds,
-    requests: [{ setupRequest: (req) => ({ ...req, method: 'GET', headers: {}, body: undefined, ...mixedPaths[j++ % mixedPaths.length]! }) }],
-  });
-  const afterRss = rssMb(cached.child.pid!);
+  const mixedLoad = (url: string, seconds: number) => {
+    let j = 0;
+    return autocannon({
+      url,
+      connections,
+      duration: seconds,
+      requests: [{ setupRequest: (req) => ({ ...req, method: 'GET', headers: {}, body: undefined, ...mixedPaths[j++ % mixedPaths.length]! }) }],
+    });
+  };
   clearInterval(sampler);
-  const errs = mixed.errors + mixed.timeouts + mixed.non2xx;
+  for (const c of [cached, uncached, baseline]) c.child.kill('SIGTERM');
   console.log(
-    `\nmixed load ${mixedSeconds} s: ${mixed.requests.total} requests, ${mixed.requests.average.toFixed(0)} req/s, p50 ${mixed.latency.p50} ms, p99 ${mixed.latency.p99} ms, errors ${errs}`,
+    `\nserver peak RSS over the scenarios: ${peak.get(cached.child.pid!)?.toFixed(1)} MB (answer cache on), ${peak.get(uncached.child.pid!)?.toFixed(1)} MB (off)`,
   );
-  console.log(
-    `server RSS: idle ${idleRss.toFixed(1)} MB, before mixed ${before.toFixed(1)} MB, after ${afterRss.toFixed(1)} MB (growth ${(((afterRss - before) / before) * 100).toFixed(1)}%)`,
-  );
-  console.log(
-    `server peak RSS over the run: ${peak.get(cached.child.pid!)?.toFixed(1)} MB (answer cache on), ${peak.get(uncached.child.pid!)?.toFixed(1)} MB (off)`,
-  );
+  const cores = availableParallelism();
+  // [label, checkout, --workers]: this checkout with one process and with the default; the baseline's
+  const runs: Array<[string, string, number | null]> = [
+    ['--workers 1', '.', 1],
+    [`--workers ${cores} (default)`, '.', cores],
+    ...(values.baseline ? [[`baseline ${values.baseline}`, resolve(values.baseline), null] as [string, string, null]] : []),
+  ];
+  if (mixedSeconds > 0) {
+    console.log(`\nmixed load ${mixedSeconds} s on crkb serve (supervisor and server processes), ${connections} connections; CPU and RSS of all its processes`);
+    console.log(`${'crkb serve'.padEnd(36)} ${'requests'.padStart(9)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'errors'.padStart(7)} ${'cpu µs'.padStart(7)} ${'RSS MB idle'.padStart(12)} ${'after'.padStart(6)}`);
+    for (const [label, checkout, workers] of runs) {
+      const s = await startServe(checkout, dbFile, workers);
+      const pids = tree(s.child.pid!);
+      const idle = pids.reduce((a, p) => a + rssMb(p), 0);
+      await mixedLoad(s.url, 1); // warm-up, not counted
+      const c0 = pids.reduce((a, p) => a + cpuMs(p), 0);
+      const r = await mixedLoad(s.url, mixedSeconds);
+      const cpu = pids.reduce((a, p) => a + cpuMs(p), 0) - c0;
+      const after = pids.reduce((a, p) => a + rssMb(p), 0);
+      await stopChild(s.child);
+      console.log(
+        `${label.padEnd(36)} ${String(r.requests.total).padStart(9)} ${r.requests.average.toFixed(0).padStart(7)} ${String(r.latency.p50).padStart(7)} ${String(r.latency.p99).padStart(7)} ${String(r.errors + r.timeouts + r.non2xx).padStart(7)} ${((cpu * 1000) / Math.max(1, r.requests.total)).toFixed(0).padStart(7)} ${idle.toFixed(0).padStart(12)} ${after.toFixed(0).padStart(6)}`,
+      );
+    }
+  }
+  if (reloadSeconds > 0) {
+    console.log(
+      `\nreload under mixed load: ${reloadSeconds} s of load, SIGHUP, load until the new database is served and the old processes are gone, ${reloadSeconds} s more`,
+    );
+    console.log(`${'crkb serve'.padEnd(36)} ${'switch s'.padStart(9)} ${'drained s'.padStart(10)} ${'requests'.padStart(9)} ${'failed'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)}`);
+    for (const [label, checkout, workers] of runs.filter(([, , w]) => w !== 1)) {
+      const s = await startServe(checkout, dbFile, workers);
+      await mixedLoad(s.url, 1);
+      const before = tree(s.child.pid!).slice(1);
+      const load = mixedLoad(s.url, 3600);
+      await sleep(reloadSeconds * 1000);
+      const hup = Date.now();
+      s.child.kill('SIGHUP');
+      // the line each logs when the new database is served (this one: new processes; before: in-process)
+      while (!/SIGHUP: (now )?serving/.test(s.log()) && Date.now() - hup < 300_000) await sleep(50);
+      const switched = (Date.now() - hup) / 1000;
+      // (before, the one server process loaded the file itself: nothing to drain)
+      while (workers !== null && tree(s.child.pid!).some((p) => before.includes(p)) && Date.now() - hup < 300_000) await sleep(50);
+      const drained = (Date.now() - hup) / 1000;
+      await sleep(reloadSeconds * 1000);
+      load.stop();
+      const r = await load;
+      await stopChild(s.child);
+      const max = (r.latency as Histogram & { max: number }).max;
+      console.log(
+        `${label.padEnd(36)} ${switched.toFixed(1).padStart(9)} ${drained.toFixed(1).padStart(10)} ${String(r.requests.total).padStart(9)} ${String(r.errors + r.timeouts + r.non2xx).padStart(7)} ${String(r.latency.p50).padStart(7)} ${String(r.latency.p99).padStart(7)} ${String(max).padStart(7)}`,
+      );
+    }
+  }
   process.exit(0);
 }

@@ -4,14 +4,10 @@ import { normalizeText } from '../../src/core/normalize.js';
 import { storedTexts } from './textHashes.js';
 import { wholeWords } from './resolveAmbiguousWords.js';
 import type { Db } from '../../src/db/openDb.js';
+import { STORE_FORMAT, storeFormatProblem } from '../../src/db/storeFormat.js';
 
 export { hash53 } from './hash53.js';
 
-/**
- * Version of what the database stores derived from texts (hash53, normalizeText): a database
- * written with another version must be rebuilt, since its hashes would not compare.
- */
-export const STORE_FORMAT = '2';
 
 /** What is stored of an edition besides its parsed document. */
 export interface EditionMeta {
@@ -362,13 +358,6 @@ export class Writer {
     if (f.role === 'primary' && f.editionId !== null) this.s.setPrimary.run({ fileId: id, id: f.editionId });
     return id;
   }
-}
-
-/** Why a database cannot take more editions from this version of crkb (another STORE_FORMAT), or null. */
-export function storeFormatProblem(db: Db): string | null {
-  const format = db.prepare(`SELECT value FROM meta WHERE key = 'format'`).pluck().get() as string | undefined;
-  if (format === STORE_FORMAT || db.prepare('SELECT count(*) FROM texts').pluck().get() === 0) return null;
-  return `written by another version of crkb (store format ${format ?? '1'}; this one writes ${STORE_FORMAT}): delete it and ingest again`;
 }
 
 /** Refuses a database written with another STORE_FORMAT; marks the one it writes. */

@@ -1,7 +1,8 @@
 import { copyFileSync, existsSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { openReadOnlyDb, openWritableDb } from '../../src/db/openDb.js';
-import { storeFormatProblem, Writer } from './Writer.js';
+import { storeFormatProblem } from '../../src/db/storeFormat.js';
+import { Writer } from './Writer.js';
 import { Catalog } from '../../src/db/Catalog.js';
 import { alignEditions, type Alignment } from '../../src/engine/align.js';
 import type { DecodedText, ParsedDocument } from '../../src/core/types.js';

@@ -5,7 +5,7 @@ import { parseInput } from '../../ingest/store/parseInput.js';
 import { fetchInput, readLocalInput } from '../../ingest/store/sources.js';
 import { provenanceOf } from '../../ingest/store/storeFragment.js';
 import { Provenance } from '../db/Provenance.js';
-import { storeFormatProblem } from '../../ingest/store/Writer.js';
+import { storeFormatProblem } from '../db/storeFormat.js';
 import { openReadOnlyDb } from '../db/openDb.js';
 import { defaultDbFile, parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';

@@ -6,16 +6,16 @@ import { defaultDbFile, parseOptions } from './options.js';
 import { run as serve } from './serve.js';
 import { UsageError } from './UsageError.js';
 
-export const usage = `Usage: crkb start [--db FILE] [--archive DIR] [--port 4000] [--host 127.0.0.1]
+export const usage = `Usage: crkb start [--db FILE] [--archive DIR] [--port 4000] [--host 127.0.0.1] [--workers N]
 
 The main job: builds the database from the archive (default ../shared/corpus,
-or $CRKB_ARCHIVE) when it does not exist yet, then serves it.`;
+or $CRKB_ARCHIVE) when it does not exist yet, then serves it as "crkb serve" does.`;
 
 /** `crkb start`: ingest the archive if the database is missing, then serve. */
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseOptions(
     argv,
-    { db: { type: 'string' }, archive: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } },
+    { db: { type: 'string' }, archive: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, workers: { type: 'string' } },
     usage,
     false,
   );
@@ -24,8 +24,8 @@ export async function run(argv: string[]): Promise<number> {
     const archive = resolve(values.archive ?? process.env.CRKB_ARCHIVE ?? join(projectRoot(), '..', 'shared', 'corpus'));
     if (!existsSync(archive)) throw new UsageError(`no database at ${dbFile} and no archive at ${archive} to build it from`, usage);
     console.log(`crkb: building ${dbFile} from ${archive} ...`);
-    // In a process of its own: this one runs with the server's small V8 heap (see bin/crkb.js),
-    // and an ingest holds the parsed archive in memory.
+    // In a process of its own: an ingest holds the parsed archive in memory, and this process
+    // supervises the server for as long as it runs.
     const r = spawnSync(process.execPath, [join(projectRoot(), 'bin', 'crkb.js'), 'ingest', '--archive', archive, '--db', dbFile], {
       stdio: ['ignore', 'pipe', 'inherit'],
       encoding: 'utf8',
@@ -43,5 +43,6 @@ export async function run(argv: string[]): Promise<number> {
   const serveArgs = ['--db', dbFile];
   if (values.port) serveArgs.push('--port', values.port);
   if (values.host) serveArgs.push('--host', values.host);
+  if (values.workers) serveArgs.push('--workers', values.workers);
   return serve(serveArgs);
 }

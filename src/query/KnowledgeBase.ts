@@ -1,3 +1,4 @@
+import { closeSync } from 'node:fs';
 import { LRUCache } from 'lru-cache';
 import { findKeywords } from '../core/keywords.js';
 import type {
@@ -17,6 +18,7 @@ import { resolveEdition } from '../core/resolveEdition.js';
 import { inScope } from '../core/ruleNumber.js';
 import { closestTerms, nearestNumbers, typoBudget } from '../core/suggest.js';
 import { openImageDb, openReadOnlyDb, type Db } from '../db/openDb.js';
+import { openVerifiedDb, type DbFile } from '../db/openVerifiedDb.js';
 import { Snapshot } from '../db/Snapshot.js';
 import type { EditionSearch } from '../db/TextIndex.js';
 import { compareRuleText } from '../engine/compareRule.js';
@@ -169,6 +171,8 @@ export class KnowledgeBase {
   constructor(
     readonly db: Db,
     opts: KnowledgeBaseOptions = {},
+    /** The verified file it reads, held open (openVerified), or null. */
+    readonly file: DbFile | null = null,
   ) {
     this.snapshot = new Snapshot(db);
     this.diffs = new LRUCache<string, EditionDiff>({ maxSize: opts.diffCacheBytes ?? 8 * 1024 * 1024, sizeCalculation: diffBytes });
@@ -177,6 +181,18 @@ export class KnowledgeBase {
   /** Opens a database file read-only and loads it. */
   static open(file: string, opts: KnowledgeBaseOptions = {}): KnowledgeBase {
     return new KnowledgeBase(openReadOnlyDb(file), opts);
+  }
+
+  /** Opens a database file for serving: verified first (openVerifiedDb; throws DbRefused), held open, hashed. */
+  static openVerified(file: string, opts: KnowledgeBaseOptions = {}): KnowledgeBase {
+    const v = openVerifiedDb(file);
+    try {
+      return new KnowledgeBase(v.db, opts, v.file);
+    } catch (e) {
+      v.db.close();
+      closeSync(v.file.fd);
+      throw e;
+    }
   }
 
   /** Loads a serialized database (made by `db.serialize()`), read-only in memory. */
@@ -203,6 +219,7 @@ export class KnowledgeBase {
   close(): void {
     this.snapshot.close();
     this.db.close();
+    if (this.file) closeSync(this.file.fd);
   }
 
   // ---- editions

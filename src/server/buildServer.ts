@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import compression from 'compression';
 import cors from 'cors';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
@@ -19,8 +20,9 @@ import { layout } from '../web/layout.js';
 import { messagePage } from '../web/pages/errorPage.js';
 import { webRoutes } from '../web/webRoutes.js';
 
-/** Options of buildServer: a database file (opened read-only) or an open database. */
+/** Options of buildServer: a database file (verified, then opened read-only) or an open database. */
 export interface BuildServerOptions {
+  /** A database file: verified first (a file crkb will not serve throws DbRefused), held open for /download. */
   dbFile?: string;
   /** An open database (tests): the server reads it, and closes it only if it opened it. */
   db?: ConstructorParameters<typeof KnowledgeBase>[0];
@@ -44,15 +46,17 @@ export interface BuildServerOptions {
   heavyThreads?: number;
   /** Admission and time budget per kind of costly request. */
   heavyLimits?: Partial<Record<HeavyKind, Partial<KindLimit>>>;
+  /** Downloads of /download/crkb.db sent at once (default 16); more get 503 with Retry-After. */
+  maxDownloads?: number;
 }
 
 /** What buildServer returns: the app to listen with, and its parts. */
 export interface BuiltServer {
   app: Express;
-  /** The query layer currently served. */
+  /** The query layer served. */
   kb(): KnowledgeBase;
-  /** Loads the database file again (after it was replaced) and serves it from then on; false when it cannot be read. */
-  reload(): boolean;
+  /** sha256 (hex) of the database served: the verified file's bytes, or an in-memory database's image. */
+  dbSha256: string;
   /** Runs a GraphQL request in-process (tests, tools). */
   graphql(query: string, variables?: Record<string, unknown>): Promise<GraphqlResponse>;
   /** Closes the database if buildServer opened it, and stops the heavy worker threads. */
@@ -70,7 +74,8 @@ export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 10, maxCost: 1000, maxAli
 export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer> {
   if (!opts.db && !opts.dbFile && !opts.dbImage) throw new Error('buildServer needs dbFile, db or dbImage');
   const warm = { search: opts.warmSearch !== false };
-  let kb = (opts.db ? new KnowledgeBase(opts.db) : opts.dbImage ? KnowledgeBase.openImage(opts.dbImage) : KnowledgeBase.open(opts.dbFile!)).warm(warm);
+  const kb = (opts.db ? new KnowledgeBase(opts.db) : opts.dbImage ? KnowledgeBase.openImage(opts.dbImage) : KnowledgeBase.openVerified(opts.dbFile!)).warm(warm);
+  const dbSha256 = kb.file?.sha256 ?? createHash('sha256').update(kb.db.serialize()).digest('hex');
   const publicUrl = typeof opts.publicUrl === 'function' ? opts.publicUrl : () => (opts.publicUrl as string | undefined) ?? 'http://127.0.0.1:4000';
   const bodyLimit = opts.bodyLimit ?? 64 * 1024;
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
@@ -82,9 +87,9 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   const server = { limits, timeLimitMs: opts.timeLimitMs ?? 5000, bodyLimit, ...(opts.discordPublicKey ? { discordPublicKey: opts.discordPublicKey } : {}) };
   const startPool = (): HeavyPool | null =>
     threads > 0
-      ? new HeavyPool({ threads, setup: { ...(opts.dbFile ? { dbFile: opts.dbFile } : { dbImage: kb.db.serialize() }), server }, ...(opts.heavyLimits ? { limits: opts.heavyLimits } : {}) })
+      ? new HeavyPool({ threads, setup: { ...(kb.file ? { dbHeld: { fd: kb.file.fd, size: kb.file.size, sha256: kb.file.sha256 } } : { dbImage: kb.db.serialize() }), server }, ...(opts.heavyLimits ? { limits: opts.heavyLimits } : {}) })
       : null;
-  let pool = startPool();
+  const pool = startPool();
 
   const app = express();
   app.disable('x-powered-by');
@@ -107,7 +112,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   if (pool) {
     app.use(
       forwardHeavy({
-        pool: () => pool!,
+        pool,
         cache,
         publicUrl,
         htmlError: (title, message) => layout({ assets, publicUrl: publicUrl() }, messagePage(title, message)),
@@ -154,7 +159,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   const discordKey = opts.discordPublicKey ?? process.env.CRKB_DISCORD_PUBLIC_KEY;
   if (discordKey) app.use('/discord', discordRoutes({ kb: () => kb, publicKey: discordKey, publicUrl }));
   app.use(feedRoutes({ kb: () => kb, publicUrl }));
-  app.use(downloadRoutes({ kb: () => kb }));
+  app.use(downloadRoutes({ kb: () => kb, maxConcurrent: opts.maxDownloads }));
   app.use(openApiRoutes({ publicUrl }));
   app.use(webRoutes({ kb: () => kb, cache, publicUrl, assets }));
 
@@ -180,24 +185,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   return {
     app,
     kb: () => kb,
-    reload() {
-      if (!opts.dbFile) return false;
-      let next: KnowledgeBase;
-      try {
-        next = KnowledgeBase.open(opts.dbFile).warm(warm);
-      } catch (e) {
-        console.error(`crkb: cannot load ${opts.dbFile}: ${(e as Error).message}; still serving the previous database`);
-        return false;
-      }
-      const old = kb;
-      kb = next;
-      cache?.clear();
-      old.close();
-      const oldPool = pool;
-      pool = startPool();
-      void oldPool?.close();
-      return true;
-    },
+    dbSha256,
     graphql: (query, variables) => endpoint.run({ query, variables: variables ?? null }, 'POST'),
     async close() {
       await pool?.close();

@@ -39,8 +39,7 @@ function discordKind(body: Buffer): HeavyKind | null {
 
 /** Options of forwardHeavy. */
 export interface ForwardOptions {
-  /** The pool of the database served now. */
-  pool: () => HeavyPool;
+  pool: HeavyPool;
   cache: ResponseCache | null;
   publicUrl: () => string;
   /** The page a refused web request gets (status, message): HTML in the site's layout. */
@@ -71,7 +70,7 @@ export function forwardHeavy(opts: ForwardOptions): RequestHandler {
     const task: HeavyTask = { method: req.method, url: req.originalUrl, headers, publicUrl: opts.publicUrl(), ...(body ? { body } : {}) };
     let r;
     try {
-      r = await opts.pool().run(kind, task);
+      r = await opts.pool.run(kind, task);
     } catch (e) {
       if (!(e instanceof HeavyRefusal)) throw e;
       refuse(req, res, e);

@@ -1,10 +1,13 @@
+import { createHash } from 'node:crypto';
+import { readSync } from 'node:fs';
 import { workerData, type MessagePort } from 'node:worker_threads';
 import inject from 'light-my-request';
 import { buildServer, type BuildServerOptions } from './buildServer.js';
 
 /** What a heavy worker thread opens, and the server options it answers with (those a worker can take). */
 export interface WorkerSetup {
-  dbFile?: string;
+  /** The database file the serving thread verified, by the descriptor it holds (threads share descriptors). */
+  dbHeld?: { fd: number; size: number; sha256: string };
   /** A serialized database, for servers built over an open (in-memory) database. */
   dbImage?: Uint8Array;
   server: Pick<BuildServerOptions, 'limits' | 'timeLimitMs' | 'bodyLimit' | 'discordPublicKey'>;
@@ -31,11 +34,24 @@ export interface HeavyResult {
 const KEPT = ['content-type', 'etag', 'cache-control', 'location', 'content-disposition', 'retry-after', 'last-modified'];
 
 const setup = workerData as WorkerSetup;
+
+/** The verified file's bytes, read through the serving thread's descriptor: its path may name another file by now. */
+function readHeld(h: NonNullable<WorkerSetup['dbHeld']>): Uint8Array {
+  const bytes = Buffer.allocUnsafe(h.size);
+  for (let pos = 0; pos < h.size; ) {
+    const n = readSync(h.fd, bytes, pos, h.size - pos, pos);
+    if (n === 0) break;
+    pos += n;
+  }
+  if (createHash('sha256').update(bytes).digest('hex') !== h.sha256) throw new Error('the database file changed since it was verified');
+  return bytes;
+}
+
 let publicUrl = 'http://127.0.0.1:4000';
 // The same app as the serving thread, answering everything inline: one code path for every answer.
 const built = await buildServer({
   ...setup.server,
-  ...(setup.dbImage ? { dbImage: setup.dbImage } : { dbFile: setup.dbFile! }),
+  dbImage: setup.dbHeld ? readHeld(setup.dbHeld) : setup.dbImage!,
   warmSearch: false,
   publicUrl: () => publicUrl,
   responseCache: false,

@@ -1,5 +1,5 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import type { Express } from 'express';
 
@@ -8,14 +8,88 @@ export interface Listening {
   server: Server;
   url: string;
   port: number;
+  /** Stops at once: no new connections, open ones closed. */
   close(): Promise<void>;
+  /**
+   * Stops gracefully: no new connections; answers in progress are sent with `Connection: close`, and
+   * so is the next answer on a kept-alive connection; an idle kept-alive connection is closed by the
+   * keep-alive timeout (which the client knows and closes before: closing it here could race a
+   * request the client is sending on it), or at once with `closeIdle` (when the whole service stops,
+   * there is no other server to retry on anyway). Whatever is still open after `boundMs` is closed.
+   */
+  drain(boundMs: number, opts?: { closeIdle?: boolean }): Promise<void>;
 }
 
-/** Listens with an app on host:port (port 0: any free port) with request time limits set. */
-export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<Listening> {
+/** Connection limits of listen(). */
+export interface ConnectionLimits {
+  /** A connection that neither sends nor takes any byte for this long is dropped (a client that stopped reading); default 30 s. */
+  idleTimeoutMs?: number;
+  /** Requests a connection may have sent and not yet taken the answers of (pipelined); one more and it is dropped. Default 16. */
+  maxPipelined?: number;
+}
+
+/** Default connection limits. */
+export const CONNECTION_LIMITS: Required<ConnectionLimits> = { idleTimeoutMs: 30_000, maxPipelined: 16 };
+
+/** Listens with an app on host:port (port 0: any free port) with request time and connection limits set. */
+export function listen(app: Express, port: number, host = '127.0.0.1', limits: ConnectionLimits = {}): Promise<Listening> {
+  const { idleTimeoutMs, maxPipelined } = { ...CONNECTION_LIMITS, ...limits };
+  const open = new Set<Socket>();
+  const answering = new Set<ServerResponse>();
+  // Answers a connection has not taken yet: a client pipelining requests without reading the
+  // answers would otherwise have every request it sent worked on (node keeps parsing what it read).
+  const unanswered = new WeakMap<Socket, number>();
+  let draining: Promise<void> | null = null;
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const socket = req.socket;
+    if (socket.destroyed) return;
+    const n = (unanswered.get(socket) ?? 0) + 1;
+    if (n > maxPipelined) {
+      socket.destroy();
+      return;
+    }
+    unanswered.set(socket, n);
+    answering.add(res);
+    res.once('close', () => {
+      unanswered.set(socket, (unanswered.get(socket) ?? 1) - 1);
+      answering.delete(res);
+    });
+    if (draining) res.setHeader('Connection', 'close');
+    app(req, res);
+  };
+  const server = createServer(handle);
+  server.on('connection', (s: Socket) => {
+    open.add(s);
+    s.once('close', () => open.delete(s));
+  });
+  server.requestTimeout = 15_000;
+  server.headersTimeout = 10_000;
+  server.keepAliveTimeout = 5_000;
+  // a client that stops reading an answer stops the socket's progress: dropped after this long
+  server.timeout = idleTimeoutMs;
+
+  let closeIdle = false;
+  const drain = (boundMs: number): Promise<void> =>
+    new Promise((resolve) => {
+      for (const res of answering) if (!res.headersSent) res.setHeader('Connection', 'close');
+      // net's close, not http's, which would also close every idle kept-alive connection at once
+      NetServer.prototype.close.call(server);
+      const done = (): void => {
+        clearInterval(poll);
+        clearTimeout(bound);
+        server.closeAllConnections();
+        resolve();
+      };
+      const poll = setInterval(() => {
+        if (closeIdle) server.closeIdleConnections();
+        if (open.size === 0) done();
+      }, 50);
+      const bound = setTimeout(done, boundMs);
+    });
+
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, (err?: Error) => {
-      if (err) return reject(err);
+    server.once('error', reject);
+    server.listen(port, host, () => {
       const addr = server.address() as AddressInfo;
       const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
       resolve({
@@ -27,12 +101,13 @@ export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<
             server.close(() => res());
             server.closeAllConnections();
           }),
+        drain: (boundMs, opts = {}) => {
+          // a stop during a drain closes the idle connections from then on
+          closeIdle ||= opts.closeIdle === true;
+          return (draining ??= drain(boundMs));
+        },
       });
     });
-    server.requestTimeout = 15_000;
-    server.headersTimeout = 10_000;
-    server.keepAliveTimeout = 5_000;
-    server.once('error', reject);
   });
 }
 

@@ -4,7 +4,11 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { buildServer, type BuiltServer } from '../../src/server/buildServer.js';
 import { heavyKindOf } from '../../src/server/forwardHeavy.js';
 import { listen, type Listening } from '../../src/server/listen.js';
+import { copyFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
 import { corpusDb } from '../cli/corpusDb.js';
+import { tempDir } from '../support/tempDir.js';
+import { fixtureDb } from './fixtures.js';
 
 const dbFile = corpusDb();
 const { publicKey, privateKey } = generateKeyPairSync('ed25519');
@@ -143,6 +147,29 @@ test('a full queue refuses at once with 503 BUSY, and cheap requests are answere
     const firstOk = order.findIndex((o) => o === 'diff 200');
     assert.ok(order.indexOf('lookup 200') < firstOk, order.join(', '));
   } finally {
+    await s.l.close();
+    await s.close();
+  }
+});
+
+test('a replaced worker thread opens the file this process verified, not what the path names now', async () => {
+  const dir = tempDir('crkb-heavy-');
+  const file = join(dir, 'crkb.db');
+  copyFileSync(dbFile(), file);
+  const s = await serve({ dbFile: file, heavyThreads: 1, heavyLimits: { diff: { budgetMs: 1 } } });
+  const oe = console.error;
+  const logged: string[] = [];
+  console.error = (...a: unknown[]) => void logged.push(a.map(String).join(' '));
+  try {
+    // another database renamed into place, then the worker thread terminated and started again
+    fixtureDb(join(dir, 'other.db')).close();
+    renameSync(join(dir, 'other.db'), file);
+    assert.equal((await fetch(s.url + '/diff/2009-05-01/2021-07-23')).status, 503, logged.join('\n'));
+    const h = await fetch(s.url + '/history/707.10?edition=2021-07-23');
+    assert.equal(h.status, 200);
+    assert.match(await h.text(), /2009-07-11/);
+  } finally {
+    console.error = oe;
     await s.l.close();
     await s.close();
   }

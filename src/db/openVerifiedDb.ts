@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { openReadOnlyDb, openWritableDb, type Db } from './openDb.js';
+import { storeFormatProblem } from './storeFormat.js';
+
+/** A database file as it was verified, held open: it reads the same even after its path is replaced or deleted. */
+export interface DbFile {
+  /** The path it was opened by (absolute). */
+  path: string;
+  /** A descriptor of the verified file (read it with positions: it is shared). */
+  fd: number;
+  /** sha256 of its bytes, hex. */
+  sha256: string;
+  size: number;
+  mtimeMs: number;
+  dev: number;
+  ino: number;
+}
+
+/** A database file crkb will not serve, and why (`reason` is one line, without the file name). */
+export class DbRefused extends Error {
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(`${file}: ${reason}`);
+  }
+}
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+let expected: Map<string, string[]> | null = null;
+
+/** The tables of schema/*.sql and their columns. */
+function expectedTables(): Map<string, string[]> {
+  if (expected === null) {
+    const mem = openWritableDb(':memory:');
+    expected = tablesOf(mem);
+    mem.close();
+  }
+  return expected;
+}
+
+function tablesOf(db: Db): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const names = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).pluck().all() as string[];
+  for (const name of names) out.set(name, (db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(name) as string[]));
+  return out;
+}
+
+/** Why an open database is not one this crkb serves, or null. */
+function problemOf(db: Db): string | null {
+  const check = db.prepare('PRAGMA quick_check(1)').pluck().get() as string;
+  if (check !== 'ok') return `fails SQLite's integrity check (${check.replace(/\*\*\* in database \w+ \*\*\*/, '').trim().replace(/\s*\n\s*/g, '; ')})`;
+  const have = tablesOf(db);
+  const missing: string[] = [];
+  for (const [table, columns] of expectedTables()) {
+    const got = have.get(table);
+    if (!got) missing.push(table);
+    else {
+      const lacking = columns.filter((c) => !got.includes(c));
+      if (lacking.length > 0) missing.push(`${table}.${lacking.join(`, ${table}.`)}`);
+    }
+  }
+  if (missing.length > 0) {
+    const shown = missing.slice(0, 4).join(', ') + (missing.length > 4 ? ` and ${missing.length - 4} more` : '');
+    return `not a crkb database of this version (missing ${shown})`;
+  }
+  const format = storeFormatProblem(db);
+  if (format) return format;
+  if (db.prepare(`SELECT count(*) FROM editions WHERE family = 'cr'`).pluck().get() === 0) return 'holds no CR editions';
+  return null;
+}
+
+function sha256Of(fd: number, size: number): string {
+  const hash = createHash('sha256');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  for (let pos = 0; pos < size; ) {
+    const n = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
+    if (n === 0) break;
+    hash.update(buf.subarray(0, n));
+    pos += n;
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * Opens a database file read-only for serving, after checking it: SQLite (quick_check), crkb's tables
+ * and store format, at least one CR edition. Holds the file open (SQLite reads the same inode) and
+ * hashes it. Throws DbRefused saying why a file is not served.
+ */
+export function openVerifiedDb(file: string): { db: Db; file: DbFile } {
+  const path = resolve(file);
+  for (let attempt = 0; ; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(path, 'r');
+    } catch (e) {
+      throw new DbRefused(path, (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message);
+    }
+    let db: Db | null = null;
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) throw new DbRefused(path, 'not a regular file');
+      const header = Buffer.alloc(SQLITE_HEADER.length);
+      readSync(fd, header, 0, header.length, 0);
+      if (st.size === 0) throw new DbRefused(path, 'empty file');
+      if (!header.equals(SQLITE_HEADER)) throw new DbRefused(path, 'not an SQLite database');
+      try {
+        db = openReadOnlyDb(path);
+      } catch (e) {
+        throw new DbRefused(path, `cannot be opened: ${(e as Error).message}`);
+      }
+      // SQLite opened the path afresh: it must still name the file this descriptor holds
+      const now = statSync(path, { throwIfNoEntry: false });
+      if (!now || now.ino !== st.ino || now.dev !== st.dev) {
+        if (attempt < 3) {
+          db.close();
+          db = null;
+          closeSync(fd);
+          continue;
+        }
+        throw new DbRefused(path, 'replaced while being opened, again and again');
+      }
+      let problem: string | null;
+      try {
+        problem = problemOf(db);
+      } catch (e) {
+        problem = `unreadable: ${(e as Error).message}`;
+      }
+      if (problem) throw new DbRefused(path, problem);
+      const sha256 = sha256Of(fd, st.size);
+      const after = fstatSync(fd);
+      if (after.size !== st.size || after.mtimeMs !== st.mtimeMs) throw new DbRefused(path, 'being written (it changed while it was checked)');
+      return { db, file: { path, fd, sha256, size: st.size, mtimeMs: st.mtimeMs, dev: st.dev, ino: st.ino } };
+    } catch (e) {
+      db?.close();
+      closeSync(fd);
+      throw e;
+    }
+  }
+}
