@@ -60,7 +60,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   const publicUrl = typeof opts.publicUrl === 'function' ? opts.publicUrl : () => (opts.publicUrl as string | undefined) ?? 'http://127.0.0.1:4000';
   const bodyLimit = opts.bodyLimit ?? 64 * 1024;
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
-  const endpoint = new GraphqlEndpoint({ kb: () => kb, limits, timeLimitMs: opts.timeLimitMs ?? 5000, bodyLimit, ...(opts.executorFor ? { executorFor: opts.executorFor } : {}) });
+  const endpoint = new GraphqlEndpoint({ kb: () => kb, limits, timeLimitMs: opts.timeLimitMs ?? 5000, ...(opts.executorFor ? { executorFor: opts.executorFor } : {}) });
   const cache = opts.responseCache === false ? null : createResponseCache(opts.responseCacheBytes);
   const assets = new Assets();
   if (assets.missing.length > 0) console.error(`crkb: browser files missing (${assets.missing.join(', ')}): run "npm run build"`);

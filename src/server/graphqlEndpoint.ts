@@ -50,8 +50,6 @@ export interface GraphqlEndpointOptions {
   limits: QueryLimits;
   /** Per-request time limit of execution, ms (ApiContext.check). */
   timeLimitMs: number;
-  /** Request body limit, bytes (the HTTP layer refuses larger bodies first). */
-  bodyLimit: number;
   /** Which executor runs an operation of a given cost (default: graphql-js here). */
   executorFor?: ExecutorChoice;
 }
@@ -150,7 +148,8 @@ export class GraphqlEndpoint {
       landingPage: false,
       cors: false,
       batching: false,
-      maxRequestBodySize: opts.bodyLimit,
+      // the HTTP layer reads the body within its limit (a 413); yoga's own check streams it again
+      maxRequestBodySize: false,
       logging: {
         debug: () => undefined,
         info: () => undefined,

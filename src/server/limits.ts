@@ -1,8 +1,10 @@
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
 import type { Plugin } from 'graphql-yoga';
-import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
+import { createComplexityRule, type ComplexityEstimator } from 'graphql-query-complexity';
 import {
   GraphQLError,
+  TypeInfo,
+  ValidationContext,
   getNullableType,
   getOperationAST,
   isEnumType,
@@ -286,18 +288,21 @@ export function useCostLimit(schema: GraphQLSchema, limits: QueryLimits, choose?
   const estimators = [costEstimator(schema)];
   return {
     onExecute({ args, setResultAndStopExecution, setExecuteFn }) {
+      const op = getOperationAST(args.document, args.operationName);
       // several operations and none named: execution says so
-      if (!getOperationAST(args.document, args.operationName)) return;
-      let cost: number;
+      if (!op) return;
+      // graphql-query-complexity's visitor entered on the one operation (getComplexity would first walk
+      // the whole document with a TypeInfo only to reach the operations)
+      const errors: GraphQLError[] = [];
+      const context = new ValidationContext(schema, args.document, new TypeInfo(schema), (e) => errors.push(e));
+      const analysis = createComplexityRule({
+        maximumComplexity: Infinity,
+        estimators,
+        variables: (args.variableValues ?? {}) as Record<string, unknown>,
+        maxQueryNodes: limits.maxNodes,
+      })(context);
       try {
-        cost = getComplexity({
-          schema,
-          query: args.document,
-          variables: (args.variableValues ?? {}) as Record<string, unknown>,
-          ...(args.operationName ? { operationName: args.operationName } : {}),
-          estimators,
-          maxQueryNodes: limits.maxNodes,
-        });
+        analysis.onOperationDefinitionEnter(op);
       } catch (e) {
         if (!(e instanceof GraphQLError)) throw e;
         if (typeof e.extensions.code === 'string') return setResultAndStopExecution({ errors: [e] });
@@ -306,9 +311,13 @@ export function useCostLimit(schema: GraphQLSchema, limits: QueryLimits, choose?
             errors: [requestError('TOO_COMPLEX', `the operation has more than ${limits.maxNodes} selections once its fragments are spread`, { nodes: limits.maxNodes })],
           });
         }
-        // variables that do not fit their types: execution reports them, before any resolver runs
-        return;
+        errors.push(e);
       }
+      // variables that do not fit their types, a directive's missing argument: nothing runs without a cost
+      if (errors.length > 0) {
+        return setResultAndStopExecution({ errors: errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes ?? null, extensions: { code: 'BAD_USER_INPUT', http: { status: 400, spec: true } } })) });
+      }
+      const cost = analysis.complexity;
       (args.contextValue as Costed).cost = cost;
       if (cost > limits.maxCost) {
         const shown = Math.ceil(cost);

@@ -233,3 +233,27 @@ test('the executor can be swapped per operation by its cost, which the resolvers
     db.close();
   }
 });
+
+test('an unexpected error is masked ("Unexpected error.", INTERNAL_SERVER_ERROR) and logged; the other fields still answer', async () => {
+  const db = fixtureDb();
+  const s = await buildServer({ db });
+  const logged: unknown[][] = [];
+  const log = console.error;
+  console.error = (...a: unknown[]) => void logged.push(a);
+  try {
+    s.kb().glossaryTermOrThrow = () => {
+      throw new TypeError('secret detail at /srv/crkb/src/query/KnowledgeBase.ts');
+    };
+    const r = await gql(s, '{ glossary(term: "Dies") { term } edition { effectiveDate } }');
+    assert.equal(r.status, 200);
+    assert.equal(r.json.data.glossary, null);
+    assert.equal(r.json.data.edition.effectiveDate, '2021-07-23');
+    assert.equal(r.json.errors![0].message, 'Unexpected error.');
+    assert.equal(r.json.errors![0].extensions.code, 'INTERNAL_SERVER_ERROR');
+    assert.doesNotMatch(r.text, /secret|\/srv\//);
+    assert.ok(logged.some((a) => a.some((x) => String((x as Error)?.message ?? x).includes('secret detail'))), 'the real error is logged');
+  } finally {
+    console.error = log;
+    db.close();
+  }
+});
