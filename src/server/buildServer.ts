@@ -25,7 +25,7 @@ export interface BuildServerOptions {
   limits?: Partial<QueryLimits>;
   /** Per-request time limit of GraphQL execution, ms. */
   timeLimitMs?: number;
-  /** Which executor runs a GraphQL operation of a given cost (default: graphql-js in the server's thread). */
+  /** Which executor runs a GraphQL operation of a given cost (default: yoga's, in the server's thread). */
   executorFor?: ExecutorChoice;
   /** Request body limit, bytes. */
   bodyLimit?: number;

@@ -50,7 +50,7 @@ export interface GraphqlEndpointOptions {
   limits: QueryLimits;
   /** Per-request time limit of execution, ms (ApiContext.check). */
   timeLimitMs: number;
-  /** Which executor runs an operation of a given cost (default: graphql-js here). */
+  /** Which executor runs an operation of a given cost (default: yoga's, in this thread). */
   executorFor?: ExecutorChoice;
 }
 

@@ -19,7 +19,7 @@ import {
 
 /** Limits of one GraphQL operation. */
 export interface QueryLimits {
-  /** Deepest field nesting (fragments flattened; the standard introspection query's `__schema` is exempt). */
+  /** Deepest field nesting (fragments flattened; inside `__schema` not counted: the cost prices introspection). */
   maxDepth: number;
   /** Work units (see FIELD_COST); the default budget is about 100 ms of work on this archive. */
   maxCost: number;
@@ -50,8 +50,8 @@ export const DEFAULT_LIMITS: QueryLimits = {
  * What each field costs each time it is resolved, in work units of about 0.1 ms of CPU (set from
  * bench/fieldCost on the full archive: search ~5 ms in an old edition, diff ~20-40 ms fresh, history
  * ~2.5 ms, lookup ~1.5 ms; fields read from the in-memory snapshot cost ~0 and are counted at
- * FIELD_FLOOR), and how many items a list returns (`list`; -1: the page of the connection above, whose
- * `first` multiplies it). Every field of the schema is listed (a test compares the two), so a new
+ * FIELD_FLOOR), and how many items a list returns (`list`; -1: the page of the connection above: its
+ * `first` multiplies everything selected in the connection, pageInfo too, a small overcount). Every field of the schema is listed (a test compares the two), so a new
  * field cannot be left out. The budget (DEFAULT_LIMITS.maxCost 1,000) is about 100 ms of work.
  */
 export const FIELD_COST: Record<string, { cost: number; list?: number }> = {
@@ -275,7 +275,7 @@ export interface Costed {
   cost?: number;
 }
 
-/** Picks how to execute an operation of a given cost (undefined: graphql-js in this thread). */
+/** Picks how to execute an operation of a given cost (undefined: yoga's executor, in this thread). */
 export type ExecutorChoice = (cost: number, args: ExecutionArgs) => ((args: ExecutionArgs) => unknown) | undefined;
 
 /**
