@@ -7,15 +7,16 @@
  */
 import { parseArgs } from 'node:util';
 import { buildServer } from '../src/server/buildServer.js';
-import { FIELD_COST } from '../src/server/limits.js';
+import { FIELD_COST, FIELD_FLOOR } from '../src/server/limits.js';
 
 const { values } = parseArgs({ options: { db: { type: 'string', default: process.env.CRKB_DB ?? 'data/crkb.db' }, runs: { type: 'string', default: '30' } } });
-const s = await buildServer({ dbFile: values.db!, responseCache: false, limits: { maxCost: 1e9 } });
+const s = await buildServer({ dbFile: values.db!, responseCache: false, limits: { maxCost: 1e9, maxAliases: 1e9, maxAnswerBytes: 1e9 } });
 const kb = s.kb();
 const eds = kb.editions().filter((e) => e.family === 'cr' && e.official);
 const latest = eds.at(-1)!;
 const numbers = kb.numbers(latest.id);
 const runs = Number(values.runs);
+const glossarySize = kb.glossary(latest.id).length;
 
 /** [field, query for input i, items the query touches]. */
 const cases: Array<[string, (i: number) => string, number]> = [
@@ -29,6 +30,8 @@ const cases: Array<[string, (i: number) => string, number]> = [
   ['Rule.children', (i) => `{ rules(first: 100, section: "${[1, 2, 3, 5, 6, 7][i % 6]}") { nodes { children { number } } } }`, 100],
   ['Query.keywords', (i) => `{ keywords(edition: "${eds[i % eds.length]!.effectiveDate}") { name } }`, 1],
   ['Query.glossaryTerms', (i) => `{ glossaryTerms(edition: "${eds[i % eds.length]!.effectiveDate}") { term } }`, 1],
+  // the least a field costs (FIELD_FLOOR): resolving and serializing one more field of a list's entries
+  ['(floor) __typename', (i) => `{ glossaryTerms { ${Array.from({ length: 20 }, (_, k) => `a${k + i}: __typename`).join(' ')} } }`, 20 * glossarySize],
 ];
 console.log(`bench/fieldCost: ${values.db}, ${runs} runs per field (warm), ms per item; table: units of 0.1 ms`);
 console.log(`${'field'.padEnd(22)} ${'median ms'.padStart(10)} ${'max ms'.padStart(8)} ${'cpu ms'.padStart(8)} ${'table'.padStart(6)} ${'table ms'.padStart(9)}`);
@@ -44,9 +47,9 @@ for (const [field, query, items] of cases) {
   }
   const c = process.cpuUsage(c0);
   ms.sort((a, b) => a - b);
-  const unit = FIELD_COST[field]?.cost ?? NaN;
+  const unit = field.startsWith('(floor)') ? FIELD_FLOOR : (FIELD_COST[field]?.cost ?? NaN);
   console.log(
-    `${field.padEnd(22)} ${ms[Math.floor(ms.length / 2)]!.toFixed(3).padStart(10)} ${ms.at(-1)!.toFixed(3).padStart(8)} ${((c.user + c.system) / 1000 / runs / items).toFixed(3).padStart(8)} ${String(unit).padStart(6)} ${(unit * 0.1).toFixed(1).padStart(9)}`,
+    `${field.padEnd(22)} ${ms[Math.floor(ms.length / 2)]!.toFixed(4).padStart(10)} ${ms.at(-1)!.toFixed(4).padStart(8)} ${((c.user + c.system) / 1000 / runs / items).toFixed(4).padStart(8)} ${String(unit).padStart(6)} ${(unit * 0.1).toFixed(unit < 1 ? 3 : 1).padStart(9)}`,
   );
 }
 s.close();

@@ -18,6 +18,8 @@ export interface ApiContext {
   edition(arg: string | null | undefined, argument?: string): EditionInfo;
   /** Runs a query-layer call, turning its errors into API errors. */
   run<T>(f: () => T): T;
+  /** The operation's cost in work units (src/server/limits.ts), known once it is judged, before it runs. */
+  cost?: number;
 }
 
 /** Builds the context of one GraphQL request. */

@@ -20,6 +20,8 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const SHORT = 'public, max-age=300';
 /** Cache-Control of errors. */
 export const ERROR = 'public, max-age=60';
+/** Cache-Control of answers that may differ on the next try (a timeout, a persisted query not yet registered). */
+export const NO_STORE = 'no-store';
 
 /** A weak ETag of a body. */
 export function etagOf(body: string): string {

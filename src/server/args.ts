@@ -8,13 +8,6 @@ export function ruleNumberArg(n: string, argument = 'number'): string {
   return t;
 }
 
-/** Caps a connection's `first` argument at `max`; negative values are input mistakes. */
-export function firstArg(first: number | null | undefined, dflt: number, max = 500): number {
-  if (first === null || first === undefined) return Math.min(dflt, max);
-  if (!Number.isInteger(first) || first < 0) throw apiError('BAD_USER_INPUT', '`first` must be a non-negative integer', { argument: 'first' });
-  return Math.min(first, max);
-}
-
 /** Encodes an opaque cursor. */
 export function encodeCursor(kind: string, value: number): string {
   return Buffer.from(`${kind}:${value}`).toString('base64url');

@@ -8,11 +8,11 @@ import { feedRoutes } from '../integrations/feeds/feedRoutes.js';
 import { openApiRoutes } from '../integrations/openapi/openApiRoutes.js';
 import { KnowledgeBase } from '../query/KnowledgeBase.js';
 import type { CacheScope } from './ApiContext.js';
-import { GraphqlEndpoint, createApiSchema, readGraphqlRequest, type GraphqlResponse } from './graphqlEndpoint.js';
-import { forwardHeavy } from './forwardHeavy.js';
+import { GraphqlEndpoint, type GraphqlResponse } from './graphqlEndpoint.js';
+import { forwardHeavy, graphqlOnPool } from './forwardHeavy.js';
 import { HeavyPool, type HeavyKind, type KindLimit } from './HeavyPool.js';
-import type { QueryLimits } from './limits.js';
-import { ERROR, IMMUTABLE, SHORT, createResponseCache, etagOf, sendCached, type CachedResponse } from './ResponseCache.js';
+import { DEFAULT_LIMITS, type ExecutorChoice, type QueryLimits } from './limits.js';
+import { ERROR, IMMUTABLE, NO_STORE, SHORT, createResponseCache, etagOf, sendCached, type CachedResponse } from './ResponseCache.js';
 import { v1Routes } from './v1Routes.js';
 import { Assets } from '../web/Assets.js';
 import { graphiqlPage } from '../web/graphiqlPage.js';
@@ -35,6 +35,8 @@ export interface BuildServerOptions {
   limits?: Partial<QueryLimits>;
   /** Per-request time limit of GraphQL execution, ms. */
   timeLimitMs?: number;
+  /** Which executor runs a GraphQL operation of a given cost (default: yoga's, in the server's thread). */
+  executorFor?: ExecutorChoice;
   /** Request body limit, bytes. */
   bodyLimit?: number;
   /** Keep finished GET answers in memory (default true), at most this many bytes (default 8 MB). */
@@ -57,14 +59,15 @@ export interface BuiltServer {
   kb(): KnowledgeBase;
   /** sha256 (hex) of the database served: the verified file's bytes, or an in-memory database's image. */
   dbSha256: string;
-  /** Runs a GraphQL request in-process (tests, tools). */
-  graphql(query: string, variables?: Record<string, unknown>): Promise<GraphqlResponse>;
+  /** Runs a GraphQL request in-process through the server's pipeline, as a JSON POST (tests, tools). */
+  graphql(
+    query: string,
+    variables?: Record<string, unknown>,
+    opts?: { accept?: string; extensions?: Record<string, unknown>; operationName?: string; scope?: CacheScope },
+  ): Promise<GraphqlResponse>;
   /** Closes the database if buildServer opened it, and stops the heavy worker threads. */
   close(): Promise<void>;
 }
-
-/** Default limits of a GraphQL operation. */
-export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 10, maxCost: 1000, maxAliases: 30 };
 
 /**
  * Builds the express app: the web pages (/, /cr, /search, /diff, /history), GraphQL at /graphql
@@ -79,7 +82,6 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   const publicUrl = typeof opts.publicUrl === 'function' ? opts.publicUrl : () => (opts.publicUrl as string | undefined) ?? 'http://127.0.0.1:4000';
   const bodyLimit = opts.bodyLimit ?? 64 * 1024;
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
-  const endpoint = new GraphqlEndpoint(createApiSchema(), () => kb, limits, opts.timeLimitMs ?? 5000);
   const cache = opts.responseCache === false ? null : createResponseCache(opts.responseCacheBytes);
   const assets = new Assets();
   if (assets.missing.length > 0) console.error(`crkb: browser files missing (${assets.missing.join(', ')}): run "npm run build"`);
@@ -90,6 +92,8 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
       ? new HeavyPool({ threads, setup: { ...(kb.file ? { dbHeld: { fd: kb.file.fd, size: kb.file.size, sha256: kb.file.sha256 } } : { dbImage: kb.db.serialize() }), server }, ...(opts.heavyLimits ? { limits: opts.heavyLimits } : {}) })
       : null;
   const pool = startPool();
+  const executorFor = opts.executorFor ?? (pool ? graphqlOnPool(pool, publicUrl) : undefined);
+  const endpoint = new GraphqlEndpoint({ kb: () => kb, limits, timeLimitMs: opts.timeLimitMs ?? 5000, ...(executorFor ? { executorFor } : {}) });
 
   const app = express();
   app.disable('x-powered-by');
@@ -121,37 +125,46 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   }
 
   const send = (res: Response, r: GraphqlResponse): void => {
-    res.status(r.status).set('Content-Type', 'application/json; charset=utf-8').send(r.body);
+    res.status(r.status).set('Content-Type', r.contentType).send(r.body);
   };
-  // GraphQL over GET: cacheable, with an ETag like the bot endpoints.
-  app.get('/graphql', async (req: Request, res: Response, next: NextFunction) => {
-    if (req.query.query === undefined) return next();
+  // what the GraphQL pipeline reads of a request: the media types, nothing that changes an answer otherwise
+  const headersOf = (req: Request): { accept?: string; 'content-type'?: string } => ({
+    ...(req.headers.accept !== undefined ? { accept: req.headers.accept } : {}),
+    ...(req.headers['content-type'] !== undefined ? { 'content-type': req.headers['content-type'] } : {}),
+  });
+  // GraphQL over GET: cacheable, with an ETag like the bot endpoints; GraphiQL only for a GET that carries no GraphQL request.
+  app.get('/graphql', async (req: Request, res: Response) => {
     res.vary('Accept');
-    const key = req.originalUrl;
+    const q = req.query as Record<string, unknown>;
+    const carriesRequest = ['query', 'extensions', 'variables', 'operationName'].some((k) => q[k] !== undefined);
+    if (!carriesRequest && req.accepts(['html', 'json']) === 'html') {
+      res.set('Cache-Control', SHORT).type('html').send(graphiqlPage(assets));
+      return;
+    }
+    // the answer's media type follows Accept
+    const key = `${req.headers.accept ?? ''} ${req.originalUrl}`;
     const hit = cache?.get(key);
     if (hit) return sendCached(req, res, hit);
-    const params = readGraphqlRequest(req.query);
-    if (typeof params === 'string') return send(res, { status: 400, body: JSON.stringify({ errors: [{ message: params, extensions: { code: 'BAD_USER_INPUT' } }] }) });
     const scope: CacheScope = { exact: 0, loose: 0 };
-    const r = await endpoint.run(params, 'GET', scope);
-    const failed = r.status !== 200 || r.body.startsWith('{"errors"');
+    const r = await endpoint.fetch(req.originalUrl, { method: 'GET', headers: headersOf(req) }, scope);
+    if (r.cache === 'transient') {
+      res.set('Cache-Control', NO_STORE);
+      return send(res, r);
+    }
     const entry: CachedResponse = {
       status: r.status,
-      contentType: 'application/json; charset=utf-8',
+      contentType: r.contentType,
       body: r.body,
-      etag: etagOf(r.body),
-      cacheControl: failed ? ERROR : scope.exact > 0 && scope.loose === 0 ? IMMUTABLE : SHORT,
+      // the media type is part of the representation: application/json and graphql-response+json differ
+      etag: etagOf(`${r.contentType}\n${r.body}`),
+      cacheControl: r.cache === 'error' ? ERROR : scope.exact > 0 && scope.loose === 0 ? IMMUTABLE : SHORT,
     };
     return sendCached(req, res, (r.status < 500 ? cache?.set(key, entry) : undefined) ?? entry);
   });
-  app.get('/graphql', (_req: Request, res: Response) => {
-    res.vary('Accept');
-    res.set('Cache-Control', SHORT).type('html').send(graphiqlPage(assets));
-  });
-  app.post('/graphql', express.json({ limit: bodyLimit, type: () => true }), async (req: Request, res: Response) => {
-    const params = readGraphqlRequest(req.body);
-    if (typeof params === 'string') return send(res, { status: 400, body: JSON.stringify({ errors: [{ message: params, extensions: { code: 'BAD_USER_INPUT' } }] }) });
-    send(res, await endpoint.run(params, 'POST'));
+  app.post('/graphql', express.raw({ limit: bodyLimit, type: () => true }), async (req: Request, res: Response) => {
+    // a string body: yoga's fetch implementation reads a Buffer through a stream (some 200 µs more a request); JSON is UTF-8
+    const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : undefined;
+    send(res, await endpoint.fetch(req.originalUrl, { method: 'POST', headers: headersOf(req), ...(body ? { body } : {}) }));
   });
   // the API first (the most requests), then the other edges, each router over its own paths
   app.use('/assets', assets.router());
@@ -186,7 +199,21 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
     app,
     kb: () => kb,
     dbSha256,
-    graphql: (query, variables) => endpoint.run({ query, variables: variables ?? null }, 'POST'),
+    graphql: (query, variables, o) =>
+      endpoint.fetch(
+        '/graphql',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: o?.accept ?? 'application/json' },
+          body: JSON.stringify({
+            query,
+            ...(variables ? { variables } : {}),
+            ...(o?.operationName ? { operationName: o.operationName } : {}),
+            ...(o?.extensions ? { extensions: o.extensions } : {}),
+          }),
+        },
+        o?.scope,
+      ),
     async close() {
       await pool?.close();
       if (!opts.db) kb.close();

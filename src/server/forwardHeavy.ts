@@ -1,4 +1,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { GraphQLError, Source, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import type { CacheScope } from './ApiContext.js';
+import type { ExecutorChoice } from './limits.js';
 import { HeavyRefusal, type HeavyKind, type HeavyPool } from './HeavyPool.js';
 import type { HeavyTask } from './heavyWorker.js';
 import { etagOf, sendCached, type CachedResponse, type ResponseCache } from './ResponseCache.js';
@@ -125,5 +128,70 @@ export function forwardHeavy(opts: ForwardOptions): RequestHandler {
       if (err) return next(err);
       forward(req, res, kind, Buffer.isBuffer(req.body) ? req.body : undefined).catch(next);
     });
+  };
+}
+
+/** Operations at least this costly (in the cost table's units of about 0.1 ms) run on the heavy worker thread. */
+export const HEAVY_GRAPHQL_COST = 100;
+
+/** The offset in `source` of a 1-based line and column. */
+function offsetOf(source: string, line: number, column: number): number {
+  let at = 0;
+  for (let l = 1; l < line; l++) {
+    const nl = source.indexOf('\n', at);
+    if (nl < 0) break;
+    at = nl + 1;
+  }
+  return at + column - 1;
+}
+
+interface WireError {
+  message: string;
+  locations?: Array<{ line: number; column: number }>;
+  path?: Array<string | number>;
+  extensions?: Record<string, unknown>;
+}
+
+/**
+ * The executor choice of the GraphQL pipeline: an operation costing HEAVY_GRAPHQL_COST or more is
+ * executed on the heavy worker thread (its answer there already masked), within the `graphql`
+ * kind's admission and budget; a refusal is an error with code BUSY or TIMEOUT and Retry-After.
+ */
+export function graphqlOnPool(pool: HeavyPool, publicUrl: () => string): ExecutorChoice {
+  return (cost) => {
+    if (cost < HEAVY_GRAPHQL_COST) return undefined;
+    return async (args: ExecutionArgs): Promise<ExecutionResult> => {
+      // the client's own text, so error locations point into it
+      const query = args.document.loc?.source.body ?? print(args.document);
+      const variables = (args.variableValues ?? undefined) as Record<string, unknown> | undefined;
+      const graphql = { query, ...(variables ? { variables } : {}), ...(args.operationName ? { operationName: args.operationName } : {}) };
+      let r;
+      try {
+        r = await pool.run('graphql', { method: 'POST', url: '/graphql', headers: {}, graphql, publicUrl: publicUrl() });
+      } catch (e) {
+        if (!(e instanceof HeavyRefusal)) throw e;
+        const code = e.reason === 'busy' ? 'BUSY' : 'TIMEOUT';
+        return { data: null, errors: [new GraphQLError(e.message, { extensions: { code, http: { status: 503, headers: { 'Retry-After': String(e.retryAfter) } } } })] };
+      }
+      const scope = (args.contextValue as { cache?: CacheScope }).cache;
+      if (scope && r.scope) {
+        scope.exact += r.scope.exact;
+        scope.loose += r.scope.loose;
+      }
+      const answer = JSON.parse(Buffer.from(r.body).toString('utf8')) as { data?: Record<string, unknown> | null; errors?: WireError[] };
+      if (!answer.errors) return { data: answer.data ?? null };
+      return {
+        // locations map back onto the text the worker executed: the client's own
+        errors: answer.errors.map(
+          (e) =>
+            new GraphQLError(e.message, {
+              ...(e.path ? { path: e.path } : {}),
+              ...(e.extensions ? { extensions: e.extensions } : {}),
+              ...(e.locations?.length ? { source: new Source(query), positions: e.locations.map((l) => offsetOf(query, l.line, l.column)) } : {}),
+            }),
+        ),
+        data: answer.data ?? null,
+      };
+    };
   };
 }

@@ -1,23 +1,14 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import {
-  GraphQLError,
-  execute,
-  getOperationAST,
-  parse,
-  specifiedRules,
-  validate,
-  type DocumentNode,
-  type ExecutionResult,
-  type GraphQLSchema,
-} from 'graphql';
+import { useAPQ } from '@graphql-yoga/plugin-apq';
+import { GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { schemaDir } from '../core/projectFiles.js';
 import type { KnowledgeBase } from '../query/KnowledgeBase.js';
-import { createApiContext, type CacheScope } from './ApiContext.js';
-import { statusOf } from './errors.js';
-import { limitsRule, type QueryLimits } from './limits.js';
+import { createApiContext, type ApiContext, type CacheScope } from './ApiContext.js';
+import { armorPlugins, useCostLimit, type ExecutorChoice, type QueryLimits } from './limits.js';
 import { resolvers } from './resolvers/index.js';
 
 /** The GraphQL SDL: every schema/*.graphql file, in name order. */
@@ -35,122 +26,181 @@ export function createApiSchema(): GraphQLSchema {
   return makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
 }
 
-/** A GraphQL request as sent in a JSON body or a GET query string. */
-export interface GraphqlRequest {
-  query: string;
-  variables?: Record<string, unknown> | null;
-  operationName?: string | null;
+/** Error codes whose answers must not be kept: they may differ on the next try. */
+const TRANSIENT = new Set(['TIMEOUT', 'BUSY', 'INTERNAL_SERVER_ERROR', 'PERSISTED_QUERY_NOT_FOUND']);
+
+/** What one request produced besides its body: how cacheable its answer is. */
+export interface GraphqlOutcome {
+  /** The `extensions.code` of each error of the answer. */
+  codes: string[];
 }
 
-/** What an endpoint answers: the HTTP status and the JSON body. */
+/** An answer of the endpoint: status, content type, body, and what the caches need to know. */
 export interface GraphqlResponse {
   status: number;
+  contentType: string;
   body: string;
+  /** How cacheable the answer is: no errors (and which editions it read), or none that may change. */
+  cache: 'ok' | 'error' | 'transient';
 }
 
-/** Longest query text read, and most tokens parsed (a cap on parser work). */
-export const MAX_QUERY_CHARS = 20_000;
-const MAX_TOKENS = 2_000;
-
-/** Reads the parameters of a GraphQL request (a JSON body or query-string values), or says what is wrong. */
-export function readGraphqlRequest(body: unknown): GraphqlRequest | string {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return 'the request must be a JSON object with a "query" string';
-  const b = body as Record<string, unknown>;
-  if (typeof b.query !== 'string' || b.query.trim() === '') return 'the "query" parameter must be a non-empty string';
-  if (b.query.length > MAX_QUERY_CHARS) return `the query is longer than ${MAX_QUERY_CHARS} characters`;
-  let v = b.variables;
-  if (typeof v === 'string') {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      return 'the "variables" parameter is not valid JSON';
-    }
-  }
-  if (v !== undefined && v !== null && (typeof v !== 'object' || Array.isArray(v))) return 'the "variables" parameter must be a JSON object';
-  const o = b.operationName;
-  if (o !== undefined && o !== null && typeof o !== 'string') return 'the "operationName" parameter must be a string';
-  return { query: b.query, variables: v as Record<string, unknown> | null | undefined, operationName: o as string | null | undefined };
+/** Options of the GraphQL endpoint. */
+export interface GraphqlEndpointOptions {
+  kb: () => KnowledgeBase;
+  limits: QueryLimits;
+  /** Per-request time limit of execution, ms (ApiContext.check). */
+  timeLimitMs: number;
+  /** Which executor runs an operation of a given cost (default: yoga's, in this thread). */
+  executorFor?: ExecutorChoice;
 }
 
-interface Prepared {
-  document: DocumentNode;
-  errors: readonly GraphQLError[];
+/** What the HTTP layer hands each request: where to record how cacheable its answer is. */
+interface ServerContext {
+  scope?: CacheScope;
+  outcome?: GraphqlOutcome;
 }
 
-const json = (status: number, errors: Array<{ message: string; extensions?: Record<string, unknown> }>): GraphqlResponse => ({
-  status,
-  body: JSON.stringify({ errors }),
-});
+/** An LRU cache bounded in bytes, by an estimate of each entry's size from its key and value. */
+function boundedCache<V extends object | string>(maxBytes: number, bytesOf: (key: string, value: V) => number): LRUCache<string, V> {
+  return new LRUCache<string, V>({ maxSize: maxBytes, maxEntrySize: maxBytes / 4, sizeCalculation: (v, k) => bytesOf(k, v) });
+}
 
 /**
- * The one GraphQL pipeline of the server: parse (capped in tokens) and validate (with the depth,
- * alias and cost limits) once per distinct query text, kept in a cache bounded in bytes; execute
- * with graphql-js. Client errors keep their message and `extensions.code`; anything else is masked
- * and logged.
+ * The answer's size limit: the answer is serialized once, and one over maxAnswerBytes is replaced
+ * by `{"data": null, "errors": [RESPONSE_TOO_LARGE]}` (an execution error: its status stays 200).
+ */
+function useAnswerLimit(maxBytes: number): Plugin {
+  const stringify = (r: unknown): string => {
+    const s = JSON.stringify(r);
+    if (s.length * 3 <= maxBytes || Buffer.byteLength(s) <= maxBytes) return s;
+    const message = `the answer is ${Buffer.byteLength(s)} bytes, over the limit of ${maxBytes}; ask for fewer items or fields`;
+    return JSON.stringify({ errors: [{ message, extensions: { code: 'RESPONSE_TOO_LARGE', bytes: Buffer.byteLength(s), maximum: maxBytes } }], data: null });
+  };
+  return {
+    onExecute: () => ({
+      onExecuteDone({ result }) {
+        if (!('errors' in result) && !('data' in result)) return;
+        (result as ExecutionResult & { stringify?: typeof stringify }).stringify = stringify;
+      },
+    }),
+  };
+}
+
+/**
+ * A GET (or form) request whose `variables` or `extensions` parameter is not JSON is a 400 naming
+ * the parameter (yoga's parser would throw a SyntaxError: a masked 500).
+ */
+function useParamErrors(): Plugin {
+  const rethrow = (e: unknown): never => {
+    if (!(e instanceof SyntaxError)) throw e;
+    throw new GraphQLError('the "variables" and "extensions" parameters must be JSON objects', { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+  };
+  return {
+    onRequestParse({ request, requestParser, setRequestParser }) {
+      // the query string is parsed synchronously (a POST body's JSON errors are yoga's own 400)
+      if (!requestParser || request.method !== 'GET') return;
+      setRequestParser((r) => {
+        try {
+          return requestParser(r);
+        } catch (e) {
+          return rethrow(e);
+        }
+      });
+    },
+  };
+}
+
+/** Automatic persisted queries (Apollo's protocol), consulted only by a request that carries a hash (its hook is async). */
+function usePersistedQueries(maxBytes: number): Plugin {
+  const apq = useAPQ({ store: boundedCache<string>(maxBytes, (k, v) => 2 * (k.length + v.length) + 128) });
+  return {
+    onParams(payload) {
+      const ext = payload.params.extensions as { persistedQuery?: unknown } | undefined;
+      if (ext?.persistedQuery !== undefined) return apq.onParams!(payload);
+    },
+  };
+}
+
+/**
+ * Every error gets `extensions.code` (graphql-js's own request errors, such as variables that do not
+ * fit their types, have none: BAD_USER_INPUT), and the codes are kept for the answer caches. The
+ * executor's request errors (variables, operation name) are 400 under application/graphql-response+json
+ * only: under application/json the spec asks for 200.
+ */
+function useErrorCodes(): Plugin<ApiContext, ServerContext> {
+  return {
+    onExecutionResult({ result, context }) {
+      if (!result || Array.isArray(result) || !('errors' in result) || !result.errors) return;
+      for (const e of result.errors) {
+        if (!(e instanceof GraphQLError)) continue;
+        const ext = e.extensions as Record<string, unknown> & { http?: { status?: number; spec?: boolean } };
+        if (typeof ext.code !== 'string') ext.code = 'BAD_USER_INPUT';
+        if (ext.http?.status === 400 && !('data' in result)) ext.http.spec = true;
+        context.outcome?.codes.push(e.extensions.code as string);
+      }
+    },
+  };
+}
+
+/**
+ * The one GraphQL pipeline of the server, graphql-yoga with envelop plugins: graphql-armor's depth,
+ * alias, token and directive limits; the cost of each operation with its variables
+ * (graphql-query-complexity over FIELD_COST); automatic persisted queries (Apollo's protocol, a store
+ * bounded in bytes); parsed documents cached, bounded in bytes; answers bounded in bytes. Client
+ * errors keep their message and `extensions.code`; anything else is masked ("Unexpected error.") and
+ * logged. Status codes follow the GraphQL-over-HTTP spec for both media types.
  */
 export class GraphqlEndpoint {
-  private readonly prepared: LRUCache<string, Prepared>;
-  private readonly rules;
+  readonly yoga: YogaServerInstance<ServerContext, ApiContext>;
 
-  constructor(
-    private readonly schema: GraphQLSchema,
-    private readonly kb: () => KnowledgeBase,
-    private readonly limits: QueryLimits,
-    private readonly timeLimitMs: number,
-  ) {
-    this.rules = [...specifiedRules, limitsRule(limits)];
-    this.prepared = new LRUCache<string, Prepared>({ maxSize: 4 * 1024 * 1024, sizeCalculation: (_v, k) => 4 * k.length + 256 });
-  }
-
-  private prepare(query: string): Prepared {
-    const hit = this.prepared.get(query);
-    if (hit) return hit;
-    let p: Prepared;
-    try {
-      const document = parse(query, { maxTokens: MAX_TOKENS, noLocation: false });
-      p = { document, errors: validate(this.schema, document, this.rules) };
-    } catch (e) {
-      if (!(e instanceof GraphQLError)) throw e;
-      p = { document: { kind: 'Document', definitions: [] } as unknown as DocumentNode, errors: [e] };
-    }
-    this.prepared.set(query, p);
-    return p;
-  }
-
-  /** Runs one request; `method` GET may only run queries. `scope` learns how cacheable the answer is. */
-  async run(req: GraphqlRequest, method: 'GET' | 'POST', scope?: CacheScope): Promise<GraphqlResponse> {
-    const p = this.prepare(req.query);
-    if (p.errors.length > 0) {
-      return json(
-        400,
-        p.errors.map((e) => ({
-          message: e.message,
-          extensions: { code: typeof e.extensions.code === 'string' ? e.extensions.code : 'GRAPHQL_VALIDATION_FAILED', ...e.extensions },
-        })),
-      );
-    }
-    const op = getOperationAST(p.document, req.operationName ?? undefined);
-    if (!op) return json(400, [{ message: req.operationName ? `no operation named "${String(req.operationName).slice(0, 40)}"` : 'give operationName: the document has several operations', extensions: { code: 'BAD_USER_INPUT' } }]);
-    if (op.operation !== 'query') return json(method === 'GET' ? 405 : 400, [{ message: `${op.operation} operations are not supported`, extensions: { code: 'BAD_USER_INPUT' } }]);
-    const result = (await execute({
-      schema: this.schema,
-      document: p.document,
-      variableValues: req.variables ?? undefined,
-      operationName: req.operationName ?? undefined,
-      contextValue: createApiContext(this.kb(), this.timeLimitMs, scope),
-    })) as ExecutionResult;
-    const errors = result.errors?.map((e) => {
-      const code = typeof e.extensions.code === 'string' ? e.extensions.code : undefined;
-      if (code === undefined && e.originalError && !(e.originalError instanceof GraphQLError)) {
-        console.error('crkb graphql error:', e.originalError);
-        return { message: 'Unexpected error.', locations: e.locations, path: e.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
-      }
-      // no code: graphql-js's own request errors (variables that do not fit their types)
-      return { message: e.message, locations: e.locations, path: e.path, extensions: { ...e.extensions, code: code ?? 'BAD_USER_INPUT' } };
+  constructor(opts: GraphqlEndpointOptions) {
+    const schema = createApiSchema();
+    this.yoga = createYoga<ServerContext, ApiContext>({
+      schema,
+      graphqlEndpoint: '/graphql',
+      // served by the HTTP layer: GraphiQL from the project's bundle, CORS for every route
+      graphiql: false,
+      landingPage: false,
+      cors: false,
+      batching: false,
+      // the HTTP layer reads the body within its limit (a 413); yoga's own check streams it again
+      maxRequestBodySize: false,
+      logging: {
+        debug: () => undefined,
+        info: () => undefined,
+        warn: (...a: unknown[]) => console.warn('crkb graphql:', ...a),
+        error: (...a: unknown[]) => console.error('crkb graphql error:', ...a),
+      },
+      maskedErrors: { errorMessage: 'Unexpected error.' },
+      parserAndValidationCache: {
+        // a parsed document takes 30-100 times its text in memory (measured: GraphiQL's introspection
+        // query, 1.9 K characters, 60 KB; an 82-character query 8.5 KB)
+        documentCache: boundedCache<DocumentNode>(16 * 1024 * 1024, (k) => 48 * k.length + 4096),
+        errorCache: boundedCache<Error>(1024 * 1024, (k) => 2 * k.length + 1024),
+      },
+      context: ({ scope }) => createApiContext(opts.kb(), opts.timeLimitMs, scope),
+      plugins: [
+        useParamErrors(),
+        usePersistedQueries(2 * 1024 * 1024),
+        ...armorPlugins(opts.limits),
+        useCostLimit(schema, opts.limits, opts.executorFor),
+        useAnswerLimit(opts.limits.maxAnswerBytes),
+        useErrorCodes(),
+      ],
     });
-    const codes = new Set(errors?.map((e) => e.extensions.code));
-    // input mistakes make the whole response a 400; a rule not found stays a partial result (200)
-    const status = codes.has('BAD_USER_INPUT') || codes.has('TOO_COMPLEX') ? 400 : codes.has('TIMEOUT') ? statusOf('TIMEOUT') : codes.has('INTERNAL_SERVER_ERROR') && !result.data ? 500 : 200;
-    return { status, body: JSON.stringify(errors ? { errors, data: result.data ?? null } : { data: result.data }) };
+  }
+
+  /**
+   * Runs one HTTP request (`url` a path under /graphql with its query string). `scope` learns
+   * which editions the answer read.
+   */
+  async fetch(url: string, init: { method: string; headers: Record<string, string>; body?: Buffer | string }, scope: CacheScope = { exact: 0, loose: 0 }): Promise<GraphqlResponse> {
+    const outcome: GraphqlOutcome = { codes: [] };
+    const res = await this.yoga.fetch(`http://localhost${url}`, init as RequestInit, { scope, outcome });
+    const body = await res.text();
+    // errors raised before execution (a persisted query not found: 404) are not in outcome.codes
+    const transient = outcome.codes.some((c) => TRANSIENT.has(c)) || (res.status !== 200 && res.status !== 400);
+    const cache = transient ? 'transient' : outcome.codes.length > 0 || res.status !== 200 ? 'error' : 'ok';
+    return { status: res.status, contentType: res.headers.get('content-type') ?? 'application/json; charset=utf-8', body, cache };
   }
 }

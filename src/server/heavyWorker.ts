@@ -13,21 +13,24 @@ export interface WorkerSetup {
   server: Pick<BuildServerOptions, 'limits' | 'timeLimitMs' | 'bodyLimit' | 'discordPublicKey'>;
 }
 
-/** An HTTP request forwarded whole to a worker thread. */
+/** An HTTP request forwarded whole to a worker thread, or a GraphQL operation to execute there. */
 export interface HeavyTask {
   method: string;
   url: string;
   headers: Record<string, string>;
   body?: Uint8Array;
+  /** A GraphQL operation (then method, url and headers only name it in logs). */
+  graphql?: { query: string; variables?: Record<string, unknown>; operationName?: string };
   /** The public URL links in the answer start with. */
   publicUrl: string;
 }
 
-/** The answer of a forwarded request. */
+/** The answer of a forwarded request; of a GraphQL operation, the JSON body and which editions it read. */
 export interface HeavyResult {
   status: number;
   headers: Record<string, string>;
   body: Uint8Array;
+  scope?: { exact: number; loose: number };
 }
 
 /** Response headers a forwarded answer keeps (the serving thread sets the rest: CORS, encoding, length). */
@@ -64,6 +67,12 @@ export default async function answer(task: HeavyTask & { started?: MessagePort }
   task.started?.postMessage(1);
   task.started?.close();
   publicUrl = task.publicUrl;
+  if (task.graphql) {
+    const scope = { exact: 0, loose: 0 };
+    const g = task.graphql;
+    const r = await built.graphql(g.query, g.variables, { scope, ...(g.operationName ? { operationName: g.operationName } : {}) });
+    return { status: r.status, headers: { 'content-type': r.contentType }, body: Buffer.from(r.body), scope };
+  }
   const r = await inject(built.app, {
     method: task.method as 'GET',
     url: task.url,

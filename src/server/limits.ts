@@ -1,27 +1,57 @@
+import { EnvelopArmor } from '@escape.tech/graphql-armor';
+import type { Plugin } from 'graphql-yoga';
+import { createComplexityRule, type ComplexityEstimator } from 'graphql-query-complexity';
 import {
   GraphQLError,
-  Kind,
-  type ASTVisitor,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  type SelectionSetNode,
-  type ValidationContext,
-  type ValueNode,
+  TypeInfo,
+  ValidationContext,
+  getNullableType,
+  getOperationAST,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  isUnionType,
+  type ExecutionArgs,
+  type GraphQLSchema,
 } from 'graphql';
 
 /** Limits of one GraphQL operation. */
 export interface QueryLimits {
+  /** Deepest field nesting (fragments flattened; inside `__schema` not counted: the cost prices introspection). */
   maxDepth: number;
   /** Work units (see FIELD_COST); the default budget is about 100 ms of work on this archive. */
   maxCost: number;
+  /** Aliases in the operation, fragments included, `__typename` too. */
   maxAliases: number;
+  /** Tokens of the document (caps parser work). */
+  maxTokens: number;
+  /** Directives in the operation, fragments included. */
+  maxDirectives: number;
+  /** Selections the cost analysis walks (fragments are walked where they are spread): bounds its work. */
+  maxNodes: number;
+  /** Longest answer, in bytes of JSON (the largest real answers measured are about 300 KB: a 500-change diff with word segments). */
+  maxAnswerBytes: number;
 }
 
+/** Default limits of a GraphQL operation. */
+export const DEFAULT_LIMITS: QueryLimits = {
+  maxDepth: 10,
+  maxCost: 1000,
+  maxAliases: 30,
+  maxTokens: 2000,
+  maxDirectives: 50,
+  maxNodes: 5000,
+  maxAnswerBytes: 2 * 1024 * 1024,
+};
+
 /**
- * What each field costs, per item, in work units of about 0.1 ms of CPU (set from bench/fieldCost on
- * the full archive: search ~5 ms in an old edition, diff ~20-40 ms fresh, history ~2.5 ms, lookup
- * ~1.5 ms; fields read from the in-memory snapshot cost ~0), and how many items a list returns when
- * no `first` says otherwise. Every field of the schema is listed (a test compares the two), so a new
+ * What each field costs each time it is resolved, in work units of about 0.1 ms of CPU (set from
+ * bench/fieldCost on the full archive: search ~5 ms in an old edition, diff ~20-40 ms fresh, history
+ * ~2.5 ms, lookup ~1.5 ms; fields read from the in-memory snapshot cost ~0 and are counted at
+ * FIELD_FLOOR), and how many items a list returns (`list`; -1: the page of the connection above: its
+ * `first` multiplies everything selected in the connection, pageInfo too, a small overcount). Every field of the schema is listed (a test compares the two), so a new
  * field cannot be left out. The budget (DEFAULT_LIMITS.maxCost 1,000) is about 100 ms of work.
  */
 export const FIELD_COST: Record<string, { cost: number; list?: number }> = {
@@ -169,99 +199,156 @@ export const FIELD_COST: Record<string, { cost: number; list?: number }> = {
   'CitationReport.markdown': { cost: 1 },
 };
 
-/** Default `first` of each connection field (list -1 above: the page size multiplies what is below). */
-const CONNECTION_DEFAULT: Record<string, number> = { 'Query.rules': 100, 'Query.search': 20, 'Query.diff': 100 };
-const MAX_FIRST = 500;
 
-function firstOf(field: FieldNode, dflt: number): number {
-  const arg = field.arguments?.find((a) => a.name.value === 'first');
-  if (!arg) return dflt;
-  const v: ValueNode = arg.value;
-  // a variable may be anything: count the cap
-  if (v.kind === Kind.INT) return Math.min(Math.max(0, Number(v.value)), MAX_FIRST);
-  return MAX_FIRST;
+/**
+ * The least a field costs each time it is resolved, introspection and `__typename` included (about
+ * 1 µs: what graphql-js spends resolving and serializing a field, measured by bench/fieldCost). It
+ * bounds how many fields an answer can have: 1,000 units is at most 100,000 fields.
+ */
+export const FIELD_FLOOR = 0.01;
+
+/** Connection fields: the most `first` may ask for (each `first` argument's description says so). */
+export const PAGE_MAX: Record<string, number> = { 'Query.rules': 500, 'Query.search': 100, 'Query.diff': 500 };
+
+const avg = (total: number, n: number): number => Math.max(1, Math.ceil(total / Math.max(1, n)));
+
+/**
+ * How many items each introspection list has, from the schema itself: the number of types and
+ * directives, and for the lists of a type, a field or a directive their average over all of them
+ * (at least 1), so the standard introspection query, which reads every type, is priced at what it
+ * returns or more (3,271 fields for cost 184: a list averaging under one item counts one).
+ */
+export function introspectionSizes(schema: GraphQLSchema): Record<string, number> {
+  const types = Object.values(schema.getTypeMap());
+  const directives = schema.getDirectives();
+  const fields = types.flatMap((t) => (isObjectType(t) || isInterfaceType(t) ? Object.values(t.getFields()) : []));
+  const perType = (f: (t: (typeof types)[number]) => number) => avg(types.reduce((n, t) => n + f(t), 0), types.length);
+  return {
+    '__Schema.types': types.length,
+    '__Schema.directives': directives.length,
+    '__Type.fields': perType((t) => (isObjectType(t) || isInterfaceType(t) ? Object.keys(t.getFields()).length : 0)),
+    '__Type.inputFields': perType((t) => (isInputObjectType(t) ? Object.keys(t.getFields()).length : 0)),
+    '__Type.enumValues': perType((t) => (isEnumType(t) ? t.getValues().length : 0)),
+    '__Type.interfaces': perType((t) => (isObjectType(t) || isInterfaceType(t) ? t.getInterfaces().length : 0)),
+    '__Type.possibleTypes': perType((t) => (isUnionType(t) || isInterfaceType(t) ? schema.getPossibleTypes(t).length : 0)),
+    '__Field.args': avg(fields.reduce((n, f) => n + f.args.length, 0), fields.length),
+    '__Directive.args': avg(directives.reduce((n, d) => n + d.args.length, 0), directives.length),
+    '__Directive.locations': avg(directives.reduce((n, d) => n + d.locations.length, 0), directives.length),
+  };
+}
+
+/** A request error: no data, HTTP 400 under application/graphql-response+json, 200 under application/json. */
+function requestError(code: 'TOO_COMPLEX' | 'BAD_USER_INPUT', message: string, extra: Record<string, unknown> = {}): GraphQLError {
+  return new GraphQLError(message, { extensions: { code, ...extra, http: { status: 400, spec: true } } });
 }
 
 /**
- * Depth (introspection fields excepted), cost and aliases of an operation's selection: a field
- * costs its FIELD_COST times the items of the lists above it. `typeOf` names the type a field of a
- * type returns (from the schema). Pure.
+ * The cost estimator (graphql-query-complexity): a field costs its FIELD_COST (at least FIELD_FLOOR)
+ * plus what is selected inside it times the items of its list (FIELD_COST's `list`, a connection's
+ * `first`, an introspection list's size from the schema). A `first` outside 0..PAGE_MAX is a
+ * BAD_USER_INPUT error naming the argument and the maximum.
  */
-export function measureSelection(
-  set: SelectionSetNode,
-  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
-  rootType: string,
-  typeOf: (type: string, field: string) => string | null,
-): { depth: number; cost: number; aliases: number } {
-  let aliases = 0;
-  const walk = (s: SelectionSetNode, type: string, mult: number, pageSize: number, seen: ReadonlySet<string>): { depth: number; cost: number } => {
-    let depth = 0;
-    let cost = 0;
-    for (const sel of s.selections) {
-      if (sel.kind === Kind.FIELD) {
-        const name = sel.name.value;
-        if (name.startsWith('__')) continue;
-        if (sel.alias) aliases++;
-        const key = `${type}.${name}`;
-        const fc = FIELD_COST[key] ?? { cost: 1 };
-        const page = key in CONNECTION_DEFAULT ? firstOf(sel, CONNECTION_DEFAULT[key]!) : pageSize;
-        cost += mult * Math.max(fc.cost, 0.01);
-        const items = fc.list === -1 ? pageSize : (fc.list ?? 1);
-        const inner = sel.selectionSet ? walk(sel.selectionSet, typeOf(type, name) ?? '', mult * items, page, seen) : { depth: 0, cost: 0 };
-        depth = Math.max(depth, inner.depth + 1);
-        cost += inner.cost;
-      } else {
-        let inner: SelectionSetNode | undefined;
-        let nextSeen = seen;
-        if (sel.kind === Kind.INLINE_FRAGMENT) inner = sel.selectionSet;
-        else if (!seen.has(sel.name.value)) {
-          inner = fragments.get(sel.name.value)?.selectionSet;
-          nextSeen = new Set([...seen, sel.name.value]);
-        }
-        if (inner) {
-          const r = walk(inner, type, mult, pageSize, nextSeen);
-          depth = Math.max(depth, r.depth);
-          cost += r.cost;
-        }
+export function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
+  const sizes = introspectionSizes(schema);
+  return ({ type, field, args, childComplexity }) => {
+    const key = `${type.name}.${field.name}`;
+    const fc = FIELD_COST[key];
+    const own = Math.max(fc?.cost ?? 0, FIELD_FLOOR);
+    const pageMax = PAGE_MAX[key];
+    if (pageMax !== undefined) {
+      const dflt = field.args.find((a) => a.name === 'first')?.defaultValue;
+      const first = (args.first ?? dflt ?? 0) as number;
+      if (first < 0 || first > pageMax) {
+        throw requestError('BAD_USER_INPUT', `\`first\` of ${field.name} must be between 0 and ${pageMax}, not ${first}`, { argument: 'first', maximum: pageMax });
       }
+      return own + first * childComplexity;
     }
-    return { depth, cost };
+    const items = fc?.list !== undefined ? Math.max(1, fc.list) : (sizes[key] ?? 1);
+    // a list of scalars: each item is a value in the answer
+    const inner = childComplexity > 0 ? childComplexity : isListType(getNullableType(field.type)) ? FIELD_FLOOR : 0;
+    return own + items * inner;
   };
-  const r = walk(set, rootType, 1, 1, new Set());
-  return { depth: r.depth, cost: Math.ceil(r.cost), aliases };
 }
 
-/** A validation rule rejecting operations deeper, costlier or with more aliases than the limits (TOO_COMPLEX). */
-export function limitsRule(limits: QueryLimits) {
-  return (context: ValidationContext): ASTVisitor => {
-    const doc = context.getDocument();
-    const schema = context.getSchema();
-    const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-    const typeOf = (type: string, field: string): string | null => {
-      const t = schema.getType(type);
-      if (!t || !('getFields' in t)) return null;
-      const f = (t.getFields() as Record<string, { type: { toString(): string } }>)[field];
-      return f ? f.type.toString().replace(/[[\]!]/g, '') : null;
-    };
-    return {
-      OperationDefinition(op) {
-        const root = op.operation === 'query' ? 'Query' : op.operation;
-        const { depth, cost, aliases } = measureSelection(op.selectionSet, fragments, root, typeOf);
-        const ext = { code: 'TOO_COMPLEX' };
-        if (depth > limits.maxDepth) {
-          context.reportError(new GraphQLError(`query depth ${depth} exceeds the limit of ${limits.maxDepth}`, { nodes: [op], extensions: { ...ext, depth } }));
-        } else if (aliases > limits.maxAliases) {
-          context.reportError(new GraphQLError(`${aliases} aliases exceed the limit of ${limits.maxAliases}`, { nodes: [op], extensions: { ...ext, aliases } }));
-        } else if (cost > limits.maxCost) {
-          context.reportError(
-            new GraphQLError(`query cost ${cost} exceeds the limit of ${limits.maxCost}; ask for fewer items or cheaper fields`, {
-              nodes: [op],
-              extensions: { ...ext, cost },
-            }),
-          );
+/** Where the cost is kept for the rest of the request (the context of the resolvers has it). */
+export interface Costed {
+  cost?: number;
+}
+
+/** Picks how to execute an operation of a given cost (undefined: yoga's executor, in this thread). */
+export type ExecutorChoice = (cost: number, args: ExecutionArgs) => ((args: ExecutionArgs) => unknown) | undefined;
+
+/**
+ * An envelop plugin computing each operation's cost with the request's variables before it runs
+ * (graphql-query-complexity, its walk bounded by maxNodes), refusing it when over maxCost
+ * (TOO_COMPLEX), keeping the cost on the context (`cost`), and letting `choose` swap the executor
+ * for it (e.g. costly operations on a worker thread).
+ */
+export function useCostLimit(schema: GraphQLSchema, limits: QueryLimits, choose?: ExecutorChoice): Plugin {
+  const estimators = [costEstimator(schema)];
+  return {
+    onExecute({ args, setResultAndStopExecution, setExecuteFn }) {
+      const op = getOperationAST(args.document, args.operationName);
+      // several operations and none named: execution says so
+      if (!op) return;
+      // graphql-query-complexity's visitor entered on the one operation (getComplexity would first walk
+      // the whole document with a TypeInfo only to reach the operations)
+      const errors: GraphQLError[] = [];
+      const context = new ValidationContext(schema, args.document, new TypeInfo(schema), (e) => errors.push(e));
+      const analysis = createComplexityRule({
+        maximumComplexity: Infinity,
+        estimators,
+        variables: (args.variableValues ?? {}) as Record<string, unknown>,
+        maxQueryNodes: limits.maxNodes,
+      })(context);
+      try {
+        analysis.onOperationDefinitionEnter(op);
+      } catch (e) {
+        if (!(e instanceof GraphQLError)) throw e;
+        if (typeof e.extensions.code === 'string') return setResultAndStopExecution({ errors: [e] });
+        if (/maximum allowed number of nodes/.test(e.message)) {
+          return setResultAndStopExecution({
+            errors: [requestError('TOO_COMPLEX', `the operation has more than ${limits.maxNodes} selections once its fragments are spread`, { nodes: limits.maxNodes })],
+          });
         }
-      },
-    };
+        errors.push(e);
+      }
+      // variables that do not fit their types, a directive's missing argument: nothing runs without a cost
+      if (errors.length > 0) {
+        return setResultAndStopExecution({ errors: errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes ?? null, extensions: { code: 'BAD_USER_INPUT', http: { status: 400, spec: true } } })) });
+      }
+      const cost = analysis.complexity;
+      (args.contextValue as Costed).cost = cost;
+      if (cost > limits.maxCost) {
+        const shown = Math.ceil(cost);
+        return setResultAndStopExecution({
+          errors: [requestError('TOO_COMPLEX', `query cost ${shown} exceeds the limit of ${limits.maxCost}; ask for fewer items or cheaper fields`, { cost: shown })],
+        });
+      }
+      const execute = choose?.(cost, args);
+      if (execute) setExecuteFn(execute as Parameters<typeof setExecuteFn>[0]);
+    },
   };
+}
+
+/**
+ * graphql-armor's envelop plugins for depth (fragments flattened, `__schema` exempt: the cost
+ * prices introspection), aliases (every one, `__typename` too), tokens and directives; a limit
+ * exceeded is a validation error with code TOO_COMPLEX.
+ */
+export function armorPlugins(limits: QueryLimits): Plugin[] {
+  const report = [
+    (ctx: { reportError(e: GraphQLError): void } | null, e: GraphQLError) =>
+      ctx?.reportError(new GraphQLError(e.message.replace(/^Syntax Error: /, ''), { extensions: { code: 'TOO_COMPLEX' } })),
+  ];
+  const onRejection = { onReject: report, propagateOnRejection: false };
+  return new EnvelopArmor({
+    blockFieldSuggestion: { enabled: false },
+    costLimit: { enabled: false },
+    maxDepth: { n: limits.maxDepth, flattenFragments: true, ignoreIntrospection: true, ...onRejection },
+    maxAliases: { n: limits.maxAliases, allowList: [], ...onRejection },
+    maxDirectives: { n: limits.maxDirectives, ...onRejection },
+    // the parser has no validation context: its error is thrown (a syntax error)
+    maxTokens: { n: limits.maxTokens },
+  }).protect().plugins as Plugin[];
 }

@@ -1,8 +1,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { getIntrospectionQuery } from 'graphql';
 import { buildServer, type BuiltServer } from '../../src/server/buildServer.js';
 import { doc, fixtureDb } from './fixtures.js';
-import { gql } from './helpers.js';
+import { GRAPHQL_RESPONSE, gql } from './helpers.js';
 
 let built: BuiltServer;
 before(async () => {
@@ -71,21 +72,26 @@ test('unknown rule: null plus NOT_FOUND with did-you-mean numbers', async () => 
   assert.equal(err.extensions.stack, undefined);
 });
 
-test('malformed input is a 400 naming the problem', async () => {
-  for (const [q, re] of [
-    ['{ rule(number: "abc") { number } }', /not a rule number/],
-    ['{ rule(number: "702.19", edition: "yesterday") { number } }', /edition "[a-z]+" is not a date/],
-    ['{ rule(number: "702.19", edition: "1990-01-01") { number } }', /no cr edition was in force on 1990-01-01: the earliest stored is/],
-    ['{ rules(first: 5, after: "garbage") { nodes { number } } }', /invalid cursor/],
+test('malformed input is a BAD_USER_INPUT error naming the problem, beside the data of the other fields (200)', async () => {
+  for (const [q, re, partial] of [
+    ['{ rule(number: "abc") { number } }', /not a rule number/, true],
+    ['{ rule(number: "702.19", edition: "yesterday") { number } }', /edition "[a-z]+" is not a date/, true],
+    ['{ rule(number: "702.19", edition: "1990-01-01") { number } }', /no cr edition was in force on 1990-01-01: the earliest stored is/, true],
+    // rules is non-null: its error makes the whole data null
+    ['{ rules(first: 5, after: "garbage") { nodes { number } } }', /invalid cursor/, false],
   ] as const) {
-    const r = await gql(built, q);
-    assert.equal(r.status, 400, q);
-    assert.equal(r.json.errors![0].extensions.code, 'BAD_USER_INPUT', q);
-    assert.match(r.json.errors![0].message, re);
+    for (const accept of ['application/json', GRAPHQL_RESPONSE]) {
+      const r = await gql(built, `{ ok: edition { effectiveDate } ${q.slice(1)}`, {}, accept);
+      assert.equal(r.status, 200, `${accept} ${q}`);
+      if (partial) assert.equal(r.json.data.ok.effectiveDate, '2021-07-23', 'the other field is answered');
+      else assert.equal(r.json.data, null);
+      assert.equal(r.json.errors![0].extensions.code, 'BAD_USER_INPUT', q);
+      assert.match(r.json.errors![0].message, re);
+    }
   }
 });
 
-test('rules connection: pages with opaque cursors, first capped at 500, batched', async () => {
+test('rules connection: pages with opaque cursors; first over 500 refused naming the argument and the maximum', async () => {
   const one = await gql(built, '{ rules(edition: "2021-07-23", first: 4) { nodes { number } pageInfo { hasNextPage endCursor } } }');
   const c = one.json.data.rules;
   assert.deepEqual(c.nodes.map((n: { number: string }) => n.number), ['100', '100.1', '100.1a', '510']);
@@ -93,9 +99,15 @@ test('rules connection: pages with opaque cursors, first capped at 500, batched'
   assert.doesNotMatch(c.pageInfo.endCursor, /^\d+$/);
   const two = await gql(built, 'query($a: String) { rules(first: 2, after: $a) { nodes { number } } }', { a: c.pageInfo.endCursor });
   assert.deepEqual(two.json.data.rules.nodes.map((n: { number: string }) => n.number), ['510.1', '510.1c']);
-  const big = await gql(built, '{ rules(first: 100000) { nodes { number } } }');
+  const big = await gql(built, '{ rules(first: 100000) { nodes { number } } }', {}, GRAPHQL_RESPONSE);
+  assert.equal(big.status, 400);
+  assert.equal(big.json.data, undefined, 'refused before it runs');
+  assert.equal(big.json.errors![0].extensions.code, 'BAD_USER_INPUT');
+  assert.deepEqual([big.json.errors![0].extensions.argument, big.json.errors![0].extensions.maximum], ['first', 500]);
+  assert.match(big.json.errors![0].message, /`first`.*500/);
   const count = (await gql(built, '{ edition { ruleCount } }')).json.data.edition.ruleCount;
-  assert.equal(big.json.data.rules.nodes.length, Math.min(500, count));
+  const all = await gql(built, '{ rules(first: 500) { nodes { number } } }');
+  assert.equal(all.json.data.rules.nodes.length, Math.min(500, count));
   const sec = await gql(built, '{ rules(section: "702.19") { nodes { number } } }');
   assert.deepEqual(sec.json.data.rules.nodes.map((n: { number: string }) => n.number), ['702.19', '702.19a', '702.19b', '702.19c']);
 });
@@ -143,15 +155,19 @@ test('glossary, keywords and lookup', async () => {
 });
 
 test('depth and cost limits', async () => {
-  const deep = await gql(built, '{ rule(number: "702.19b") { parent { parent { parent { parent { parent { parent { parent { parent { parent { parent { number } } } } } } } } } } } }');
+  const deep = await gql(built, '{ rule(number: "702.19b") { parent { parent { parent { parent { parent { parent { parent { parent { parent { parent { number } } } } } } } } } } } }', {}, GRAPHQL_RESPONSE);
   assert.equal(deep.status, 400);
   assert.equal(deep.json.errors![0].extensions.code, 'TOO_COMPLEX');
   assert.match(deep.json.errors![0].message, /depth/);
-  const costly = await gql(built, '{ rules(first: 500) { nodes { children { children { references { target { referencedBy { number } } } } } } } }');
+  const costly = await gql(built, '{ rules(first: 500) { nodes { children { children { references { target { referencedBy { number } } } } } } } }', {}, GRAPHQL_RESPONSE);
   assert.equal(costly.status, 400);
   assert.match(costly.json.errors![0].message, /cost/);
   const introspection = await gql(built, '{ __schema { types { name fields { name type { name ofType { name ofType { name ofType { name } } } } } } } }');
   assert.equal(introspection.json.errors, undefined);
+  // what GraphiQL sends first, with every option it may turn on
+  const standard = await gql(built, getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }));
+  assert.equal(standard.json.errors, undefined);
+  assert.ok(standard.json.data.__schema.types.length > 40);
 });
 
 test('search snippets and highlights are HTML: the text is escaped, matches are in <mark>', async () => {

@@ -174,3 +174,31 @@ test('a replaced worker thread opens the file this process verified, not what th
     await s.close();
   }
 });
+
+test('a costly GraphQL operation runs on the worker thread: the same answer as inline, errors and locations included', async () => {
+  const queries: Array<[string, Record<string, unknown> | undefined]> = [
+    ['{ diff(from: "2021-06-18", to: "2021-07-23", section: "700") { counts { added removed } nodes { before { number } after { number } textChange } } }', undefined],
+    ['query Q($f: String!) { diff(from: $f, to: "latest", first: 3) { counts { added } nodes { textChange } } x: rule(number: "999.9") { text } }', { f: '2009-05-01' }],
+    ['{ diff(from: "2021-06-18", to: "nonsense") { counts { added } }\n  edition { effectiveDate } }', undefined],
+  ];
+  for (const [q, v] of queries) {
+    const [a, b] = await Promise.all([pooled.graphql(q, v), inline.graphql(q, v)]);
+    assert.equal(a.status, b.status, q);
+    assert.equal(a.body, b.body, q);
+  }
+  const s = await serve({ dbFile: dbFile(), heavyThreads: 1, heavyLimits: { graphql: { budgetMs: 1 } } });
+  const oe = console.error;
+  console.error = () => {};
+  try {
+    const r = JSON.parse((await s.graphql('{ diff(from: "2009-05-01", to: "2021-07-23") { counts { added } } }')).body) as { data: unknown; errors: Array<{ extensions: { code: string } }> };
+    assert.equal(r.data, null);
+    assert.equal(r.errors[0]!.extensions.code, 'TIMEOUT');
+    // a cheap operation is still answered inline
+    const cheap = JSON.parse((await s.graphql('{ rule(number: "702.19b", edition: "2021-07-23") { number } }')).body) as { data: { rule: { number: string } } };
+    assert.equal(cheap.data.rule.number, '702.19b');
+  } finally {
+    console.error = oe;
+    await s.l.close();
+    await s.close();
+  }
+});

@@ -23,12 +23,16 @@ export async function fixtureServer(opts: Partial<BuildServerOptions> = {}, dbOr
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type J = any;
 
-/** Runs a GraphQL query in-process through the server's one GraphQL pipeline. */
+/** The media type of the GraphQL-over-HTTP spec, whose status codes tell request errors (4xx) from answers. */
+export const GRAPHQL_RESPONSE = 'application/graphql-response+json';
+
+/** Runs a GraphQL query in-process through the server's one GraphQL pipeline (accepting application/json unless told). */
 export async function gql(
-  server: { graphql: (query: string, variables?: Record<string, unknown>) => Promise<{ status: number; body: string }> },
+  server: { graphql: (query: string, variables?: Record<string, unknown>, opts?: { accept?: string }) => Promise<{ status: number; body: string }> },
   query: string,
   variables: Record<string, unknown> = {},
+  accept?: string,
 ) {
-  const res = await server.graphql(query, variables);
+  const res = await server.graphql(query, variables, accept ? { accept } : {});
   return { status: res.status, text: res.body, json: JSON.parse(res.body) as { data?: J; errors?: J[] } };
 }

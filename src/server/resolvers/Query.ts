@@ -4,7 +4,7 @@ import { checkCitations } from '../../query/checkCitations.js';
 import { diffCounts } from '../../query/diffCounts.js';
 import { escapeHtml } from '../escapeHtml.js';
 import type { ApiContext } from '../ApiContext.js';
-import { decodeCursor, encodeCursor, firstArg, ruleNumberArg } from '../args.js';
+import { decodeCursor, encodeCursor, ruleNumberArg } from '../args.js';
 import { apiError } from '../errors.js';
 
 type Args<T> = T;
@@ -17,7 +17,7 @@ function sectionArg(section: string | null | undefined): string | null {
   return s;
 }
 
-/** Root query resolvers: each one call into the query layer. */
+/** Root query resolvers: each one call into the query layer. A connection's `first` was checked against PAGE_MAX with the operation's cost (limits.ts). */
 export const Query = {
   editions(_: unknown, __: unknown, ctx: ApiContext) {
     ctx.cache.loose++;
@@ -31,7 +31,7 @@ export const Query = {
   },
   rules(_: unknown, a: Args<{ edition?: string | null; section?: string | null; first?: number | null; after?: string | null }>, ctx: ApiContext) {
     const e = ctx.edition(a.edition);
-    const first = firstArg(a.first, 100);
+    const first = a.first ?? 100;
     const after = decodeCursor('o', a.after) ?? -1;
     const section = sectionArg(a.section);
     const rows = first === 0 ? [] : ctx.kb.rulesPage(e.id, { section, after, limit: first + 1 });
@@ -43,7 +43,7 @@ export const Query = {
     ctx: ApiContext,
   ) {
     const e = ctx.edition(a.edition);
-    const first = firstArg(a.first, 20, 100);
+    const first = a.first ?? 20;
     const start = (decodeCursor('s', a.after) ?? -1) + 1;
     const hits =
       first === 0 ? [] : ctx.run(() => ctx.kb.search(e.id, a.query, { limit: first + 1, offset: start, escape: escapeHtml, prefix: a.prefix === true }));
@@ -62,7 +62,7 @@ export const Query = {
   ) {
     const from = ctx.edition(a.from, 'from');
     const to = ctx.edition(a.to, 'to');
-    const first = firstArg(a.first, 100);
+    const first = a.first ?? 100;
     const start = (decodeCursor('d', a.after) ?? -1) + 1;
     const section = sectionArg(a.section);
     ctx.check();
