@@ -79,6 +79,11 @@ export class HeavyPool {
     this.pool.on('error', (e: unknown) => console.error('crkb: heavy worker error:', e));
   }
 
+  /** Resolves once every worker thread has loaded its knowledge base. */
+  async ready(): Promise<void> {
+    await Promise.all(Array.from({ length: this.pool.maxThreads }, () => this.pool.run({ method: 'PING', url: '', headers: {}, publicUrl: '' } as HeavyTask & { started: MessagePort })));
+  }
+
   /** Requests of a kind waiting or running now. */
   load(kind: HeavyKind): number {
     return this.inFlight.get(kind) ?? 0;

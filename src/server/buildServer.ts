@@ -77,7 +77,7 @@ export interface BuiltServer {
 export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer> {
   if (!opts.db && !opts.dbFile && !opts.dbImage) throw new Error('buildServer needs dbFile, db or dbImage');
   const warm = { search: opts.warmSearch !== false };
-  const kb = (opts.db ? new KnowledgeBase(opts.db) : opts.dbImage ? KnowledgeBase.openImage(opts.dbImage) : KnowledgeBase.openVerified(opts.dbFile!)).warm(warm);
+  const kb = (opts.db ? new KnowledgeBase(opts.db) : opts.dbImage ? KnowledgeBase.openImage(opts.dbImage) : KnowledgeBase.openVerified(opts.dbFile!));
   const dbSha256 = kb.file?.sha256 ?? createHash('sha256').update(kb.db.serialize()).digest('hex');
   const publicUrl = typeof opts.publicUrl === 'function' ? opts.publicUrl : () => (opts.publicUrl as string | undefined) ?? 'http://127.0.0.1:4000';
   const bodyLimit = opts.bodyLimit ?? 64 * 1024;
@@ -87,11 +87,13 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   if (assets.missing.length > 0) console.error(`crkb: browser files missing (${assets.missing.join(', ')}): run "npm run build"`);
   const threads = opts.heavyThreads ?? (opts.dbFile ? 1 : 0);
   const server = { limits, timeLimitMs: opts.timeLimitMs ?? 5000, bodyLimit, ...(opts.discordPublicKey ? { discordPublicKey: opts.discordPublicKey } : {}) };
-  const startPool = (): HeavyPool | null =>
+  // the worker thread loads its copy while this thread warms its own
+  const pool =
     threads > 0
       ? new HeavyPool({ threads, setup: { ...(kb.file ? { dbHeld: { fd: kb.file.fd, size: kb.file.size, sha256: kb.file.sha256 } } : { dbImage: kb.db.serialize() }), server }, ...(opts.heavyLimits ? { limits: opts.heavyLimits } : {}) })
       : null;
-  const pool = startPool();
+  kb.warm(warm);
+  await pool?.ready();
   const executorFor = opts.executorFor ?? (pool ? graphqlOnPool(pool, publicUrl) : undefined);
   const endpoint = new GraphqlEndpoint({ kb: () => kb, limits, timeLimitMs: opts.timeLimitMs ?? 5000, ...(executorFor ? { executorFor } : {}) });
 

@@ -63,6 +63,8 @@ const built = await buildServer({
 
 /** Answers one forwarded request on this worker thread. */
 export default async function answer(task: HeavyTask & { started?: MessagePort }): Promise<HeavyResult> {
+  // the module loaded, so the knowledge base did: this thread is ready
+  if (task.method === 'PING') return { status: 204, headers: {}, body: new Uint8Array(0) };
   // the pool's time budget starts now (the wait for this thread is bounded apart)
   task.started?.postMessage(1);
   task.started?.close();
