@@ -17,11 +17,12 @@
  *   node dist/bench/soak.js [--heavy-seconds 30] [--baseline /work/wt-baseline] [--only heavy]
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KnowledgeBase } from '../src/query/KnowledgeBase.js';
+import { cpuMs, rssMb as rss, startServe, stopChild, tree } from './processes.js';
 
 interface Result {
   requests: { average: number; total: number };
@@ -63,11 +64,6 @@ if (!existsSync(dbFile)) {
   process.exit(1);
 }
 
-const rss = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-const cpuMs = (pid: number): number => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
-};
 
 // Requests of every kind, each in its edition: numbers and glossary terms that edition has.
 const kb = KnowledgeBase.open(dbFile);
@@ -124,13 +120,19 @@ function startServer(root: string): Promise<{ url: string; pid: number; stop: ()
   });
 }
 
-/** The far-diff mix against one server: cheap p99 while 20 connections ask for far diffs and histories. */
-async function heavyMix(name: string, root: string): Promise<void> {
-  const s = await startServer(root);
+/**
+ * The far-diff mix against `crkb serve` of a checkout as a user runs it (its default processes):
+ * cheap p99 while 20 connections ask for far diffs and histories; CPU and RSS of every process,
+ * and how many times a server process was started again.
+ */
+async function heavyMix(name: string, root: string, workers: number | null): Promise<void> {
+  const s = await startServe(root, dbFile, workers);
   const seconds = Number(values['heavy-seconds']);
   const samples: number[] = [];
-  const timer = setInterval(() => samples.push(rss(s.pid)), 1000);
-  const c0 = cpuMs(s.pid);
+  const all = (): number[] => tree(s.child.pid!);
+  const total = (f: (pid: number) => number): number => all().reduce((a, p) => a + (Number.isFinite(f(p)) ? f(p) : 0), 0);
+  const timer = setInterval(() => samples.push(total(rss)), 1000);
+  const c0 = total(cpuMs);
   let h = 0;
   let c = 0;
   const [hr, cr] = await Promise.all([
@@ -138,9 +140,12 @@ async function heavyMix(name: string, root: string): Promise<void> {
     autocannon({ url: s.url, connections: 2, duration: seconds, timeout: 60, requests: [{ setupRequest: (req) => ({ ...req, method: 'GET', headers: {}, body: undefined, ...same[c++ % same.length]! }) }] }),
   ]);
   clearInterval(timer);
-  const cpu = cpuMs(s.pid) - c0;
-  s.stop();
+  const cpu = total(cpuMs) - c0;
+  const restarts = (s.log().match(/starting another in|starting it again/g) ?? []).length;
+  await stopChild(s.child);
   const refused = hr.statusCodeStats?.['503']?.count ?? 0;
+  const third = Math.max(1, Math.floor(samples.length / 3));
+  const mean = (xs: number[]): number => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
   console.log(`far-diff mix, ${name}:`);
   console.log(
     `  cheap (2 conns)   ${cr.requests.average.toFixed(0).padStart(6)} req/s  p50 ${String(cr.latency.p50).padStart(5)} ms  p99 ${String(cr.latency.p99).padStart(5)} ms  max ${String(cr.latency.max).padStart(5)} ms  errors ${cr.errors + cr.timeouts + cr.non2xx}`,
@@ -148,12 +153,18 @@ async function heavyMix(name: string, root: string): Promise<void> {
   console.log(
     `  costly (20 conns) ${hr.requests.average.toFixed(1).padStart(6)} req/s  p50 ${String(hr.latency.p50).padStart(5)} ms  p99 ${String(hr.latency.p99).padStart(5)} ms  503 ${refused}  other errors ${hr.errors + hr.timeouts + hr.non2xx - refused}`,
   );
-  console.log(`  server CPU ${(cpu / 1000).toFixed(1)} s in ${seconds} s; RSS MB min ${Math.min(...samples).toFixed(0)} max ${Math.max(...samples).toFixed(0)} end ${samples.at(-1)?.toFixed(0)}`);
+  console.log(
+    `  server CPU ${(cpu / 1000).toFixed(1)} s in ${seconds} s; RSS MB (all processes) first third ${mean(samples.slice(0, third)).toFixed(0)}, last third ${mean(samples.slice(-third)).toFixed(0)}, max ${Math.max(...samples).toFixed(0)}; restarts ${restarts}`,
+  );
 }
 
+const runHeavy = async (): Promise<void> => {
+  await heavyMix('this build, crkb serve (default processes)', process.cwd(), null);
+  await heavyMix('this build, crkb serve --workers 1', process.cwd(), 1);
+  if (values.baseline) await heavyMix(`baseline ${values.baseline}, crkb serve`, resolve(values.baseline), null);
+};
 if (values.only === 'heavy') {
-  await heavyMix('this build', process.cwd());
-  if (values.baseline) await heavyMix(`baseline ${values.baseline}`, resolve(values.baseline));
+  await runHeavy();
   process.exit(0);
 }
 
@@ -183,5 +194,4 @@ row(`random editions (${editions.length})`, b);
 console.log(`random / same: ${((100 * b.r.requests.average) / a.r.requests.average).toFixed(0)} % (target ≥ 50 %)`);
 console.log(`server RSS: idle ${idle.toFixed(1)} MB, before random phase ${before.toFixed(1)} MB, after ${afterRss.toFixed(1)} MB (growth ${(((afterRss - before) / before) * 100).toFixed(1)} %, target < 10 %)`);
 server.stop();
-await heavyMix('this build', process.cwd());
-if (values.baseline) await heavyMix(`baseline ${values.baseline}`, resolve(values.baseline));
+await runHeavy();
