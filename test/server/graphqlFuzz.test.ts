@@ -1,4 +1,5 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
+import { sharedServer } from './helpers.js';
 import assert from 'node:assert/strict';
 import {
   getNamedType,
@@ -14,10 +15,8 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
-import { buildServer, type BuiltServer } from '../../src/server/buildServer.js';
 import { createApiSchema } from '../../src/server/graphqlEndpoint.js';
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
-import { listen, type Listening } from '../../src/server/listen.js';
 import { corpusDb, skip } from '../cli/corpusDb.js';
 
 // Grammar-based fuzzing of the GraphQL endpoint: random documents built from the schema (fields with
@@ -27,18 +26,7 @@ import { corpusDb, skip } from '../cli/corpusDb.js';
 // cap, and the heap must stay bounded. A fixed seed: every run sends the same requests.
 
 const dbFile = corpusDb();
-let built: BuiltServer;
-let l: Listening;
-before(async () => {
-  if (skip) return;
-  built = await buildServer({ dbFile: dbFile(), responseCache: false });
-  l = await listen(built.app, 0);
-});
-after(async () => {
-  if (skip) return;
-  await l.close();
-  built.close();
-});
+const shared = sharedServer(dbFile, { responseCache: false }, skip);
 
 /** A small deterministic random source. */
 function rng(seed: number): () => number {
@@ -198,17 +186,17 @@ test('fuzz: 1,000 generated GraphQL documents (fragments, spreads, aliases, intr
     let status: number;
     let body: string;
     if (how < 0.75) {
-      const res = await built.graphql(query, variables, { accept });
+      const res = await shared.built.graphql(query, variables, { accept });
       [status, body] = [res.status, res.body];
     } else if (how < 0.95) {
       const params = new URLSearchParams({ query, variables: r() < 0.1 ? g.garbage(JSON.stringify(variables)) : JSON.stringify(variables) });
       if (r() < 0.1) params.set('extensions', JSON.stringify({ persistedQuery: { version: 1, sha256Hash: 'ab'.repeat(32) } }));
       if (r() < 0.05) params.set('operationName', 'Op');
-      const res = await fetch(`${l.url}/graphql?${params.toString()}`, { headers: { accept } });
+      const res = await fetch(`${shared.l.url}/graphql?${params.toString()}`, { headers: { accept } });
       [status, body] = [res.status, await res.text()];
     } else {
       const raw = r() < 0.5 ? JSON.stringify({ query, variables: r() < 0.5 ? JSON.stringify(variables) : [variables] }) : g.garbage(JSON.stringify({ query, variables }));
-      const res = await fetch(`${l.url}/graphql`, { method: 'POST', headers: { 'content-type': r() < 0.8 ? 'application/json' : 'text/plain', accept }, body: raw });
+      const res = await fetch(`${shared.l.url}/graphql`, { method: 'POST', headers: { 'content-type': r() < 0.8 ? 'application/json' : 'text/plain', accept }, body: raw });
       [status, body] = [res.status, await res.text()];
     }
     assert.ok(status < 500, `request ${i}: ${status} ${body.slice(0, 300)}\n${query.slice(0, 500)}`);
@@ -228,6 +216,6 @@ test('fuzz: 1,000 generated GraphQL documents (fragments, spreads, aliases, intr
   assert.ok(seen.refused > 50, JSON.stringify(seen));
   assert.ok(seen.requestErrors > 100, JSON.stringify(seen));
   assert.ok(heapMax - heap0 < 512 * 1024 * 1024, `heap grew by ${((heapMax - heap0) / 1048576).toFixed(0)} MB`);
-  const alive = await built.graphql('{ rule(number: "702.19b") { number } }');
+  const alive = await shared.built.graphql('{ rule(number: "702.19b") { number } }');
   assert.equal(JSON.parse(alive.body).data.rule.number, '702.19b');
 });

@@ -1,33 +1,21 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { execute, getIntrospectionQuery, type ExecutionArgs } from 'graphql';
-import { buildServer, type BuiltServer } from '../../src/server/buildServer.js';
-import { listen, type Listening } from '../../src/server/listen.js';
+import { buildServer } from '../../src/server/buildServer.js';
 import { corpusDb, skip } from '../cli/corpusDb.js';
 import { fixtureDb } from './fixtures.js';
-import { GRAPHQL_RESPONSE, gql, type J } from './helpers.js';
+import { GRAPHQL_RESPONSE, gql, sharedServer, type J } from './helpers.js';
 
 // Regressions of an outside probe's findings ("Unbreakable"), on the corpus database: its lists
 // (700 glossary terms, hundreds of rules) are what made the attacks costly.
 const dbFile = corpusDb();
-let built: BuiltServer;
-let l: Listening;
-before(async () => {
-  if (skip) return;
-  built = await buildServer({ dbFile: dbFile(), responseCache: false });
-  l = await listen(built.app, 0);
-});
-after(async () => {
-  if (skip) return;
-  await l.close();
-  built.close();
-});
+const shared = sharedServer(dbFile, { responseCache: false }, skip);
 
 const post = (body: unknown, accept = 'application/json') =>
-  fetch(`${l.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify(body) });
+  fetch(`${shared.l.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify(body) });
 const get = (params: Record<string, string>, accept = 'application/json') =>
-  fetch(`${l.url}/graphql?${new URLSearchParams(params).toString()}`, { headers: { accept } });
+  fetch(`${shared.l.url}/graphql?${new URLSearchParams(params).toString()}`, { headers: { accept } });
 /** The answer's JSON, and its size in bytes. */
 async function read(res: Response): Promise<{ status: number; type: string; bytes: number; json: { data?: J; errors?: J[] } }> {
   const text = await res.text();
@@ -179,7 +167,7 @@ test('persisted queries (Apollo APQ): a hash alone is PERSISTED_QUERY_NOT_FOUND,
 });
 
 test('GraphiQL only for a GET that carries no GraphQL request; a GET with a query or extensions gets JSON', { skip }, async () => {
-  const page = await fetch(`${l.url}/graphql`, { headers: { accept: 'text/html' } });
+  const page = await fetch(`${shared.l.url}/graphql`, { headers: { accept: 'text/html' } });
   assert.match(page.headers.get('content-type')!, /html/);
   assert.match(await page.text(), /GraphiQL/);
   for (const params of [{ query: '{ __typename }' }, { extensions: '{}' }, { extensions: 'not json' }] as Array<Record<string, string>>) {

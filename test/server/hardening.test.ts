@@ -1,16 +1,16 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { GraphQLObjectType } from 'graphql';
 import { readFileSync } from 'node:fs';
-import { buildServer, type BuiltServer } from '../../src/server/buildServer.js';
+import { buildServer } from '../../src/server/buildServer.js';
 import { createApiSchema } from '../../src/server/graphqlEndpoint.js';
 import { FIELD_COST } from '../../src/server/limits.js';
-import { listen, type Listening } from '../../src/server/listen.js';
+import { listen } from '../../src/server/listen.js';
 import { createResponseCache } from '../../src/server/ResponseCache.js';
 import { corpusDb, skip } from '../cli/corpusDb.js';
 import { fixtureDb } from './fixtures.js';
-import { GRAPHQL_RESPONSE, gql } from './helpers.js';
+import { GRAPHQL_RESPONSE, gql, sharedServer } from './helpers.js';
 
 const dbFile = corpusDb();
 
@@ -83,28 +83,17 @@ test('the response cache is bounded in bytes: old answers are evicted, oversized
   assert.equal(cache.get('/big'), undefined, 'an answer over a quarter of the budget is not kept');
 });
 
-let built: BuiltServer;
-let l: Listening;
-before(async () => {
-  if (skip) return;
-  built = await buildServer({ dbFile: dbFile(), publicUrl: 'https://crkb.test' });
-  l = await listen(built.app, 0);
-});
-after(async () => {
-  if (skip) return;
-  await l.close();
-  await built.close();
-});
+const shared = sharedServer(dbFile, { publicUrl: 'https://crkb.test' }, skip);
 
 test('answers never depend on Host or X-Forwarded-Proto; GET /graphql varies on Accept', { skip }, async () => {
   const path = '/v1/lookup?q=trample&format=markdown';
-  const plain = await (await fetch(l.url + path)).text();
-  const evil = await fetch(l.url + path + '&x=1', { headers: { host: 'x>) **[Click](https://evil.example)** (<y', 'x-forwarded-proto': 'javascript' } });
+  const plain = await (await fetch(shared.l.url + path)).text();
+  const evil = await fetch(shared.l.url + path + '&x=1', { headers: { host: 'x>) **[Click](https://evil.example)** (<y', 'x-forwarded-proto': 'javascript' } });
   const body = await evil.text();
   assert.doesNotMatch(body, /evil\.example|javascript/);
   assert.equal(body, plain);
   assert.match(plain, /https:\/\/crkb\.test\/v1\/lookup/);
-  const g = await fetch(`${l.url}/graphql?query=${encodeURIComponent('{ edition { effectiveDate } }')}`);
+  const g = await fetch(`${shared.l.url}/graphql?query=${encodeURIComponent('{ edition { effectiveDate } }')}`);
   assert.match(g.headers.get('vary') ?? '', /Accept\b/);
 });
 
@@ -119,13 +108,13 @@ test('malformed input is a 4xx or a GraphQL BAD_USER_INPUT error, never a 500: b
     [`/graphql?query=${encodeURIComponent('{ diff(from: "2021-06-18", to: "2021-07-23", after: "ZDotNQ") { nodes { textChange } } }')}`, 200, 'BAD_USER_INPUT'],
     [`/v1/lookup?q=${'e'.repeat(5000)}`, 400, undefined],
   ] as const) {
-    const r = await fetch(l.url + path, { headers: { accept: 'application/json' } });
+    const r = await fetch(shared.l.url + path, { headers: { accept: 'application/json' } });
     assert.equal(r.status, status, path.slice(0, 80));
     const body = await r.text();
     assert.doesNotMatch(body, /at \w+ \(|node_modules|stack/);
     if (code) assert.equal(JSON.parse(body).errors[0].extensions.code, code, path.slice(0, 80));
   }
-  const md = await (await fetch(`${l.url}/v1/lookup?format=markdown&q=${encodeURIComponent('[x](https://x.example/)')}`)).text();
+  const md = await (await fetch(`${shared.l.url}/v1/lookup?format=markdown&q=${encodeURIComponent('[x](https://x.example/)')}`)).text();
   assert.match(md, /`\[x\]\(https:\/\/x\.example\/\)`/, 'the query is shown in a code span (rendered literally)');
   assert.doesNotMatch(md.replace(/`[^`]*`/g, ''), /x\.example/, 'and nowhere else: no live link');
 });
@@ -172,15 +161,15 @@ test('fuzz: 2,000 generated REST and GraphQL requests, no 500, no request over 2
         () => `/v1/${junk().replace(/[^a-z%]/g, '')}`,
         () => `/v1/rules/${pick(['%', '%%', '%C0%AF', '..%2F..', '702.19b%00'])}`,
       ])();
-      res = await fetch(l.url + path);
+      res = await fetch(shared.l.url + path);
     } else {
       const sel = Array.from({ length: 1 + Math.floor(r() * 3) }, (_, k) => `f${k}: ${pick(fields)}`).join(' ');
       const query = r() < 0.1 ? junk() : `query($s: String, $e: String, $n: Int) { ${sel} }`;
       const variables = { s: r() < 0.3 ? pick(['czotMQ', 'bzotNQ', 'ZDo5OTk5OTk5OTk', '']) : junk(), e: pick(editions), n: pick([0, 1, 20, 500, -1, 2 ** 31 - 1]) };
       res =
         r() < 0.7
-          ? await fetch(`${l.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: r() < 0.05 ? junk() : JSON.stringify({ query, variables }) })
-          : await fetch(`${l.url}/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(r() < 0.1 ? junk() : JSON.stringify(variables))}`);
+          ? await fetch(`${shared.l.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: r() < 0.05 ? junk() : JSON.stringify({ query, variables }) })
+          : await fetch(`${shared.l.url}/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(r() < 0.1 ? junk() : JSON.stringify(variables))}`);
     }
     const body = await res.text();
     const ms = performance.now() - t0;
@@ -191,7 +180,7 @@ test('fuzz: 2,000 generated REST and GraphQL requests, no 500, no request over 2
     n++;
   }
   assert.equal(n, 2000);
-  const alive = await fetch(`${l.url}/v1/rules/702.19b?format=text`);
+  const alive = await fetch(`${shared.l.url}/v1/rules/702.19b?format=text`);
   assert.equal(alive.status, 200);
 });
 

@@ -1,5 +1,6 @@
-import { buildServer, type BuildServerOptions } from '../../src/server/buildServer.js';
-import { listen } from '../../src/server/listen.js';
+import { after, before } from 'node:test';
+import { buildServer, type BuildServerOptions, type BuiltServer } from '../../src/server/buildServer.js';
+import { listen, type Listening } from '../../src/server/listen.js';
 import type { Db } from '../../src/db/openDb.js';
 import { fixtureDb } from './fixtures.js';
 
@@ -35,4 +36,20 @@ export async function gql(
 ) {
   const res = await server.graphql(query, variables, accept ? { accept } : {});
   return { status: res.status, text: res.body, json: JSON.parse(res.body) as { data?: J; errors?: J[] } };
+}
+
+/** The server a test file shares: over a database file, on a loopback port, started before the file's tests and closed after them. */
+export function sharedServer(dbFile: () => string, opts: Partial<BuildServerOptions> = {}, skip: string | false = false): { built: BuiltServer; l: Listening } {
+  const s = {} as { built: BuiltServer; l: Listening };
+  before(async () => {
+    if (skip) return;
+    s.built = await buildServer({ dbFile: dbFile(), ...opts });
+    s.l = await listen(s.built.app, 0);
+  });
+  after(async () => {
+    if (skip) return;
+    await s.l.close();
+    await s.built.close();
+  });
+  return s;
 }

@@ -1,9 +1,8 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
+import { sharedServer } from './helpers.js';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { buildServer, type BuiltServer } from '../../src/server/buildServer.js';
-import { listen, type Listening } from '../../src/server/listen.js';
 import { createResponseCache } from '../../src/server/ResponseCache.js';
 import { corpusDb, skip } from '../cli/corpusDb.js';
 
@@ -27,24 +26,13 @@ test('a large answer (a megabyte) is cached, and the cache stays bounded in byte
   assert.equal(cache.get('/v1/editions/x.json'), undefined, 'the oldest was evicted');
 });
 
-let built: BuiltServer;
-let l: Listening;
-before(async () => {
-  if (skip) return;
-  built = await buildServer({ dbFile: dbFile(), publicUrl: 'https://crkb.test' });
-  l = await listen(built.app, 0);
-});
-after(async () => {
-  if (skip) return;
-  await l.close();
-  built.close();
-});
+const shared = sharedServer(dbFile, { publicUrl: 'https://crkb.test' }, skip);
 
 /** A GET with raw bytes and headers (fetch would decode the body). */
 function get(path: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((done, fail) => {
     http
-      .get(l.url + path, { headers }, (res) => {
+      .get(shared.l.url + path, { headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (d: Buffer) => chunks.push(d));
         res.on('end', () => done({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
