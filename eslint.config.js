@@ -70,7 +70,8 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: 'VariableDeclarator[init.type="ObjectExpression"] TSTypeReference[typeName.name="Record"] > TSTypeParameterInstantiation > TSStringKeyword:first-child',
+          selector:
+            'VariableDeclarator[init.type="ObjectExpression"] TSTypeReference[typeName.name="Record"] > TSTypeParameterInstantiation > TSStringKeyword:first-child',
           message: 'A table keyed by any string is a Map (a plain object answers "__proto__", "constructor", "toString"…).',
         },
         {

@@ -86,9 +86,7 @@ try {
         return `${xs[Math.floor(xs.length / 2)]!.toFixed(1)} ms / ${xs[0]!.toFixed(1)} ms`;
       };
       console.log(
-        `${label.padEnd(25)} ${stats(ms)} (${runs} processes)`.padEnd(70) +
-          stats(cpuMs).padEnd(20) +
-          `${String(changes).padEnd(10)}${importMs.toFixed(0)} ms`,
+        `${label.padEnd(25)} ${stats(ms)} (${runs} processes)`.padEnd(70) + stats(cpuMs).padEnd(20) + `${String(changes).padEnd(10)}${importMs.toFixed(0)} ms`,
       );
     }
   }

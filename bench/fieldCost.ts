@@ -21,11 +21,21 @@ const glossarySize = kb.glossary(latest.id).length;
 /** [field, query for input i, items the query touches]. */
 const cases: Array<[string, (i: number) => string, number]> = [
   ['Query.rule', (i) => `{ rule(number: "${numbers[(i * 97) % numbers.length]}") { number } }`, 1],
-  ['Query.search', (i) => `{ search(query: "${['trample', 'combat damage', 'ability', 'token', 'the'][i % 5]}", edition: "${eds[(i * 7) % eds.length]!.effectiveDate}") { nodes { kind } } }`, 1],
+  [
+    'Query.search',
+    (i) =>
+      `{ search(query: "${['trample', 'combat damage', 'ability', 'token', 'the'][i % 5]}", edition: "${eds[(i * 7) % eds.length]!.effectiveDate}") { nodes { kind } } }`,
+    1,
+  ],
   ['SearchHit.snippet', (i) => `{ search(query: "${['trample', 'combat damage', 'ability', 'token'][i % 4]}", first: 20) { nodes { snippet } } }`, 20],
   ['Query.lookup', (i) => `{ lookup(q: "${['trample', 'dies', '702.19b', '704.5', 'tramlpe', 'state-based actions'][i % 6]}") { kind } }`, 1],
   ['Query.history', (i) => `{ history(number: "${numbers[(i * 131) % numbers.length]}") { lineageId } }`, 1],
-  ['Query.diff', (i) => `{ diff(from: "${eds[(i * 13) % eds.length]!.effectiveDate}", to: "${eds[(i * 13 + 1 + (i % 40)) % eds.length]!.effectiveDate}") { counts { added } } }`, 1],
+  [
+    'Query.diff',
+    (i) =>
+      `{ diff(from: "${eds[(i * 13) % eds.length]!.effectiveDate}", to: "${eds[(i * 13 + 1 + (i % 40)) % eds.length]!.effectiveDate}") { counts { added } } }`,
+    1,
+  ],
   ['Rule.referencedBy', (i) => `{ rules(first: 100, after: null, section: "${[1, 2, 3, 5, 6, 7][i % 6]}") { nodes { referencedBy { number } } } }`, 100],
   ['Rule.children', (i) => `{ rules(first: 100, section: "${[1, 2, 3, 5, 6, 7][i % 6]}") { nodes { children { number } } } }`, 100],
   ['Query.keywords', (i) => `{ keywords(edition: "${eds[i % eds.length]!.effectiveDate}") { name } }`, 1],
@@ -34,7 +44,9 @@ const cases: Array<[string, (i: number) => string, number]> = [
   ['(floor) __typename', (i) => `{ glossaryTerms { ${Array.from({ length: 20 }, (_, k) => `a${k + i}: __typename`).join(' ')} } }`, 20 * glossarySize],
 ];
 console.log(`bench/fieldCost: ${values.db}, ${runs} runs per field (warm), ms per item; table: units of 0.1 ms`);
-console.log(`${'field'.padEnd(22)} ${'median ms'.padStart(10)} ${'max ms'.padStart(8)} ${'cpu ms'.padStart(8)} ${'table'.padStart(6)} ${'table ms'.padStart(9)}`);
+console.log(
+  `${'field'.padEnd(22)} ${'median ms'.padStart(10)} ${'max ms'.padStart(8)} ${'cpu ms'.padStart(8)} ${'table'.padStart(6)} ${'table ms'.padStart(9)}`,
+);
 for (const [field, query, items] of cases) {
   await s.graphql(query(0));
   const ms: number[] = [];

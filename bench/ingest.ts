@@ -64,8 +64,15 @@ try {
         const again = ingest(dir, corpus, db);
         const threads = full.report.threadCpuSeconds ?? [];
         phaseLines.push(
-          `run ${i + 1} ${build}, ${corpusName}: ${Object.entries(full.report.phases).map(([k, v]) => `${k} ${v.toFixed(2)} s`).join(', ')}` +
-            (threads.length > 0 ? `; cpu by thread: main ${threads[0]!.toFixed(2)} s, others ${threads.slice(1).map((t) => t.toFixed(2)).join(' / ')} s` : ''),
+          `run ${i + 1} ${build}, ${corpusName}: ${Object.entries(full.report.phases)
+            .map(([k, v]) => `${k} ${v.toFixed(2)} s`)
+            .join(', ')}` +
+            (threads.length > 0
+              ? `; cpu by thread: main ${threads[0]!.toFixed(2)} s, others ${threads
+                  .slice(1)
+                  .map((t) => t.toFixed(2))
+                  .join(' / ')} s`
+              : ''),
         );
         rows.push([
           String(i + 1),
@@ -87,7 +94,20 @@ try {
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
-const head = ['run', 'build', 'corpus', 'wall (≤8 s)', 'cpu (all threads)', 'peak RSS (≤300 MB)', 'db size', 're-ingest', 'editions', 'unaccounted', 'rejected', 're-ingest db'];
+const head = [
+  'run',
+  'build',
+  'corpus',
+  'wall (≤8 s)',
+  'cpu (all threads)',
+  'peak RSS (≤300 MB)',
+  'db size',
+  're-ingest',
+  'editions',
+  'unaccounted',
+  'rejected',
+  're-ingest db',
+];
 const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 const fmt = (r: string[]): string => r.map((c, i) => c.padEnd(widths[i]!)).join('  ');
 console.log(`corpus: ${archive}`);

@@ -50,7 +50,9 @@ function startChild(dir: string): Promise<{ child: ChildProcess; url: string }> 
 
 /** CPU time (user + system) a process has used, in ms. */
 function cpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
 }
 

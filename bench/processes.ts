@@ -9,7 +9,14 @@ export function tree(pid: number): number[] {
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
-      if (Number(readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]) === pid) out.push(Number(d));
+      if (
+        Number(
+          readFileSync(`/proc/${d}/stat`, 'utf8')
+            .replace(/^.*\) /, '')
+            .split(' ')[1],
+        ) === pid
+      )
+        out.push(Number(d));
     } catch {
       // gone meanwhile
     }
@@ -61,6 +68,8 @@ export function rssMb(pid: number): number {
 /** CPU time (user + system) a process has used, in ms. */
 export function cpuMs(pid: number): number {
   // fields 14 and 15 of /proc/PID/stat, after the parenthesized command name
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
 }

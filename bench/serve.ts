@@ -89,12 +89,6 @@ function startChild(args: string[], env: Record<string, string> = {}): Promise<{
   });
 }
 
-
-
-
-
-
-
 function rotating(paths: string[], base: Omit<AutocannonRequest, 'path' | 'setupRequest'> = {}): AutocannonRequest[] {
   let i = 0;
   return [{ ...base, setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }];
@@ -182,25 +176,53 @@ async function main(): Promise<void> {
   const ruleQ = 'query($n: String!) { rule(number: $n) { number text examples parent { number } } }';
   const searchQ = 'query($q: String!) { search(query: $q, first: 10) { nodes { kind snippet rule { number } } } }';
   // a fixed shuffle, so consecutive requests do not walk the document in order
-  const spread = <T>(xs: T[]) => xs.map((x, i) => [x, (i * 7919) % xs.length] as const).sort((a, b) => a[1] - b[1]).map(([x]) => x);
+  const spread = <T>(xs: T[]) =>
+    xs
+      .map((x, i) => [x, (i * 7919) % xs.length] as const)
+      .sort((a, b) => a[1] - b[1])
+      .map(([x]) => x);
   // [name, server, requests, connections (default --connections)]
   const scenarios: Array<[string, string, AutocannonRequest[], number?]> = [
     ['baseline: bare express constant JSON', baseline.url, [{ path: '/' }]],
     [`/v1/rules/:number (${numbers.length} numbers, no cache)`, uncached.url, rotating(spread(numbers).map((n) => `/v1/rules/${n}?format=json`))],
     ['/v1/rules/:number (same URL, answer cache)', cached.url, [{ path: '/v1/rules/702.19b?format=json' }]],
-    [`/v1/lookup keyword (${keywords.length} keywords, no cache)`, uncached.url, rotating(spread(keywords).map((k) => `/v1/lookup?q=${encodeURIComponent(k)}&format=text`))],
+    [
+      `/v1/lookup keyword (${keywords.length} keywords, no cache)`,
+      uncached.url,
+      rotating(spread(keywords).map((k) => `/v1/lookup?q=${encodeURIComponent(k)}&format=text`)),
+    ],
     ['/v1/lookup keyword (same URL, answer cache)', cached.url, [{ path: '/v1/lookup?q=trample&format=text' }]],
-    [`GraphQL single rule (POST, ${numbers.length} numbers)`, uncached.url, rotatingBodies(spread(numbers).map((n) => JSON.stringify({ query: ruleQ, variables: { n } })))],
-    ['GraphQL single rule (GET, answer cache)', cached.url, [{ path: `/graphql?query=${encodeURIComponent(ruleQ)}&variables=${encodeURIComponent('{"n":"702.19b"}')}` }]],
-    [`GraphQL search (POST, ${searches.length} texts)`, uncached.url, rotatingBodies(spread(searches).map((q) => JSON.stringify({ query: searchQ, variables: { q } })))],
-    [`/v1/search (${searches.length} texts, no cache)`, uncached.url, rotating(spread(searches).map((q) => `/v1/search?q=${encodeURIComponent(q)}&format=json`))],
+    [
+      `GraphQL single rule (POST, ${numbers.length} numbers)`,
+      uncached.url,
+      rotatingBodies(spread(numbers).map((n) => JSON.stringify({ query: ruleQ, variables: { n } }))),
+    ],
+    [
+      'GraphQL single rule (GET, answer cache)',
+      cached.url,
+      [{ path: `/graphql?query=${encodeURIComponent(ruleQ)}&variables=${encodeURIComponent('{"n":"702.19b"}')}` }],
+    ],
+    [
+      `GraphQL search (POST, ${searches.length} texts)`,
+      uncached.url,
+      rotatingBodies(spread(searches).map((q) => JSON.stringify({ query: searchQ, variables: { q } }))),
+    ],
+    [
+      `/v1/search (${searches.length} texts, no cache)`,
+      uncached.url,
+      rotating(spread(searches).map((q) => `/v1/search?q=${encodeURIComponent(q)}&format=json`)),
+    ],
     [`web rule page /cr/DATE/NUMBER (${rulePages.length} rules, no cache)`, uncached.url, rotating(spread(rulePages))],
     [`web neighbour diff /diff/A/B (${neighbourDiffs.length} pairs, no cache)`, uncached.url, rotating(spread(neighbourDiffs))],
     // one connection: the latency is the page's time on the server, no queueing behind other requests
     [`web rule page, 1 connection (no cache)`, uncached.url, rotating(spread(rulePages)), 1],
     [`web neighbour diff, 1 connection (no cache)`, uncached.url, rotating(spread(neighbourDiffs)), 1],
     ['web rule page (same URL, answer cache)', cached.url, [{ path: `/cr/${latest.effectiveDate}/702.19` }]],
-    ['GraphQL search (GET, answer cache, 10 texts)', cached.url, words.map((w) => ({ path: `/graphql?query=${encodeURIComponent(searchQ)}&variables=${encodeURIComponent(JSON.stringify({ q: w }))}` }))],
+    [
+      'GraphQL search (GET, answer cache, 10 texts)',
+      cached.url,
+      words.map((w) => ({ path: `/graphql?query=${encodeURIComponent(searchQ)}&variables=${encodeURIComponent(JSON.stringify({ q: w }))}` })),
+    ],
   ];
 
   console.log(`bench/serve: ${dbFile} (${editions} editions; latest ${latest.effectiveDate}: ${numbers.length} rules, ${keywords.length} keywords)`);
@@ -209,7 +231,9 @@ async function main(): Promise<void> {
   console.log('cpu µs: server CPU time per request; cpu base: baseline cpu µs / scenario cpu µs (req/s one server core would give, relative)');
   if (flags.length > 0) console.log(`server processes run with node ${flags.join(' ')}`);
   console.log(`server idle RSS ${idleRss.toFixed(1)} MB (answer cache on), ${idleRssUncached.toFixed(1)} MB (off)\n`);
-  console.log(`${'scenario'.padEnd(52)} ${'req/s'.padStart(8)} ${'% base'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'errors'.padStart(7)} ${'cpu µs'.padStart(8)} ${'cpu base'.padStart(8)}`);
+  console.log(
+    `${'scenario'.padEnd(52)} ${'req/s'.padStart(8)} ${'% base'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'errors'.padStart(7)} ${'cpu µs'.padStart(8)} ${'cpu base'.padStart(8)}`,
+  );
   // The machine is shared and its speed drifts: every scenario is compared with a baseline run right before it.
   // Server CPU per request is printed too: it depends much less on what else the machine runs.
   const [baseName, baseUrl, baseRequests] = scenarios[0]!;
@@ -267,7 +291,9 @@ async function main(): Promise<void> {
   ];
   if (mixedSeconds > 0) {
     console.log(`\nmixed load ${mixedSeconds} s on crkb serve (supervisor and server processes), ${connections} connections; CPU and RSS of all its processes`);
-    console.log(`${'crkb serve'.padEnd(36)} ${'requests'.padStart(9)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'errors'.padStart(7)} ${'cpu µs'.padStart(7)} ${'RSS MB idle'.padStart(12)} ${'after'.padStart(6)}`);
+    console.log(
+      `${'crkb serve'.padEnd(36)} ${'requests'.padStart(9)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'errors'.padStart(7)} ${'cpu µs'.padStart(7)} ${'RSS MB idle'.padStart(12)} ${'after'.padStart(6)}`,
+    );
     for (const [label, checkout, workers] of runs) {
       const s = await startServe(checkout, dbFile, workers);
       const pids = tree(s.child.pid!);
@@ -287,7 +313,9 @@ async function main(): Promise<void> {
     console.log(
       `\nreload under mixed load: ${reloadSeconds} s of load, SIGHUP, load until the new database is served and the old processes are gone, ${reloadSeconds} s more`,
     );
-    console.log(`${'crkb serve'.padEnd(36)} ${'switch s'.padStart(9)} ${'drained s'.padStart(10)} ${'requests'.padStart(9)} ${'failed'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)}`);
+    console.log(
+      `${'crkb serve'.padEnd(36)} ${'switch s'.padStart(9)} ${'drained s'.padStart(10)} ${'requests'.padStart(9)} ${'failed'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)}`,
+    );
     for (const [label, checkout, workers] of runs.filter(([, , w]) => w !== 1)) {
       const s = await startServe(checkout, dbFile, workers);
       await mixedLoad(s.url, 1);

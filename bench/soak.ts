@@ -64,7 +64,6 @@ if (!existsSync(dbFile)) {
   process.exit(1);
 }
 
-
 // Requests of every kind, each in its edition: numbers and glossary terms that edition has.
 const kb = KnowledgeBase.open(dbFile);
 const editions = kb.editions().filter((e) => e.family === 'cr' && e.official);
@@ -136,8 +135,20 @@ async function heavyMix(name: string, root: string, workers: number | null): Pro
   let h = 0;
   let c = 0;
   const [hr, cr] = await Promise.all([
-    autocannon({ url: s.url, connections: 20, duration: seconds, timeout: 60, requests: [{ setupRequest: (req) => ({ ...req, ...heavy[h++ % heavy.length]! }) }] }),
-    autocannon({ url: s.url, connections: 2, duration: seconds, timeout: 60, requests: [{ setupRequest: (req) => ({ ...req, method: 'GET', headers: {}, body: undefined, ...same[c++ % same.length]! }) }] }),
+    autocannon({
+      url: s.url,
+      connections: 20,
+      duration: seconds,
+      timeout: 60,
+      requests: [{ setupRequest: (req) => ({ ...req, ...heavy[h++ % heavy.length]! }) }],
+    }),
+    autocannon({
+      url: s.url,
+      connections: 2,
+      duration: seconds,
+      timeout: 60,
+      requests: [{ setupRequest: (req) => ({ ...req, method: 'GET', headers: {}, body: undefined, ...same[c++ % same.length]! }) }],
+    }),
   ]);
   clearInterval(timer);
   const cpu = total(cpuMs) - c0;
@@ -174,7 +185,12 @@ const connections = Number(values.connections);
 const run = async (list: Req[], seconds: number) => {
   let i = 0;
   const c0 = cpuMs(pid);
-  const r = await autocannon({ url, connections, duration: seconds, requests: [{ setupRequest: (req) => ({ ...req, method: 'GET', headers: {}, body: undefined, ...list[i++ % list.length]! }) }] });
+  const r = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [{ setupRequest: (req) => ({ ...req, method: 'GET', headers: {}, body: undefined, ...list[i++ % list.length]! }) }],
+  });
   return { r, cpuUs: ((cpuMs(pid) - c0) * 1000) / Math.max(1, r.requests.total) };
 };
 const row = (name: string, x: Awaited<ReturnType<typeof run>>) =>
@@ -192,6 +208,8 @@ const b = await run(random, Number(values.seconds));
 const afterRss = rss(pid);
 row(`random editions (${editions.length})`, b);
 console.log(`random / same: ${((100 * b.r.requests.average) / a.r.requests.average).toFixed(0)} % (target ≥ 50 %)`);
-console.log(`server RSS: idle ${idle.toFixed(1)} MB, before random phase ${before.toFixed(1)} MB, after ${afterRss.toFixed(1)} MB (growth ${(((afterRss - before) / before) * 100).toFixed(1)} %, target < 10 %)`);
+console.log(
+  `server RSS: idle ${idle.toFixed(1)} MB, before random phase ${before.toFixed(1)} MB, after ${afterRss.toFixed(1)} MB (growth ${(((afterRss - before) / before) * 100).toFixed(1)} %, target < 10 %)`,
+);
 server.stop();
 await runHeavy();

@@ -7,12 +7,7 @@ import type { AmbiguousWord } from '../../src/core/types.js';
  * or typography in its place ("Dandƒn", "Jun£n"), with the word read in every other code page.
  * Line numbers count "\n", "\r\n" and a bare "\r" as one line break each.
  */
-export function findAmbiguousWords(
-  text: string,
-  positions: readonly number[],
-  strayAt: (i: number) => number | undefined,
-  page: CodePage,
-): AmbiguousWord[] {
+export function findAmbiguousWords(text: string, positions: readonly number[], strayAt: (i: number) => number | undefined, page: CodePage): AmbiguousWord[] {
   const out: AmbiguousWord[] = [];
   // strays come in text order: lines are counted once, up to each word
   let counted = 0;

@@ -53,7 +53,8 @@ export function checkStructure(doc: ParsedDocument, source?: string): ParseWarni
     scan(g.definition, g.line, () => `glossary term "${g.term}"`);
   }
   // U+FFFD: characters an earlier conversion of the file lost; a feature of that copy, said once
-  if (lost > 0) out.push({ line: null, code: 'lost-characters', message: `${lost} characters of the rules and glossary were lost before this copy was made (U+FFFD)` });
+  if (lost > 0)
+    out.push({ line: null, code: 'lost-characters', message: `${lost} characters of the rules and glossary were lost before this copy was made (U+FFFD)` });
   return out;
 }
 

@@ -1,14 +1,6 @@
 import { checkStructure } from './checkStructure.js';
 import { findEffectiveDate } from './effectiveDate.js';
-import type {
-  GlossaryEntry,
-  LineAccounting,
-  ParsedDocument,
-  ParseWarning,
-  PartHeading,
-  RuleNode,
-  SourceFormat,
-} from '../../src/core/types.js';
+import type { GlossaryEntry, LineAccounting, ParsedDocument, ParseWarning, PartHeading, RuleNode, SourceFormat } from '../../src/core/types.js';
 
 /** One logical line of a source after format-specific cleanup (bullets, Markdown, HTML blocks). */
 export interface SourceLine {
@@ -210,8 +202,7 @@ export function buildCrDocument(lines: SourceLine[], opts: BuildOptions): Parsed
   if (pendingPart) {
     // The chapter line came after its section's heading (Markdown "# 700. General" first).
     const p = pendingPart;
-    const sec = doc.rules.find((r) => r.kind === 'section' && r.line >= p.line) ??
-      doc.rules.filter((r) => r.kind === 'section' && r.line < p.line).pop();
+    const sec = doc.rules.find((r) => r.kind === 'section' && r.line >= p.line) ?? doc.rules.filter((r) => r.kind === 'section' && r.line < p.line).pop();
     if (sec) addPart({ number: sec.number[0]!, title: p.title, line: p.line });
   }
 

@@ -131,7 +131,11 @@ function decodeSingleByte(buf: Uint8Array): { encoding: CodePage & DecodedText['
   }
   const raw = decodeCodePage(buf, page);
   // one character per byte: the character at a high byte's position was read from it
-  return { encoding: page as 'windows-1252' | 'mac-roman', raw, ambiguous: findAmbiguousWords(raw, positions, (i) => (buf[i]! >= 0x80 ? buf[i] : undefined), page) };
+  return {
+    encoding: page as 'windows-1252' | 'mac-roman',
+    raw,
+    ambiguous: findAmbiguousWords(raw, positions, (i) => (buf[i]! >= 0x80 ? buf[i] : undefined), page),
+  };
 }
 
 /**
@@ -144,7 +148,7 @@ function decodeUtf8WithStrays(buf: Uint8Array): { encoding: 'utf-8'; raw: string
   let sequences = 0;
   const strayBytes: Array<[number, number]> = [];
   const chunks: string[] = [];
-  for (let i = 0; i < buf.length; ) {
+  for (let i = 0; i < buf.length;) {
     const b = buf[i]!;
     if (b < 0x80) {
       i++;

@@ -14,7 +14,8 @@ export function detectFormat(text: string, contentType?: string): TextFormat | n
   const head = text.slice(0, 4000);
   const type = (contentType ?? '').toLowerCase();
   const looksHtml =
-    type.includes('html') || /^\s*(?:<!doctype html|<html|<\?xml[^>]*>\s*<html)/i.test(head) ||
+    type.includes('html') ||
+    /^\s*(?:<!doctype html|<html|<\?xml[^>]*>\s*<html)/i.test(head) ||
     (/<(?:body|div|p|ul|li|table|h[1-6])[\s>]/i.test(head) && /<\/\w+>/.test(head));
   if (looksHtml) {
     const plain = htmlText(text);
@@ -26,11 +27,7 @@ export function detectFormat(text: string, contentType?: string): TextFormat | n
   if (isCrText(text)) return 'cr-text';
   const ruleLines = text.match(RULE_LINES_RE)?.length ?? 0;
   if (ruleLines === 0) return null;
-  const markdown =
-    type.includes('markdown') ||
-    /^\s{0,3}#{1,6}\s+\S/m.test(text) ||
-    /^\s*[*_]Chapter:/m.test(text) ||
-    /^\s*(?:\*\*|__)\d{3}\./m.test(text);
+  const markdown = type.includes('markdown') || /^\s{0,3}#{1,6}\s+\S/m.test(text) || /^\s*[*_]Chapter:/m.test(text) || /^\s*(?:\*\*|__)\d{3}\./m.test(text);
   return markdown ? 'markdown' : 'fragment';
 }
 

@@ -294,15 +294,7 @@ function ruleKey(section: number, rule: number, letter: number): number {
   return section * 1_000_000 + rule * 100 + letter;
 }
 
-function parseBody(
-  lines: Line[],
-  from: number,
-  to: number,
-  doc: ParsedDocument,
-  claimed: Uint8Array,
-  joiner: Joiner,
-  warnings: ParseWarning[],
-): void {
+function parseBody(lines: Line[], from: number, to: number, doc: ParsedDocument, claimed: Uint8Array, joiner: Joiner, warnings: ParseWarning[]): void {
   let part = 0;
   let section = -1;
   const seen = new Set<string>();
@@ -398,7 +390,11 @@ function parseBody(
     if (node && prev) {
       // "See rule\n103.4. If a player …" is a cross-reference wrapped before its number
       if (RE_NUMBERED_LINE.test(t) && !/\b(?:rules?|see|and|or|of|in)[,]?$/i.test(prev.t)) {
-        warnings.push({ line: i + 1, code: 'swallowed-rule', message: `a line numbered like a rule or heading is stored as text of ${node.number}: "${truncate(t, 60)}"` });
+        warnings.push({
+          line: i + 1,
+          code: 'swallowed-rule',
+          message: `a line numbered like a rule or heading is stored as text of ${node.number}: "${truncate(t, 60)}"`,
+        });
       }
       if (inExample) {
         const k = node.examples.length - 1;
@@ -466,15 +462,7 @@ function misnumbered(num: NumberMatch, section: number, next: number, lastKey: n
   return { ...num, number, parent: num.parent === null ? null : `${section}${num.parent.slice(3)}` };
 }
 
-function parseGlossary(
-  lines: Line[],
-  from: number,
-  to: number,
-  out: GlossaryEntry[],
-  claimed: Uint8Array,
-  joiner: Joiner,
-  warnings: ParseWarning[],
-): void {
+function parseGlossary(lines: Line[], from: number, to: number, out: GlossaryEntry[], claimed: Uint8Array, joiner: Joiner, warnings: ParseWarning[]): void {
   let cur: GlossaryEntry | null = null;
   let hasDef = false;
   let termIndent = -1;
@@ -496,10 +484,15 @@ function parseGlossary(
     // 1999-11 separates numbered senses ("1. ...", "2. ...") of one definition with blank lines.
     const sense = afterBlank && hasDef && RE_SENSE.test(l.t);
     // A term with no blank line before it: a term-shaped line after a finished definition.
-    const glued = !afterBlank && hasDef && prev !== null && l.indent <= termIndent && isTermShaped(l.t) && RE_TERMINAL.test(prev.t) && nextHasText(lines, i + 1, to);
+    const glued =
+      !afterBlank && hasDef && prev !== null && l.indent <= termIndent && isTermShaped(l.t) && RE_TERMINAL.test(prev.t) && nextHasText(lines, i + 1, to);
     if (glued && joiner.wrapped) {
       // hard-wrapped text: a short last line of a sentence looks the same, so it is only reported
-      warnings.push({ line: i + 1, code: 'swallowed-term', message: `a line shaped like a glossary term is stored in the definition of "${truncate(cur!.term, 40)}": "${truncate(l.t, 40)}"` });
+      warnings.push({
+        line: i + 1,
+        code: 'swallowed-term',
+        message: `a line shaped like a glossary term is stored in the definition of "${truncate(cur!.term, 40)}": "${truncate(l.t, 40)}"`,
+      });
     }
     if (cur === null || (afterBlank && l.indent <= termIndent && !sense) || (glued && !joiner.wrapped)) {
       // "Ability1. Text on an object…" (2021-06-18): a term glued to its first numbered sense
@@ -510,7 +503,12 @@ function parseGlossary(
         hasDef = true;
         warnings.push({ line: i + 1, code: 'glued-term', message: `glossary term "${truncate(senses[1]!, 40)}" printed glued to its first sense; split` });
       } else {
-        if (glued) warnings.push({ line: i + 1, code: 'glued-term', message: `glossary term "${truncate(l.t, 40)}" printed with no blank line before it; split from "${truncate(cur!.term, 40)}"` });
+        if (glued)
+          warnings.push({
+            line: i + 1,
+            code: 'glued-term',
+            message: `glossary term "${truncate(l.t, 40)}" printed with no blank line before it; split from "${truncate(cur!.term, 40)}"`,
+          });
         cur = { term: l.t, definition: '', line: i + 1 };
         hasDef = false;
       }
@@ -521,7 +519,11 @@ function parseGlossary(
       hasDef = true;
     } else {
       if (!joiner.wrapped && !afterBlank && isTermShaped(l.t) && nextHasText(lines, i + 1, to) && !glued) {
-        warnings.push({ line: i + 1, code: 'swallowed-term', message: `a line shaped like a glossary term is stored in the definition of "${truncate(cur.term, 40)}": "${truncate(l.t, 40)}"` });
+        warnings.push({
+          line: i + 1,
+          code: 'swallowed-term',
+          message: `a line shaped like a glossary term is stored in the definition of "${truncate(cur.term, 40)}": "${truncate(l.t, 40)}"`,
+        });
       }
       cur.definition += joiner.sep(prev!, l, afterBlank, base) + l.t;
     }

@@ -16,7 +16,7 @@ export function isRulingsText(text: string): boolean {
   const head = text.slice(0, 200_000);
   const items = head.match(/^[A-Z]\.\d+\.(?:Ruling\.)?\d+\s*-\s/gm)?.length ?? 0;
   const sections = head.match(/^[A-Z]\.\d+\s*-\s+\S/gm)?.length ?? 0;
-  return items >= 2 || (items >= 1 && sections >= 1) || /Rulings Summar(?:y|ies)/i.test(head.slice(0, 5000)) && items >= 1;
+  return items >= 2 || (items >= 1 && sections >= 1) || (/Rulings Summar(?:y|ies)/i.test(head.slice(0, 5000)) && items >= 1);
 }
 
 /** True for the text release (table of contents, index, release banner) rather than a scraped page. */
@@ -260,7 +260,7 @@ function parseIndex(lines: string[]): IndexEntry[] {
     if (e.see !== null) entry.see = e.see;
     out.push(entry);
   };
-  for (let i = 0; i < entries.length; ) {
+  for (let i = 0; i < entries.length;) {
     const head = entries[i]!;
     if (head.targets.length > 0 || head.see !== null) {
       push(head, null);

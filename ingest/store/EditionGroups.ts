@@ -306,7 +306,14 @@ export class EditionGroups {
       c.differing = differing;
       const copies = this.aliases.get(c.input.sha256) ?? [];
       for (const path of [c.path, ...copies]) {
-        files.push({ path, encoding: c.decoded.encoding, lineEndings: c.decoded.lineEndings, differing, identicalTo: path === c.path ? null : c.path, findings: c.findings });
+        files.push({
+          path,
+          encoding: c.decoded.encoding,
+          lineEndings: c.decoded.lineEndings,
+          differing,
+          identicalTo: path === c.path ? null : c.path,
+          findings: c.findings,
+        });
       }
       this.writer.recordFile({
         sha256: c.input.sha256,
@@ -395,4 +402,3 @@ function greater(a: number[], b: number[]): boolean {
   }
   return false;
 }
-

@@ -8,7 +8,6 @@ import { STORE_FORMAT, storeFormatProblem } from '../../src/db/storeFormat.js';
 
 export { hash53 } from './hash53.js';
 
-
 /** What is stored of an edition besides its parsed document. */
 export interface EditionMeta {
   family: DocumentFamily;
@@ -101,39 +100,27 @@ export class Writer {
       insertEditionRules: db.prepare(
         'INSERT INTO edition_rules (edition_id, ord, version_id) SELECT @editionId, key, value FROM json_each(@versionIds) ORDER BY value',
       ),
-      insertPart: db.prepare(
-        'INSERT INTO edition_parts (edition_id, ord, number, title) VALUES (@editionId, @ord, @number, @title)',
-      ),
+      insertPart: db.prepare('INSERT INTO edition_parts (edition_id, ord, number, title) VALUES (@editionId, @ord, @number, @title)'),
       insertEditionGlossary: db.prepare(
         'INSERT INTO edition_glossary (edition_id, ord, version_id) SELECT @editionId, key, value FROM json_each(@versionIds) ORDER BY value',
       ),
-      insertAbilityWord: db.prepare(
-        'INSERT INTO ability_words (edition_id, ord, word) VALUES (@editionId, @ord, @word)',
-      ),
-      insertIndex: db.prepare(
-        'INSERT INTO edition_index (edition_id, ord, topic, targets) VALUES (@editionId, @ord, @topic, @targets)',
-      ),
+      insertAbilityWord: db.prepare('INSERT INTO ability_words (edition_id, ord, word) VALUES (@editionId, @ord, @word)'),
+      insertIndex: db.prepare('INSERT INTO edition_index (edition_id, ord, topic, targets) VALUES (@editionId, @ord, @topic, @targets)'),
       insertFile: db.prepare(
         `INSERT INTO source_files (sha256, path, size, encoding, line_endings, format, label_date, edition_id, role, differing, report, ingested_at)
          VALUES (@sha256, @path, @size, @encoding, @lineEndings, @format, @labelDate, @editionId, @role, @differing, @report, @ingestedAt)
          ON CONFLICT (sha256) DO UPDATE SET path = excluded.path, edition_id = excluded.edition_id, role = excluded.role,
            differing = excluded.differing, report = excluded.report`,
       ),
-      demoteFiles: db.prepare(
-        `UPDATE source_files SET role = 'duplicate' WHERE edition_id = @editionId AND role = 'primary'`,
-      ),
+      demoteFiles: db.prepare(`UPDATE source_files SET role = 'duplicate' WHERE edition_id = @editionId AND role = 'primary'`),
       editionProse: db.prepare('SELECT introduction, credits FROM editions'),
       textBodies: db.prepare('SELECT body FROM texts').pluck(),
       textBody: db.prepare('SELECT body FROM texts WHERE id = ?').pluck(),
       fileBySha: db.prepare('SELECT id FROM source_files WHERE sha256 = ?'),
       primaryReport: db.prepare(`SELECT report FROM source_files WHERE edition_id = @id AND role = 'primary'`).pluck(),
       pruneRuleVersions: db.prepare('DELETE FROM rule_versions WHERE id NOT IN (SELECT version_id FROM edition_rules) RETURNING id').pluck(),
-      pruneGlossaryVersions: db
-        .prepare('DELETE FROM glossary_versions WHERE id NOT IN (SELECT version_id FROM edition_glossary) RETURNING id')
-        .pluck(),
-      insertRef: db.prepare(
-        'INSERT OR REPLACE INTO text_refs (text_id, ord, target, kind, start, "end") VALUES (@textId, @ord, @target, @kind, @start, @end)',
-      ),
+      pruneGlossaryVersions: db.prepare('DELETE FROM glossary_versions WHERE id NOT IN (SELECT version_id FROM edition_glossary) RETURNING id').pluck(),
+      insertRef: db.prepare('INSERT OR REPLACE INTO text_refs (text_id, ord, target, kind, start, "end") VALUES (@textId, @ord, @target, @kind, @start, @end)'),
       clearUsed: db.prepare('DELETE FROM temp.used_texts'),
       collectUsed: db.prepare(
         `INSERT OR IGNORE INTO temp.used_texts (id)
@@ -293,9 +280,9 @@ export class Writer {
       const examples = rule.examples.length === 0 ? '[]' : JSON.stringify(rule.examples.map(() => intern()));
       const citations = rule.citations && rule.citations.length > 0 ? JSON.stringify(rule.citations) : null;
       const parent = rule.parent ?? null;
-      const v = this.ruleVersions.get(textId)?.find(
-        (x) => x.number === rule.number && x.examples === examples && x.kind === rule.kind && x.parent === parent && x.citations === citations,
-      );
+      const v = this.ruleVersions
+        .get(textId)
+        ?.find((x) => x.number === rule.number && x.examples === examples && x.kind === rule.kind && x.parent === parent && x.citations === citations);
       if (v) {
         versionIds.push(v.id);
         continue;
@@ -327,9 +314,7 @@ export class Writer {
       }
     }
     doc.abilityWords.forEach((word, ord) => this.s.insertAbilityWord.run({ editionId: id, ord, word }));
-    doc.index.forEach((e, ord) =>
-      this.s.insertIndex.run({ editionId: id, ord, topic: e.topic, targets: JSON.stringify(e.targets) }),
-    );
+    doc.index.forEach((e, ord) => this.s.insertIndex.run({ editionId: id, ord, topic: e.topic, targets: JSON.stringify(e.targets) }));
     if (hashes && k !== hashes.length) throw new Error(`storeEdition: ${hashes.length / 2} text hashes given for ${k / 2} texts`);
     return id;
   }

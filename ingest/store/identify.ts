@@ -139,11 +139,7 @@ export function wordSimilarity(a: string, b: string): number {
  * absent. Reports the best contiguous range of editions and, against the
  * reference edition, every rule that disagrees.
  */
-export function identify(
-  fragment: FragmentRuleText[],
-  editions: EditionTexts[],
-  opts: IdentifyOptions = {},
-): ProvenanceReport {
+export function identify(fragment: FragmentRuleText[], editions: EditionTexts[], opts: IdentifyOptions = {}): ProvenanceReport {
   const nearAt = opts.nearThreshold ?? 0.9;
   const rules: Array<FragmentRuleText & { normH: number }> = [];
   const seen = new Set<string>();
@@ -152,9 +148,7 @@ export function identify(
     seen.add(r.number);
     rules.push({ ...r, normH: normHash(r.text) });
   }
-  const ordered = [...editions].sort((a, b) =>
-    a.effectiveDate === b.effectiveDate ? a.editionId - b.editionId : a.effectiveDate < b.effectiveDate ? -1 : 1,
-  );
+  const ordered = [...editions].sort((a, b) => (a.effectiveDate === b.effectiveDate ? a.editionId - b.editionId : a.effectiveDate < b.effectiveDate ? -1 : 1));
   // Similarity per (number, text id): the same official text recurs across many editions.
   const memo = new Map<string, number>();
   const compare = (r: FragmentRuleText & { normH: number }, o: OfficialText | undefined): { status: MatchStatus; similarity: number } => {
@@ -295,7 +289,7 @@ function summarize(r: ProvenanceReport): string {
   const b = r.best;
   const near = b.near > 0 ? ` (${b.near} near)` : '';
   const others = r.alsoMatches.length > 0 ? `, also ${r.alsoMatches.map(rangeText).join(', ')}` : '';
-  const ref = r.reference && (r.reference.editionId !== b.toId) ? ` against ${r.reference.effectiveDate}` : '';
+  const ref = r.reference && r.reference.editionId !== b.toId ? ` against ${r.reference.effectiveDate}` : '';
   const n = r.disagreements.length;
   return `matches ${rangeText(b)} on ${b.exact + b.near} of ${r.total} rules${near}${others}; ${n} disagreement${n === 1 ? '' : 's'}${ref}`;
 }

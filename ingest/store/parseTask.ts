@@ -73,10 +73,7 @@ export function replyOf(o: ParseOutcome, task: ParseTask, gate = new CopyGate())
  * Parses one input; rejections come back as values so they can cross a worker boundary.
  * `pair` gives a text's hashes (hashPair), possibly memoized by the caller.
  */
-export async function parseTask(
-  task: ParseTask,
-  pair: (text: string) => readonly [number, number] = (t) => hashPair(t),
-): Promise<ParseOutcome> {
+export async function parseTask(task: ParseTask, pair: (text: string) => readonly [number, number] = (t) => hashPair(t)): Promise<ParseOutcome> {
   try {
     const { doc, decoded } = await parseInput(task.path, bytesOf(task), task.contentType);
     const t = decoded.text;
@@ -84,7 +81,14 @@ export async function parseTask(
     // characters lost in some conversion: " ? " for a dash, U+FFFD for anything
     const damage = t.includes(' ? ') || t.includes('\uFFFD') ? (t.match(/ \? |\uFFFD/g)?.length ?? 0) : 0;
     // A text file is preferred to a Word document of the same quality: its line numbers are the published file's.
-    const fidelity = [decoded.damage ? -1 : 0, -doc.accounting.unaccounted.length, -damage, -doc.warnings.length, decoded.encoding === 'word' ? 0 : 1, typographic];
+    const fidelity = [
+      decoded.damage ? -1 : 0,
+      -doc.accounting.unaccounted.length,
+      -damage,
+      -doc.warnings.length,
+      decoded.encoding === 'word' ? 0 : 1,
+      typographic,
+    ];
     const meta: Omit<DecodedText, 'text'> = { encoding: decoded.encoding, lineEndings: decoded.lineEndings };
     if (decoded.damage) meta.damage = decoded.damage;
     if (decoded.ambiguous) meta.ambiguous = decoded.ambiguous;

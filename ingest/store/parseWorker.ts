@@ -33,7 +33,8 @@ parentPort?.on('message', (m: WorkerRequest) => {
   void parseTask(m.task, pairOf).then((result) => {
     const reply = replyOf(result, m.task, gate);
     // the serialized document and the entries move to the main thread rather than being copied
-    const moved = reply.ok && reply.complete ? [reply.copy, reply.summary.entries].filter((a) => a !== null && isWholeBuffer(a)).map((a) => a!.buffer as ArrayBuffer) : [];
+    const moved =
+      reply.ok && reply.complete ? [reply.copy, reply.summary.entries].filter((a) => a !== null && isWholeBuffer(a)).map((a) => a!.buffer as ArrayBuffer) : [];
     parentPort!.postMessage({ id: m.id, result: reply }, moved);
   });
 });

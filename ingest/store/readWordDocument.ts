@@ -60,7 +60,10 @@ export async function readWordDocument(location: string, bytes: Uint8Array, kind
     if (startsWith(bytes, OLE)) {
       // Word saves a password-protected .docx as an encrypted compound file
       const encrypted = Buffer.from(bytes).includes(Buffer.from('EncryptionInfo', 'utf16le'));
-      throw new IngestError(location, encrypted ? 'password-protected .docx (encrypted): cannot be read' : 'not a .docx: it is a Word 97 compound file (rename it .doc)');
+      throw new IngestError(
+        location,
+        encrypted ? 'password-protected .docx (encrypted): cannot be read' : 'not a .docx: it is a Word 97 compound file (rename it .doc)',
+      );
     }
     if (!startsWith(bytes, ZIP)) throw new IngestError(location, `not a .docx: ${notWord(bytes)}`);
     try {

@@ -293,7 +293,9 @@ function threadCpu(): Map<number, number> {
   for (const tid of readdirSync(dir)) {
     try {
       // utime and stime: fields 14 and 15, counted after the parenthesized thread name
-      const f = readFileSync(`${dir}/${tid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      const f = readFileSync(`${dir}/${tid}/stat`, 'utf8')
+        .replace(/^.*\) /, '')
+        .split(' ');
       out.set(Number(tid), (Number(f[11]) + Number(f[12])) / 100);
     } catch {
       // the thread ended meanwhile
@@ -329,11 +331,7 @@ function finish(report: IngestReport, started: number): IngestReport {
 }
 
 /** The candidate a complete document makes, with the date it is filed under. */
-function toCandidate(
-  input: { location: string; sha256: string; size: number },
-  parsed: Extract<ParseReply, { complete: true }>,
-  index: number,
-): Candidate {
+function toCandidate(input: { location: string; sha256: string; size: number }, parsed: Extract<ParseReply, { complete: true }>, index: number): Candidate {
   const path = input.location;
   const { summary, decoded, fidelity, copy } = parsed;
   const warnings: string[] = [];
@@ -345,9 +343,7 @@ function toCandidate(
     warnings.push(`${path}: the document states no effective date; filed under its file-name date ${label}`);
   } else if (label !== null && label !== date) {
     const days = Math.round((Date.parse(label) - Date.parse(date)) / 86_400_000);
-    warnings.push(
-      `${path}: archive label ${label} disagrees with the document's own date ${date} (${days > 0 ? '+' : ''}${days} days); filed under ${date}`,
-    );
+    warnings.push(`${path}: archive label ${label} disagrees with the document's own date ${date} (${days > 0 ? '+' : ''}${days} days); filed under ${date}`);
   }
   return { path, input, summary, decoded, copy, date, warnings, fidelity, index };
 }
@@ -423,4 +419,3 @@ function fullDisk(e: unknown): string | null {
   if (code === 'EDQUOT') return 'the disk quota is exceeded';
   return null;
 }
-

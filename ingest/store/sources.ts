@@ -167,18 +167,14 @@ export interface ManifestPlan {
  * `fetch`, the first download address of each edition that has no local copy
  * (cached under `cacheDir`). Editions that cannot be had are listed, not fatal.
  */
-export function planFromManifest(
-  manifest: Manifest,
-  archiveDir: string | null,
-  opts: { fetch: boolean; cacheDir: string },
-): ManifestPlan {
+export function planFromManifest(manifest: Manifest, archiveDir: string | null, opts: { fetch: boolean; cacheDir: string }): ManifestPlan {
   const inputs: InputRef[] = [];
   const unavailable: ManifestPlan['unavailable'] = [];
   for (const ed of manifest.editions) {
     const local = archiveDir
-      ? ed.files.filter((f) => existsSync(join(archiveDir, f.path))).map(
-          (f): InputRef => ({ kind: 'file', location: join(archiveDir, f.path), sha256: f.sha256 }),
-        )
+      ? ed.files
+          .filter((f) => existsSync(join(archiveDir, f.path)))
+          .map((f): InputRef => ({ kind: 'file', location: join(archiveDir, f.path), sha256: f.sha256 }))
       : [];
     if (local.length > 0) {
       inputs.push(...local);

@@ -43,11 +43,7 @@ export interface FragmentReport {
 export const ATTACH_THRESHOLD = 0.8;
 
 /** Provenance of a parsed document against the stored official editions of its family (read-only). */
-export function provenanceOf(
-  provenance: Provenance,
-  doc: ParsedDocument,
-  referenceId?: number,
-): ProvenanceReport {
+export function provenanceOf(provenance: Provenance, doc: ParsedDocument, referenceId?: number): ProvenanceReport {
   const rules = doc.rules.map((r) => ({ number: r.number, text: r.text }));
   const editions = provenance.editionTexts(
     doc.family,
@@ -177,4 +173,3 @@ function unofficialDate(input: FragmentInput): { date: string; why: string } {
   if (latest) return { date: latest, why: 'its latest citation date' };
   return { date: new Date().toISOString().slice(0, 10), why: 'no date found: today' };
 }
-

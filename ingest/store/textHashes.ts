@@ -25,10 +25,7 @@ export function hashPair(text: string, normalize: (s: string) => string = normal
  * ([h, normH] pairs): computed where the document is parsed, so the writer only looks them up.
  * `pair` (given each text and its position) may be memoized by the caller (consecutive editions repeat most texts).
  */
-export function textHashes(
-  doc: ParsedDocument,
-  pair: (text: string, index: number) => readonly [number, number] = (t) => hashPair(t),
-): Float64Array {
+export function textHashes(doc: ParsedDocument, pair: (text: string, index: number) => readonly [number, number] = (t) => hashPair(t)): Float64Array {
   const texts = storedTexts(doc);
   const out = new Float64Array(texts.length * 2);
   texts.forEach((t, i) => {

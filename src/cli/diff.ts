@@ -73,9 +73,7 @@ export async function run(argv: string[]): Promise<number> {
     const explain = values.explain ? kb.explain(from, to) : null;
     let out: string;
     if (values.renumbering) {
-      out = values.json
-        ? JSON.stringify({ from: d.from, to: d.to, renumbering: d.renumbering })
-        : d.renumbering.map((r) => `${r.from} -> ${r.to}`).join('\n');
+      out = values.json ? JSON.stringify({ from: d.from, to: d.to, renumbering: d.renumbering }) : d.renumbering.map((r) => `${r.from} -> ${r.to}`).join('\n');
     } else if (values.json) {
       const json = diffToJson(d);
       out = JSON.stringify(explain ? { ...json, changes: json.changes.map((c, k) => ({ ...c, explain: explain(d.changes[k]!) })) } : json);
@@ -155,8 +153,7 @@ function mdSegments(segs: DiffSegment[]): string {
 
 // More than half of the words on either side are not shared: a word diff would be unreadable.
 function mostlyRewritten(segs: DiffSegment[]): boolean {
-  const words = (op: string): number =>
-    segs.filter((x) => x.op === op).reduce((n, x) => n + (x.text.match(/\S+/g)?.length ?? 0), 0);
+  const words = (op: string): number => segs.filter((x) => x.op === op).reduce((n, x) => n + (x.text.match(/\S+/g)?.length ?? 0), 0);
   const same = words('equal');
   return words('delete') > same && words('insert') > same;
 }
@@ -182,7 +179,8 @@ export function releaseNotes(d: EditionDiff): string {
       lines.push('', `### ${section}${titles.get(section) ? ' ' + mdEscape(titles.get(section)!) : ''}`, '');
     }
     if (!c.before) lines.push(`- **${c.after!.number}** (new${c.splitFrom !== undefined ? `, split from ${c.splitFrom}` : ''}): ${mdEscape(c.after!.text)}`);
-    else if (!c.after) lines.push(`- **${c.before.number}** (${c.mergedInto !== undefined ? `merged into ${c.mergedInto}` : 'removed'}): ~~${mdEscape(c.before.text)}~~`);
+    else if (!c.after)
+      lines.push(`- **${c.before.number}** (${c.mergedInto !== undefined ? `merged into ${c.mergedInto}` : 'removed'}): ~~${mdEscape(c.before.text)}~~`);
     else {
       const num = c.renumbered ? `${c.after.number}** (formerly ${c.before.number})` : `${c.after.number}**`;
       if (c.segments && mostlyRewritten(c.segments)) {
@@ -201,7 +199,8 @@ export function releaseNotes(d: EditionDiff): string {
     }
   }
   const glossaryRefs = d.glossary.filter((g) => g.before !== null && g.after !== null && (g.textChange === 'references' || g.textChange === 'correction'));
-  if (glossaryRefs.length > 0) lines.push('', `Glossary entries whose reference numbers only were updated: ${glossaryRefs.map((g) => mdEscape(g.term)).join(', ')}.`);
+  if (glossaryRefs.length > 0)
+    lines.push('', `Glossary entries whose reference numbers only were updated: ${glossaryRefs.map((g) => mdEscape(g.term)).join(', ')}.`);
   const typo = d.changes.filter((c) => textClass(c) === 'typography');
   if (typo.length > 0) lines.push('', `${typo.length} rules changed only in typography: ${typo.map((c) => c.after!.number).join(', ')}.`);
   const glossary = d.glossary.filter((g) => g.textChange === 'substantive');

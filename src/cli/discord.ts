@@ -34,7 +34,12 @@ export async function run(argv: string[]): Promise<number> {
   if (!applicationId) throw new UsageError('--application-id is required', usage);
   if (!token) throw new UsageError('give the bot token with --token or $CRKB_DISCORD_TOKEN', usage);
   try {
-    const n = await registerCommands({ applicationId, token, ...(values.guild ? { guildId: values.guild } : {}), ...(values['api-base'] ? { apiBase: values['api-base'] } : {}) });
+    const n = await registerCommands({
+      applicationId,
+      token,
+      ...(values.guild ? { guildId: values.guild } : {}),
+      ...(values['api-base'] ? { apiBase: values['api-base'] } : {}),
+    });
     console.log(`crkb discord: registered ${n} commands for application ${applicationId}${values.guild ? ` in guild ${values.guild}` : ''}`);
     return 0;
   } catch (e) {

@@ -10,12 +10,7 @@ an effective date means the edition in force on that day.`;
 
 /** `crkb export`: print one edition as JSON. */
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseOptions(
-    argv,
-    { edition: { type: 'string' }, db: { type: 'string' }, family: { type: 'string', default: 'cr' } },
-    usage,
-    false,
-  );
+  const { values } = parseOptions(argv, { edition: { type: 'string' }, db: { type: 'string' }, family: { type: 'string', default: 'cr' } }, usage, false);
   if (!values.edition) throw new UsageError('--edition is required', usage);
   if (values.family !== 'cr' && values.family !== 'rulings') throw new UsageError(`--family must be cr or rulings`, usage);
   const family = values.family;

@@ -84,7 +84,10 @@ export async function run(argv: string[]): Promise<number> {
     throw e;
   }
   mkdirSync(dirname(dbFile), { recursive: true });
-  const bar = !values.json && process.stderr.isTTY ? new SingleBar({ format: 'ingest [{bar}] {value}/{total} {file}', stream: process.stderr }, Presets.shades_classic) : null;
+  const bar =
+    !values.json && process.stderr.isTTY
+      ? new SingleBar({ format: 'ingest [{bar}] {value}/{total} {file}', stream: process.stderr }, Presets.shades_classic)
+      : null;
   bar?.start(inputs.length, 0, { file: '' });
   // on a worker thread, whose heap can be kept small
   const report = await runIngestInWorker({
@@ -139,8 +142,7 @@ export function formatReport(r: IngestReport): string {
         ].join(' '),
       );
       for (const f of e.files) {
-        const tag =
-          f.path === e.primary ? 'stored' : f.identicalTo ? 'merged, byte-identical' : `merged, ${f.differing} entries differ after normalization`;
+        const tag = f.path === e.primary ? 'stored' : f.identicalTo ? 'merged, byte-identical' : `merged, ${f.differing} entries differ after normalization`;
         out.push(`    ${f.path} (${f.encoding}, ${f.lineEndings.join('+') || 'no line endings'}; ${tag})`);
         // a copy merged but not stored: its findings are its own (the stored copy's are counted above)
         const where = f.path === e.primary ? 'finding' : 'finding in this copy only (not stored)';
@@ -150,7 +152,9 @@ export function formatReport(r: IngestReport): string {
     }
   }
   for (const f of r.fragments) {
-    out.push(`fragment ${f.path} (${f.format}, ${f.rules} rules): ${f.attachedTo ? `attached to ${f.official ? '' : 'unofficial '}edition ${f.attachedTo}` : 'not attached'}; ${f.summary}`);
+    out.push(
+      `fragment ${f.path} (${f.format}, ${f.rules} rules): ${f.attachedTo ? `attached to ${f.official ? '' : 'unofficial '}edition ${f.attachedTo}` : 'not attached'}; ${f.summary}`,
+    );
   }
   const total = r.editions.reduce((n, e) => n + e.unaccountedLines, 0);
   const findings = r.editions.reduce((n, e) => n + e.findings, 0);

@@ -29,9 +29,7 @@ const commands = new Map<string, { summary: string; load: () => Promise<Command>
 const usage = `Usage: crkb <command> [options]
 
 Commands:
-${[...commands]
-  .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
-  .join('\n')}
+${[...commands].map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`).join('\n')}
 
 Run "crkb <command> --help" for a command's options.`;
 

@@ -48,7 +48,11 @@ export async function run(argv: string[]): Promise<number> {
   const urlFile = join(archive, 'mtg-cr', 'url.txt');
   const inputs: ManifestInputs = {
     files,
-    officialUrls: existsSync(urlFile) ? readFileSync(urlFile, 'utf8').split(/\r?\n/).filter((l) => /^https?:/.test(l)) : [],
+    officialUrls: existsSync(urlFile)
+      ? readFileSync(urlFile, 'utf8')
+          .split(/\r?\n/)
+          .filter((l) => /^https?:/.test(l))
+      : [],
     metadata: readJson(join(archive, 'rulesraker', 'metadata.json')),
     setReleases: readJson(join(archive, 'set-releases.json')),
     published: readJson(join(projectRoot(), 'data', 'published.json')),

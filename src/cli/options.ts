@@ -7,12 +7,7 @@ export function defaultDbFile(): string {
 }
 
 /** Parses argv with node's parseArgs, turning its errors into UsageError. */
-export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
-  argv: string[],
-  options: T,
-  usage: string,
-  allowPositionals = true,
-) {
+export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, usage: string, allowPositionals = true) {
   try {
     return parseArgs({ args: argv, options, allowPositionals, strict: true });
   } catch (e) {

@@ -97,7 +97,8 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError(`--public-url must be an http(s) URL like https://crkb.example, not "${publicArg.slice(0, 60)}"`, usage);
   }
   const workers = values.workers === undefined ? availableParallelism() : Number(values.workers);
-  if (!Number.isInteger(workers) || workers < 1 || workers > 256) throw new UsageError(`--workers must be a whole number from 1 to 256, not "${values.workers}"`, usage);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 256)
+    throw new UsageError(`--workers must be a whole number from 1 to 256, not "${values.workers}"`, usage);
   // a server process is given the supervisor's absolute path; a missing file is for it to refuse
   const file = cluster.isWorker ? resolve(values.db ?? '') : existingDbFile(values.db, usage);
   const t = timings();

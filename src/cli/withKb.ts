@@ -8,7 +8,8 @@ import { UsageError } from './UsageError.js';
 /** The database file a command reads (--db, $CRKB_DB or data/crkb.db), or a UsageError saying how to build it. */
 export function existingDbFile(file: string | undefined, usage: string): string {
   const abs = resolve(file ?? defaultDbFile());
-  if (!existsSync(abs)) throw new UsageError(`database ${file ?? defaultDbFile()} does not exist: build it with "npx crkb ingest --archive ../shared/corpus"`, usage);
+  if (!existsSync(abs))
+    throw new UsageError(`database ${file ?? defaultDbFile()} does not exist: build it with "npx crkb ingest --archive ../shared/corpus"`, usage);
   return abs;
 }
 

@@ -18,13 +18,11 @@ const MAX_EXPANSION = 60;
 const LEAD_RE = /\b(rules?|sections?|parts?)\s+(?=\d)/gi;
 // One list item: a number, optionally a range to a number, a bare number or a letter.
 // A "?" stands for a dash lost in conversion, only with no space around it.
-const ITEM_RE =
-  /(\d{1,3}(?:\.\d+[a-z]?)?)(?:[-‐‑‒–—?](\d{1,3}\.\d+[a-z]?|\d{1,3}|[a-z])(?![a-z]))?(?![\d/]|[a-z]|\.\d)/y;
+const ITEM_RE = /(\d{1,3}(?:\.\d+[a-z]?)?)(?:[-‐‑‒–—?](\d{1,3}\.\d+[a-z]?|\d{1,3}|[a-z])(?![a-z]))?(?![\d/]|[a-z]|\.\d)/y;
 // Separators between list items; a quoted title may follow an item: rule 304, "Draw Step," and 305.
 const SEP_RE = /(?:\s*,\s*(?:["“”][^"“”]{1,80}["“”]\s*,?\s*)?(?:(?:and|or|and\/or)\s+)?|\s+(?:and|or|and\/or)\s+)(?=\d)/y;
 // A rule number anywhere (3-digit section, dot, rule number, optional letter), with an optional range.
-const BARE_RE =
-  /(?<![\d.\w])([1-9]\d{2}\.\d+[a-z]?)(?:[-‐‑‒–—?](\d{1,3}\.\d+[a-z]?|\d{1,3}|[a-z])(?![a-z]))?(?![\d/]|[a-z]|\.\d)/g;
+const BARE_RE = /(?<![\d.\w])([1-9]\d{2}\.\d+[a-z]?)(?:[-‐‑‒–—?](\d{1,3}\.\d+[a-z]?|\d{1,3}|[a-z])(?![a-z]))?(?![\d/]|[a-z]|\.\d)/g;
 
 function kindOf(n: string): Reference['kind'] {
   if (n.includes('.')) return 'rule';

@@ -54,8 +54,12 @@ export function resolveEdition(editions: readonly EditionInfo[], arg: string | n
     const last = official.at(-1);
     if (last && !/^\d+$/.test(a)) {
       const newest = `the newest stored is ${last.effectiveDate}${last.setCode ? ` (${last.setCode})` : ''}`;
-      return fail(`no stored edition was published with a set coded "${code}" (${newest}); an edition is a date (YYYY-MM-DD), "latest", a set code or an "unofficial:…" label`);
+      return fail(
+        `no stored edition was published with a set coded "${code}" (${newest}); an edition is a date (YYYY-MM-DD), "latest", a set code or an "unofficial:…" label`,
+      );
     }
   }
-  return fail(`edition "${a.slice(0, 40)}" is not a date (YYYY-MM-DD), "latest", the code of a set an edition was published with (like AFR) or an "unofficial:…" label`);
+  return fail(
+    `edition "${a.slice(0, 40)}" is not a date (YYYY-MM-DD), "latest", the code of a set an edition was published with (like AFR) or an "unofficial:…" label`,
+  );
 }

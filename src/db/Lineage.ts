@@ -9,10 +9,6 @@ export interface ChainEdition {
   effectiveDate: string;
 }
 
-
-
-
-
 /** Lineage storage and the reads of history and refs (statements prepared on first use, named parameters). */
 export class Lineage {
   private readonly st: (name: string) => Statement;
@@ -20,10 +16,11 @@ export class Lineage {
   constructor(readonly db: Db) {
     const p = (sql: string): Statement => db.prepare(sql);
     this.st = lazyStatements({
-      chain: () => p(
-        `SELECT id, effective_date AS effectiveDate FROM editions
+      chain: () =>
+        p(
+          `SELECT id, effective_date AS effectiveDate FROM editions
          WHERE family = @family AND official = 1 ORDER BY effective_date, id`,
-      ),
+        ),
       state: () => p('SELECT edition_id AS editionId, prev_edition_id AS prevId FROM edition_lineage'),
       setState: () => p('INSERT OR REPLACE INTO edition_lineage (edition_id, prev_edition_id) VALUES (@editionId, @prevId)'),
       ids: () => p('SELECT lineage_id FROM edition_rules WHERE edition_id = @editionId ORDER BY ord').pluck(),
@@ -32,35 +29,40 @@ export class Lineage {
       // Rows are updated through the conflict path of an upsert: one primary-key seek per row,
       // in one statement (a set-based UPDATE ... FROM json_each was planned as a scan). Every row
       // exists, so nothing is inserted; a missing one would fail on version_id's foreign key.
-      setLineages: () => p(
-        `INSERT INTO edition_rules (edition_id, ord, version_id, lineage_id)
+      setLineages: () =>
+        p(
+          `INSERT INTO edition_rules (edition_id, ord, version_id, lineage_id)
          SELECT @editionId, value ->> 0, 0, value ->> 1 FROM json_each(@rows) WHERE true
          ON CONFLICT (edition_id, ord) DO UPDATE SET lineage_id = excluded.lineage_id`,
-      ),
+        ),
       allTexts: () => p('SELECT id, body FROM texts'),
       maxLineage: () => p('SELECT coalesce(max(lineage_id), 0) FROM edition_rules').pluck(),
       getNext: () => p(`SELECT value FROM meta WHERE key = 'lineage_next_id'`).pluck(),
       setNext: () => p(`INSERT OR REPLACE INTO meta (key, value) VALUES ('lineage_next_id', @value)`),
       clearLinks: () => p('DELETE FROM lineage_links WHERE edition_id = @editionId'),
       clearPairs: () => p('DELETE FROM lineage_pairs WHERE edition_id = @editionId'),
-      insertPairs: () => p(
-        `INSERT INTO lineage_pairs (edition_id, ord, method, score)
+      insertPairs: () =>
+        p(
+          `INSERT INTO lineage_pairs (edition_id, ord, method, score)
          SELECT @editionId, value ->> 0, value ->> 1, value ->> 2 FROM json_each(@rows)`,
-      ),
-      pairsOf: () => p(
-        `SELECT rv.number, lp.method, lp.score FROM lineage_pairs lp
+        ),
+      pairsOf: () =>
+        p(
+          `SELECT rv.number, lp.method, lp.score FROM lineage_pairs lp
            JOIN edition_rules er ON er.edition_id = lp.edition_id AND er.ord = lp.ord
            JOIN rule_versions rv ON rv.id = er.version_id
          WHERE lp.edition_id = @editionId`,
-      ).raw(true),
-      insertLink: () => p(
-        `INSERT OR IGNORE INTO lineage_links (edition_id, kind, ord, prev_edition_id, prev_ord)
+        ).raw(true),
+      insertLink: () =>
+        p(
+          `INSERT OR IGNORE INTO lineage_links (edition_id, kind, ord, prev_edition_id, prev_ord)
          VALUES (@editionId, @kind, @ord, @prevId, @prevOrd)`,
-      ),
-      lineageOf: () => p(
-        `SELECT er.lineage_id FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
+        ),
+      lineageOf: () =>
+        p(
+          `SELECT er.lineage_id FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id
          WHERE er.edition_id = @editionId AND rv.number = @number`,
-      ).pluck(),
+        ).pluck(),
     });
   }
 
@@ -135,11 +137,7 @@ export class Lineage {
   }
 
   /** Replaces the splits and merges recorded between an edition and its predecessor. */
-  replaceLinks(
-    editionId: number,
-    prevId: number,
-    links: Array<{ kind: 'split' | 'merge'; ord: number; prevOrd: number }>,
-  ): void {
+  replaceLinks(editionId: number, prevId: number, links: Array<{ kind: 'split' | 'merge'; ord: number; prevOrd: number }>): void {
     this.st('clearLinks').run({ editionId });
     for (const l of links) this.st('insertLink').run({ editionId, prevId, kind: l.kind, ord: l.ord, prevOrd: l.prevOrd });
   }

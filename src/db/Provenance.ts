@@ -110,9 +110,10 @@ export class Provenance {
 
   /** Stored editions of a family, oldest first: official ones, or all with `includeUnofficial`. */
   editions(family: DocumentFamily, includeUnofficial = false): ProvenanceEdition[] {
-    return (this.s.editions.all({ family, all: includeUnofficial ? 1 : 0 }) as Array<Omit<ProvenanceEdition, 'official'> & { official: number }>).map(
-      (e) => ({ ...e, official: e.official === 1 }),
-    );
+    return (this.s.editions.all({ family, all: includeUnofficial ? 1 : 0 }) as Array<Omit<ProvenanceEdition, 'official'> & { official: number }>).map((e) => ({
+      ...e,
+      official: e.official === 1,
+    }));
   }
 
   /**
@@ -120,11 +121,7 @@ export class Provenance {
    * Exact matches are found by normalized hash in SQL; bodies are read only
    * for texts whose hash differs from the one given.
    */
-  editionTexts(
-    family: DocumentFamily,
-    rules: Array<{ number: string; normH: number }>,
-    includeUnofficial = false,
-  ): ProvenanceEditionTexts[] {
+  editionTexts(family: DocumentFamily, rules: Array<{ number: string; normH: number }>, includeUnofficial = false): ProvenanceEditionTexts[] {
     const out = new Map<number, ProvenanceEditionTexts>();
     for (const e of this.editions(family, includeUnofficial)) out.set(e.editionId, { ...e, rules: new Map() });
     const json = JSON.stringify(rules.map((r) => [r.number, r.normH]));

@@ -89,9 +89,11 @@ export class Snapshot {
 
   constructor(readonly db: Db) {
     const all = <T>(sql: string): IterableIterator<T> => db.prepare(sql).raw(true).iterate() as IterableIterator<T>;
-    this.editions = (db.prepare(`SELECT ${EDITION_COLS} FROM editions ORDER BY family, effective_date, label`).all() as Array<
-      Omit<EditionInfo, 'official'> & { official: number }
-    >).map((e) => ({ ...e, family: e.family as Family, official: e.official === 1 }));
+    this.editions = (
+      db.prepare(`SELECT ${EDITION_COLS} FROM editions ORDER BY family, effective_date, label`).all() as Array<
+        Omit<EditionInfo, 'official'> & { official: number }
+      >
+    ).map((e) => ({ ...e, family: e.family as Family, official: e.official === 1 }));
     this.infoById = new Map(this.editions.map((e) => [e.id, e]));
     for (const family of new Set(this.editions.map((e) => e.family))) {
       const chain = this.editions.filter((e) => e.family === family);
@@ -454,7 +456,12 @@ export class Snapshot {
       // (rows are read only for the editions in the span)
       const e = this.infoById.get(l.editionId)!;
       if (e.family !== to.family || !e.official || e.effectiveDate <= from.effectiveDate || e.effectiveDate > to.effectiveDate) continue;
-      out.push({ kind: l.kind, lineage: this.edition(l.editionId).lineages[l.pos]!, prevLineage: this.edition(l.prevEditionId).lineages[l.prevPos]!, date: e.effectiveDate });
+      out.push({
+        kind: l.kind,
+        lineage: this.edition(l.editionId).lineages[l.pos]!,
+        prevLineage: this.edition(l.prevEditionId).lineages[l.prevPos]!,
+        date: e.effectiveDate,
+      });
     }
     // ISO dates order as strings (localeCompare would load ICU's collator, ~6 ms in a fresh process)
     return out.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)).map(({ kind, lineage, prevLineage }) => ({ kind, lineage, prevLineage }));

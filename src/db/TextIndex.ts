@@ -57,8 +57,12 @@ export class TextIndex {
       any: this.db.prepare('SELECT 1 FROM texts_fts WHERE texts_fts MATCH @q AND crkb_shown(rowid) LIMIT 1').pluck(),
       // Each only when a caller reads it (FTS5 tokenizes the text again for either). The page's
       // texts are picked by a function, not `rowid = @id`: FTS5 ignores a rowid bound as a double.
-      snippet: this.db.prepare(`SELECT rowid, snippet(texts_fts, 0, @open, @close, '…', 24) FROM texts_fts WHERE texts_fts MATCH @q AND crkb_wanted(rowid)`).raw(true),
-      highlight: this.db.prepare(`SELECT rowid, highlight(texts_fts, 0, @open, @close) FROM texts_fts WHERE texts_fts MATCH @q AND crkb_wanted(rowid)`).raw(true),
+      snippet: this.db
+        .prepare(`SELECT rowid, snippet(texts_fts, 0, @open, @close, '…', 24) FROM texts_fts WHERE texts_fts MATCH @q AND crkb_wanted(rowid)`)
+        .raw(true),
+      highlight: this.db
+        .prepare(`SELECT rowid, highlight(texts_fts, 0, @open, @close) FROM texts_fts WHERE texts_fts MATCH @q AND crkb_wanted(rowid)`)
+        .raw(true),
       bodies: this.db.prepare('SELECT body FROM texts_fts').pluck(),
     };
   }

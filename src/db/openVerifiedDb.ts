@@ -45,14 +45,18 @@ function expectedTables(): Map<string, string[]> {
 function tablesOf(db: Db): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const names = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).pluck().all() as string[];
-  for (const name of names) out.set(name, (db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(name) as string[]));
+  for (const name of names) out.set(name, db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(name) as string[]);
   return out;
 }
 
 /** Why an open database is not one this crkb serves, or null. */
 function problemOf(db: Db): string | null {
   const check = db.prepare('PRAGMA quick_check(1)').pluck().get() as string;
-  if (check !== 'ok') return `fails SQLite's integrity check (${check.replace(/\*\*\* in database \w+ \*\*\*/, '').trim().replace(/\s*\n\s*/g, '; ')})`;
+  if (check !== 'ok')
+    return `fails SQLite's integrity check (${check
+      .replace(/\*\*\* in database \w+ \*\*\*/, '')
+      .trim()
+      .replace(/\s*\n\s*/g, '; ')})`;
   const have = tablesOf(db);
   const missing: string[] = [];
   for (const [table, columns] of expectedTables()) {
@@ -76,7 +80,7 @@ function problemOf(db: Db): string | null {
 function sha256Of(fd: number, size: number): string {
   const hash = createHash('sha256');
   const buf = Buffer.allocUnsafe(1 << 20);
-  for (let pos = 0; pos < size; ) {
+  for (let pos = 0; pos < size;) {
     const n = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
     if (n === 0) break;
     hash.update(buf.subarray(0, n));

@@ -628,7 +628,11 @@ class Aligner {
     this.attach(nb, b2a, B, A, merges);
     // The continuation of a split is the fragment that carries the old lead text (then its number).
     for (const [j, list] of splits) {
-      const best = continuation(list, (x) => commonPrefix(normOf(A, x), normOf(B, j)), (x) => after[x]!.number === before[j]!.number);
+      const best = continuation(
+        list,
+        (x) => commonPrefix(normOf(A, x), normOf(B, j)),
+        (x) => after[x]!.number === before[j]!.number,
+      );
       if (best === list[0] || a2b[list[0]!] !== j || a2b[best] !== -1) continue;
       const s = score[list[0]!]!;
       this.unpair(list[0]!);
@@ -637,7 +641,11 @@ class Aligner {
       list.unshift(best);
     }
     for (const [i, list] of merges) {
-      const best = continuation(list, (y) => commonPrefix(normOf(A, i), normOf(B, y)), (y) => after[i]!.number === before[y]!.number);
+      const best = continuation(
+        list,
+        (y) => commonPrefix(normOf(A, i), normOf(B, y)),
+        (y) => after[i]!.number === before[y]!.number,
+      );
       if (best === list[0] || a2b[i] !== list[0] || b2a[best] !== -1) continue;
       const s = score[i]!;
       this.unpair(i);
@@ -820,11 +828,7 @@ function kindsCompatible(a: string, b: string): boolean {
  * Assigns lineage ids along a chain of editions in date order: `alignments[k]` aligns
  * edition k with edition k+1. Ids are consecutive integers from `firstId`.
  */
-export function assignLineages(
-  sizes: number[],
-  alignments: Array<Pick<Alignment, 'afterToBefore'>>,
-  firstId = 1,
-): { ids: Int32Array[]; nextId: number } {
+export function assignLineages(sizes: number[], alignments: Array<Pick<Alignment, 'afterToBefore'>>, firstId = 1): { ids: Int32Array[]; nextId: number } {
   let next = firstId;
   const ids: Int32Array[] = [];
   sizes.forEach((n, k) => {

@@ -84,7 +84,13 @@ export interface DiffText {
 }
 
 /** compareRuleText of two diffed texts: compareReworded when their hashes say they differ beyond typography. */
-export function compareTexts(b: DiffText, a: DiffText, resolveBefore: ResolveLineage, resolveAfter: ResolveLineage, titles?: { before: TitleOf; after: TitleOf }): RuleTextComparison {
+export function compareTexts(
+  b: DiffText,
+  a: DiffText,
+  resolveBefore: ResolveLineage,
+  resolveAfter: ResolveLineage,
+  titles?: { before: TitleOf; after: TitleOf },
+): RuleTextComparison {
   // (compareRuleText's defaults would extract references even for equal texts)
   if (b.text === a.text) return { textChange: 'none', typography: false };
   return b.normHash !== undefined && a.normHash !== undefined && b.normHash !== a.normHash && b.refs && a.refs

@@ -17,7 +17,6 @@ export interface DiffRule extends DiffText {
   version?: number;
 }
 
-
 /** What kind of change a rule underwent, for filtering. */
 export type ChangeKind = 'added' | 'removed' | 'renumbered' | 'substantive' | 'references' | 'typography';
 
@@ -308,10 +307,7 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
     changes: kept,
     sections,
     counts,
-    renumbering:
-      opts.section === undefined
-        ? renumbering
-        : renumbering.filter((r) => inScope(r.from, opts.section!) || inScope(r.to, opts.section!)),
+    renumbering: opts.section === undefined ? renumbering : renumbering.filter((r) => inScope(r.from, opts.section!) || inScope(r.to, opts.section!)),
     examples: opts.section === undefined ? examples : examples.filter((x) => inScope(x.number, opts.section!)),
     glossary: e.glossary ? diffGlossary(e.glossary, withSegments, resolveFrom, resolveTo, e.targetTitles) : [],
   };

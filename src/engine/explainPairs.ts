@@ -17,12 +17,7 @@ export interface PairReason {
  * ingest for each continuing rule; for editions further apart, the number of alignment steps the
  * lineage spans. Returns a function of a change (null for added and removed rules).
  */
-export function explainPairs(
-  db: Db,
-  from: { id: number },
-  to: { id: number },
-  family: DocumentFamily = 'cr',
-): (c: RuleChange) => PairReason | null {
+export function explainPairs(db: Db, from: { id: number }, to: { id: number }, family: DocumentFamily = 'cr'): (c: RuleChange) => PairReason | null {
   const lineage = new Lineage(db);
   const chain = lineage.chain(family);
   const kf = chain.findIndex((e) => e.id === from.id);

@@ -70,12 +70,7 @@ export function glossaryLineages(editions: GlossaryEdition[]): Int32Array[] {
  * `resolver(date)` resolves references in that edition (to rule lineages), so a definition whose
  * reference numbers only changed is a 'references' step. Null when no edition has the term.
  */
-export function glossaryHistory(
-  editions: GlossaryEdition[],
-  term: string,
-  resolver: (date: string) => ResolveLineage,
-  at?: string,
-): GlossaryHistory | null {
+export function glossaryHistory(editions: GlossaryEdition[], term: string, resolver: (date: string) => ResolveLineage, at?: string): GlossaryHistory | null {
   const key = termKey(term);
   const ids = glossaryLineages(editions);
   let id = 0;

@@ -41,11 +41,7 @@ export interface RuleHistory {
  * order, so a gap (the rule missing from an edition, then back) is shown as 'returned'.
  * `classify` tells a reference update from a substantive change.
  */
-export function ruleHistory(
-  rows: HistoryRow[],
-  editions: string[] = [],
-  classify?: (prev: HistoryRow, cur: HistoryRow) => TextChange,
-): RuleHistory | null {
+export function ruleHistory(rows: HistoryRow[], editions: string[] = [], classify?: (prev: HistoryRow, cur: HistoryRow) => TextChange): RuleHistory | null {
   if (rows.length === 0) return null;
   const sorted = [...rows].sort((a, b) => a.date.localeCompare(b.date));
   const order = new Map(editions.map((d, k) => [d, k]));

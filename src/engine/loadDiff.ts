@@ -59,23 +59,32 @@ export function loadDiff(
     const o = reader.version(a.versions[j]!);
     const r = reader.version(b.versions[i]!);
     if (o.examplesKey === r.examplesKey) continue;
-    for (const v of [o, r]) if (!exampleLists.has(v.examplesKey)) exampleLists.set(v.examplesKey, v.exampleIds.map((id) => reader.diffText(id)));
+    for (const v of [o, r])
+      if (!exampleLists.has(v.examplesKey))
+        exampleLists.set(
+          v.examplesKey,
+          v.exampleIds.map((id) => reader.diffText(id)),
+        );
   }
 
   // parts (read when a reference names no rule: few do) are the same part when their titles are
   let partRows: [Array<[string, string]>, Array<[string, string]>] | null = null;
   let partMaps: [Map<string, number>, Map<string, number>] | null = null;
   const partsRead = (): NonNullable<typeof partRows> => (partRows ??= [reader.partTitles(from.id), reader.partTitles(to.id)]);
-  const partOf = (side: 0 | 1) => (t: string): number | null =>
-    // parts are numbered 1-9; any other unresolved target is dangling
-    t.length === 1 ? ((partMaps ??= partLineages(...partsRead()))[side].get(t) ?? null) : null;
+  const partOf =
+    (side: 0 | 1) =>
+    (t: string): number | null =>
+      // parts are numbered 1-9; any other unresolved target is dangling
+      t.length === 1 ? ((partMaps ??= partLineages(...partsRead()))[side].get(t) ?? null) : null;
   // a target's title (its text, a part's title), read when a changed reference may repair a stale citation
   const versionText = (v: number): string => reader.diffText(reader.version(v).textId).text;
-  const titleOf = (e: typeof a, side: 0 | 1): TitleOf => (t) => {
-    if (t.length === 1) return partsRead()[side].find(([n]) => n === t)?.[1] ?? null;
-    const k = e.positionOf(t);
-    return k === undefined ? null : versionText(e.versions[k]!);
-  };
+  const titleOf =
+    (e: typeof a, side: 0 | 1): TitleOf =>
+    (t) => {
+      if (t.length === 1) return partsRead()[side].find(([n]) => n === t)?.[1] ?? null;
+      const k = e.positionOf(t);
+      return k === undefined ? null : versionText(e.versions[k]!);
+    };
   const rule = (e: typeof a, k: number): DiffRule => {
     const v = reader.version(e.versions[k]!);
     const t = reader.diffText(v.textId);

@@ -51,7 +51,7 @@ export class GlossaryMatcher {
     const words = [...text.matchAll(WORD_RE)].map((m) => ({ start: m.index, end: m.index + m[0].length, key: lower(m[0]) }));
     const out: GlossaryMention[] = [];
     const seen = new Set<GlossaryRecord>();
-    for (let i = 0; i < words.length; ) {
+    for (let i = 0; i < words.length;) {
       let found: { n: number; entry: GlossaryRecord } | null = null;
       let key = '';
       for (let n = 1; n <= MAX_WORDS && i + n <= words.length; n++) {

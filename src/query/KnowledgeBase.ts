@@ -400,7 +400,6 @@ export class KnowledgeBase {
     return out;
   }
 
-
   /** Texts by id. */
   texts(ids: Iterable<number>): Map<number, string> {
     return this.snapshot.texts(ids);
@@ -498,7 +497,6 @@ export class KnowledgeBase {
     return this.snapshot.glossaryEntry(editionId, term);
   }
 
-
   /** A glossary entry by term, or NOT_FOUND with the closest terms. */
   glossaryTermOrThrow(edition: EditionInfo, term: string): GlossaryRecord {
     const g = this.glossaryTerm(edition.id, term);
@@ -553,8 +551,7 @@ export class KnowledgeBase {
     }
     const words = (text.match(TOKEN_RE) ?? []).slice(0, 32);
     if (words.length === 0 || opts.limit <= 0) return [];
-    const query = (ws: string[], join: string): string =>
-      ws.map((w, i) => (opts.prefix && i === ws.length - 1 ? `${quote(w)}*` : quote(w))).join(join);
+    const query = (ws: string[], join: string): string => ws.map((w, i) => (opts.prefix && i === ws.length - 1 ? `${quote(w)}*` : quote(w))).join(join);
     const index = this.snapshot.searchOf(editionId);
     let fts = query(words, ' ');
     let places = this.places(editionId, index, fts, offset + opts.limit);
@@ -613,14 +610,16 @@ export class KnowledgeBase {
           complete = true;
           break;
         }
-        for (const pos of this.snapshot.positionsUsingText(editionId, textId, 'text')) out.push({ textId, score, ord: pos, pos, exampleIndex: -1, glossary: null });
+        for (const pos of this.snapshot.positionsUsingText(editionId, textId, 'text'))
+          out.push({ textId, score, ord: pos, pos, exampleIndex: -1, glossary: null });
         for (const pos of this.snapshot.positionsUsingText(editionId, textId, 'example')) {
           const r = this.snapshot.ruleAt(editionId, pos)!;
           r.exampleIds.forEach((x, i) => {
             if (x === textId) out.push({ textId, score, ord: pos, pos, exampleIndex: i, glossary: null });
           });
         }
-        for (const g of this.snapshot.glossaryUsingText(editionId, textId)) out.push({ textId, score, ord: 1_000_000 + g.ord, pos: -1, exampleIndex: -1, glossary: g });
+        for (const g of this.snapshot.glossaryUsingText(editionId, textId))
+          out.push({ textId, score, ord: 1_000_000 + g.ord, pos: -1, exampleIndex: -1, glossary: g });
         last = score;
       }
       if (complete) return out.sort((a, b) => a.score - b.score || a.ord - b.ord || a.exampleIndex - b.exampleIndex);
@@ -659,7 +658,9 @@ export class KnowledgeBase {
   /** Why a diff paired each rule: the aligner's method and score (neighbouring editions), or the alignment steps between. */
   explain(from: EditionInfo, to: EditionInfo): (c: RuleChange) => PairReason | null {
     if (!this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'lineage_pairs'`).get()) {
-      throw new QueryError('BAD_INPUT', 'this database was built before the aligner recorded why it paired rules: ingest it again to explain diffs', { argument: '--explain' });
+      throw new QueryError('BAD_INPUT', 'this database was built before the aligner recorded why it paired rules: ingest it again to explain diffs', {
+        argument: '--explain',
+      });
     }
     return explainPairs(this.db, from, to, from.family);
   }

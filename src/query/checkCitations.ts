@@ -122,7 +122,8 @@ export function checkCitations(kb: KnowledgeBase, q: CitationQuery): CitationRep
     if (numbers.length > MAX_CITATIONS) throw new QueryError('BAD_INPUT', `"numbers" holds more than ${MAX_CITATIONS} numbers`, { argument: 'numbers' });
     found = numbers.map((raw) => {
       const n = typeof raw === 'string' ? normalizeNumber(raw) : null;
-      if (n === null) throw new QueryError('BAD_INPUT', `"${String(raw).slice(0, 40)}" in "numbers" is not a rule number (like 702.19b)`, { argument: 'numbers' });
+      if (n === null)
+        throw new QueryError('BAD_INPUT', `"${String(raw).slice(0, 40)}" in "numbers" is not a rule number (like 702.19b)`, { argument: 'numbers' });
       return { cited: n, title: null };
     });
   }
@@ -201,7 +202,14 @@ export function citationsMarkdown(r: CitationReport): string {
     if (c.goneSince) notes.push(`gone since ${c.goneSince}`);
     if (c.textChange === 'references') notes.push('only reference numbers changed');
     if (c.textChange === 'substantive') notes.push('text changed');
-    if (c.title !== null) notes.push(c.titleMatches === null ? `title “${cell(c.title)}”` : c.titleMatches ? `title “${cell(c.title)}” matches` : `title “${cell(c.title)}” no longer matches`);
+    if (c.title !== null)
+      notes.push(
+        c.titleMatches === null
+          ? `title “${cell(c.title)}”`
+          : c.titleMatches
+            ? `title “${cell(c.title)}” matches`
+            : `title “${cell(c.title)}” no longer matches`,
+      );
     lines.push(`| ${c.cited} | ${STATUS_WORD[c.status]} | ${now} | ${c.then ? short(c.then.text) : '—'} | ${notes.join('; ')} |`);
   }
   if (r.citations.length === 0) lines.push('| — | no citations found | | | |');

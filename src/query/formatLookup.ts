@@ -62,7 +62,12 @@ function lines(a: LookupAnswer, md: boolean, examplesOf: (r: RuleRecord) => stri
   const esc = md ? escapeMd : (s: string) => s;
   if (a.kind === 'fuzzy' && a.matched) add(md ? `*Showing “${esc(a.matched)}”*` : `Showing "${a.matched}"`);
   if (a.kind === 'search') add(md ? `*No rule or term ${echoMd(a.query)}; rules mentioning it:*` : `No rule or term "${a.query}"; rules mentioning it:`);
-  if (a.kind === 'none') add(md ? `Nothing found for ${echoMd(a.query)} in the ${a.edition.effectiveDate} edition.` : `Nothing found for "${a.query}" in the ${a.edition.effectiveDate} edition.`);
+  if (a.kind === 'none')
+    add(
+      md
+        ? `Nothing found for ${echoMd(a.query)} in the ${a.edition.effectiveDate} edition.`
+        : `Nothing found for "${a.query}" in the ${a.edition.effectiveDate} edition.`,
+    );
   for (const g of a.glossary) add(md ? `**${esc(g.term)}**: ${esc(g.definition.replace(/\n/g, ' '))}` : `${g.term}: ${g.definition.replace(/\n/g, ' ')}`);
   for (const r of a.rules) {
     add(md ? `**${ruleLabel(r)}** ${esc(r.text)}` : `${ruleLabel(r)} ${r.text}`, r.number);
@@ -111,19 +116,16 @@ export function capLines(all: string[], limit: number, moreLine: string): string
 }
 
 /** Formats an answer as chat text or markdown, capped at CHAT_LIMIT (or `limit`) characters unless `full`. */
-export function formatLookup(
-  a: LookupAnswer,
-  format: 'text' | 'markdown',
-  examplesOf: (r: RuleRecord) => string[],
-  opts: FormatOptions,
-): string {
+export function formatLookup(a: LookupAnswer, format: 'text' | 'markdown', examplesOf: (r: RuleRecord) => string[], opts: FormatOptions): string {
   const md = format === 'markdown';
   const all = lines(a, md, examplesOf, opts);
   const texts = all.map((l) => l.text);
   const limit = Math.min(opts.limit ?? CHAT_LIMIT, CHAT_LIMIT);
   if (opts.full || texts.join('\n').length <= limit) return texts.join('\n');
   const moreLine = (hidden: string): string =>
-    md ? `[… ${hidden ? `${escapeMd(hidden)} not shown; ` : ''}the rest](<${opts.fullUrl}>)` : `… ${hidden ? `${hidden} not shown; ` : ''}the rest: ${opts.fullUrl}`;
+    md
+      ? `[… ${hidden ? `${escapeMd(hidden)} not shown; ` : ''}the rest](<${opts.fullUrl}>)`
+      : `… ${hidden ? `${hidden} not shown; ` : ''}the rest: ${opts.fullUrl}`;
   // room for the longest note the cut can need: every rule from the first to the last hidden
   const ruleNumbers = all.flatMap((l) => (l.rule === null ? [] : [l.rule]));
   const worst = moreLine(notShown([ruleNumbers[0] ?? '', ruleNumbers.at(-1) ?? '']));

@@ -81,7 +81,11 @@ export class HeavyPool {
 
   /** Resolves once every worker thread has loaded its knowledge base. */
   async ready(): Promise<void> {
-    await Promise.all(Array.from({ length: this.pool.maxThreads }, () => this.pool.run({ method: 'PING', url: '', headers: {}, publicUrl: '' } as HeavyTask & { started: MessagePort })));
+    await Promise.all(
+      Array.from({ length: this.pool.maxThreads }, () =>
+        this.pool.run({ method: 'PING', url: '', headers: {}, publicUrl: '' } as HeavyTask & { started: MessagePort }),
+      ),
+    );
   }
 
   /** Requests of a kind waiting or running now. */
@@ -119,8 +123,15 @@ export class HeavyPool {
         throw new HeavyRefusal('busy', kind, `the server is busy: no worker was free for ${limit.waitMs / 1000} s; try again in a few seconds`, 5);
       }
       if (overrun === 'budget') {
-        console.error(`crkb: a costly ${kind} request ran past its ${limit.budgetMs / 1000} s budget and was stopped: ${task.method} ${task.url.slice(0, 200)}`);
-        throw new HeavyRefusal('budget', kind, `the request took longer than ${limit.budgetMs / 1000} s and was stopped; ask for less (a narrower diff, one section)`, 10);
+        console.error(
+          `crkb: a costly ${kind} request ran past its ${limit.budgetMs / 1000} s budget and was stopped: ${task.method} ${task.url.slice(0, 200)}`,
+        );
+        throw new HeavyRefusal(
+          'budget',
+          kind,
+          `the request took longer than ${limit.budgetMs / 1000} s and was stopped; ask for less (a narrower diff, one section)`,
+          10,
+        );
       }
       throw e;
     } finally {

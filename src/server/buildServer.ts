@@ -77,7 +77,7 @@ export interface BuiltServer {
 export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer> {
   if (!opts.db && !opts.dbFile && !opts.dbImage) throw new Error('buildServer needs dbFile, db or dbImage');
   const warm = { search: opts.warmSearch !== false };
-  const kb = (opts.db ? new KnowledgeBase(opts.db) : opts.dbImage ? KnowledgeBase.openImage(opts.dbImage) : KnowledgeBase.openVerified(opts.dbFile!));
+  const kb = opts.db ? new KnowledgeBase(opts.db) : opts.dbImage ? KnowledgeBase.openImage(opts.dbImage) : KnowledgeBase.openVerified(opts.dbFile!);
   const dbSha256 = kb.file?.sha256 ?? createHash('sha256').update(kb.db.serialize()).digest('hex');
   const publicUrl = typeof opts.publicUrl === 'function' ? opts.publicUrl : () => (opts.publicUrl as string | undefined) ?? 'http://127.0.0.1:4000';
   const bodyLimit = opts.bodyLimit ?? 64 * 1024;
@@ -90,7 +90,11 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   // the worker thread loads its copy while this thread warms its own
   const pool =
     threads > 0
-      ? new HeavyPool({ threads, setup: { ...(kb.file ? { dbHeld: { fd: kb.file.fd, size: kb.file.size, sha256: kb.file.sha256 } } : { dbImage: kb.db.serialize() }), server }, ...(opts.heavyLimits ? { limits: opts.heavyLimits } : {}) })
+      ? new HeavyPool({
+          threads,
+          setup: { ...(kb.file ? { dbHeld: { fd: kb.file.fd, size: kb.file.size, sha256: kb.file.sha256 } } : { dbImage: kb.db.serialize() }), server },
+          ...(opts.heavyLimits ? { limits: opts.heavyLimits } : {}),
+        })
       : null;
   kb.warm(warm);
   await pool?.ready();
@@ -178,7 +182,6 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   app.use(openApiRoutes({ publicUrl }));
   app.use(webRoutes({ kb: () => kb, cache, publicUrl, assets }));
 
-
   app.use((_req, res) => {
     res.status(404).json({ error: { code: 'NOT_FOUND', message: 'no such page or endpoint; see / (the web app), /graphql and /v1/lookup' } });
   });
@@ -189,7 +192,13 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
     if (res.headersSent) return;
     if (status >= 400 && status < 500) {
       const message =
-        e.type === 'entity.too.large' ? `request body larger than ${bodyLimit} bytes` : e.type === 'entity.parse.failed' ? 'malformed JSON body' : err instanceof URIError ? 'malformed URL encoding' : 'bad request';
+        e.type === 'entity.too.large'
+          ? `request body larger than ${bodyLimit} bytes`
+          : e.type === 'entity.parse.failed'
+            ? 'malformed JSON body'
+            : err instanceof URIError
+              ? 'malformed URL encoding'
+              : 'bad request';
       res.status(status).json({ errors: [{ message, extensions: { code: 'BAD_USER_INPUT' } }] });
       return;
     }

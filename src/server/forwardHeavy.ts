@@ -171,7 +171,10 @@ export function graphqlOnPool(pool: HeavyPool, publicUrl: () => string): Executo
       } catch (e) {
         if (!(e instanceof HeavyRefusal)) throw e;
         const code = e.reason === 'busy' ? 'BUSY' : 'TIMEOUT';
-        return { data: null, errors: [new GraphQLError(e.message, { extensions: { code, http: { status: 503, headers: { 'Retry-After': String(e.retryAfter) } } } })] };
+        return {
+          data: null,
+          errors: [new GraphQLError(e.message, { extensions: { code, http: { status: 503, headers: { 'Retry-After': String(e.retryAfter) } } } })],
+        };
       }
       const scope = (args.contextValue as { cache?: CacheScope }).cache;
       if (scope && r.scope) {

@@ -93,7 +93,9 @@ function useAnswerLimit(maxBytes: number): Plugin {
 function useParamErrors(): Plugin {
   const rethrow = (e: unknown): never => {
     if (!(e instanceof SyntaxError)) throw e;
-    throw new GraphQLError('the "variables" and "extensions" parameters must be JSON objects', { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+    throw new GraphQLError('the "variables" and "extensions" parameters must be JSON objects', {
+      extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
+    });
   };
   return {
     onRequestParse({ request, requestParser, setRequestParser }) {
@@ -194,7 +196,11 @@ export class GraphqlEndpoint {
    * Runs one HTTP request (`url` a path under /graphql with its query string). `scope` learns
    * which editions the answer read.
    */
-  async fetch(url: string, init: { method: string; headers: Record<string, string>; body?: Buffer | string }, scope: CacheScope = { exact: 0, loose: 0 }): Promise<GraphqlResponse> {
+  async fetch(
+    url: string,
+    init: { method: string; headers: Record<string, string>; body?: Buffer | string },
+    scope: CacheScope = { exact: 0, loose: 0 },
+  ): Promise<GraphqlResponse> {
     const outcome: GraphqlOutcome = { codes: [] };
     const res = await this.yoga.fetch(`http://localhost${url}`, init as RequestInit, { scope, outcome });
     const body = await res.text();

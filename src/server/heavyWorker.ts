@@ -41,7 +41,7 @@ const setup = workerData as WorkerSetup;
 /** The verified file's bytes, read through the serving thread's descriptor: its path may name another file by now. */
 function readHeld(h: NonNullable<WorkerSetup['dbHeld']>): Uint8Array {
   const bytes = Buffer.allocUnsafe(h.size);
-  for (let pos = 0; pos < h.size; ) {
+  for (let pos = 0; pos < h.size;) {
     const n = readSync(h.fd, bytes, pos, h.size - pos, pos);
     if (n === 0) break;
     pos += n;

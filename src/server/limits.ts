@@ -199,7 +199,6 @@ export const FIELD_COST: Record<string, { cost: number; list?: number }> = {
   'CitationReport.markdown': { cost: 1 },
 };
 
-
 /**
  * The least a field costs each time it is resolved, introspection and `__typename` included (about
  * 1 µs: what graphql-js spends resolving and serializing a field, measured by bench/fieldCost). It
@@ -222,7 +221,11 @@ export function introspectionSizes(schema: GraphQLSchema): Record<string, number
   const types = Object.values(schema.getTypeMap());
   const directives = schema.getDirectives();
   const fields = types.flatMap((t) => (isObjectType(t) || isInterfaceType(t) ? Object.values(t.getFields()) : []));
-  const perType = (f: (t: (typeof types)[number]) => number) => avg(types.reduce((n, t) => n + f(t), 0), types.length);
+  const perType = (f: (t: (typeof types)[number]) => number) =>
+    avg(
+      types.reduce((n, t) => n + f(t), 0),
+      types.length,
+    );
   return {
     '__Schema.types': types.length,
     '__Schema.directives': directives.length,
@@ -231,9 +234,18 @@ export function introspectionSizes(schema: GraphQLSchema): Record<string, number
     '__Type.enumValues': perType((t) => (isEnumType(t) ? t.getValues().length : 0)),
     '__Type.interfaces': perType((t) => (isObjectType(t) || isInterfaceType(t) ? t.getInterfaces().length : 0)),
     '__Type.possibleTypes': perType((t) => (isUnionType(t) || isInterfaceType(t) ? schema.getPossibleTypes(t).length : 0)),
-    '__Field.args': avg(fields.reduce((n, f) => n + f.args.length, 0), fields.length),
-    '__Directive.args': avg(directives.reduce((n, d) => n + d.args.length, 0), directives.length),
-    '__Directive.locations': avg(directives.reduce((n, d) => n + d.locations.length, 0), directives.length),
+    '__Field.args': avg(
+      fields.reduce((n, f) => n + f.args.length, 0),
+      fields.length,
+    ),
+    '__Directive.args': avg(
+      directives.reduce((n, d) => n + d.args.length, 0),
+      directives.length,
+    ),
+    '__Directive.locations': avg(
+      directives.reduce((n, d) => n + d.locations.length, 0),
+      directives.length,
+    ),
   };
 }
 
@@ -259,7 +271,10 @@ export function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
       const dflt = field.args.find((a) => a.name === 'first')?.defaultValue;
       const first = (args.first ?? dflt ?? 0) as number;
       if (first < 0 || first > pageMax) {
-        throw requestError('BAD_USER_INPUT', `\`first\` of ${field.name} must be between 0 and ${pageMax}, not ${first}`, { argument: 'first', maximum: pageMax });
+        throw requestError('BAD_USER_INPUT', `\`first\` of ${field.name} must be between 0 and ${pageMax}, not ${first}`, {
+          argument: 'first',
+          maximum: pageMax,
+        });
       }
       return own + first * childComplexity;
     }
@@ -308,21 +323,31 @@ export function useCostLimit(schema: GraphQLSchema, limits: QueryLimits, choose?
         if (typeof e.extensions.code === 'string') return setResultAndStopExecution({ errors: [e] });
         if (/maximum allowed number of nodes/.test(e.message)) {
           return setResultAndStopExecution({
-            errors: [requestError('TOO_COMPLEX', `the operation has more than ${limits.maxNodes} selections once its fragments are spread`, { nodes: limits.maxNodes })],
+            errors: [
+              requestError('TOO_COMPLEX', `the operation has more than ${limits.maxNodes} selections once its fragments are spread`, {
+                nodes: limits.maxNodes,
+              }),
+            ],
           });
         }
         errors.push(e);
       }
       // variables that do not fit their types, a directive's missing argument: nothing runs without a cost
       if (errors.length > 0) {
-        return setResultAndStopExecution({ errors: errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes ?? null, extensions: { code: 'BAD_USER_INPUT', http: { status: 400, spec: true } } })) });
+        return setResultAndStopExecution({
+          errors: errors.map(
+            (e) => new GraphQLError(e.message, { nodes: e.nodes ?? null, extensions: { code: 'BAD_USER_INPUT', http: { status: 400, spec: true } } }),
+          ),
+        });
       }
       const cost = analysis.complexity;
       (args.contextValue as Costed).cost = cost;
       if (cost > limits.maxCost) {
         const shown = Math.ceil(cost);
         return setResultAndStopExecution({
-          errors: [requestError('TOO_COMPLEX', `query cost ${shown} exceeds the limit of ${limits.maxCost}; ask for fewer items or cheaper fields`, { cost: shown })],
+          errors: [
+            requestError('TOO_COMPLEX', `query cost ${shown} exceeds the limit of ${limits.maxCost}; ask for fewer items or cheaper fields`, { cost: shown }),
+          ],
         });
       }
       const execute = choose?.(cost, args);

@@ -131,7 +131,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       console.error(`crkb memory: rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} external ${mb(m.external)} MB`);
     }, every * 1000).unref();
   }
-  const stop = () => void l.close().then(() => { built.close(); process.exit(0); });
+  const stop = () =>
+    void l.close().then(() => {
+      built.close();
+      process.exit(0);
+    });
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

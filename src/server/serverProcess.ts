@@ -2,10 +2,7 @@ import type { BuiltServer } from './buildServer.js';
 import { listen, type ConnectionLimits } from './listen.js';
 
 /** Messages between the supervisor (supervise.ts) and a server process, over the cluster's IPC channel. */
-export type ServerMessage =
-  | { crkb: 'ready'; sha256: string; url: string }
-  | { crkb: 'beat' }
-  | { crkb: 'refused'; reason: string };
+export type ServerMessage = { crkb: 'ready'; sha256: string; url: string } | { crkb: 'beat' } | { crkb: 'refused'; reason: string };
 /** What the supervisor tells a server process: finish and exit (drain: others take over; stop: the service stops). */
 export type SupervisorMessage = { crkb: 'drain' } | { crkb: 'stop' };
 

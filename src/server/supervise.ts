@@ -104,7 +104,20 @@ export function supervise(opts: SuperviseOptions): Promise<number> {
     gen.timers[slot] = null;
     const worker = cluster.fork(opts.env);
     const now = Date.now();
-    const p: Proc = { worker, pid: worker.process.pid ?? 0, slot, gen, state: 'starting', forkedAt: now, readyAt: 0, lastBeat: now, sha256: '', url: '', refused: null, killedFor: null };
+    const p: Proc = {
+      worker,
+      pid: worker.process.pid ?? 0,
+      slot,
+      gen,
+      state: 'starting',
+      forkedAt: now,
+      readyAt: 0,
+      lastBeat: now,
+      sha256: '',
+      url: '',
+      refused: null,
+      killedFor: null,
+    };
     gen.procs[slot] = p;
     live.add(p);
     worker.on('message', (m: ServerMessage) => onMessage(p, m));

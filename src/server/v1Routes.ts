@@ -89,8 +89,7 @@ export function v1Routes(opts: V1Options): Router {
       const fullUrl = `${base}/v1/lookup?${params}`;
       const examplesOf = (r: RuleRecord) => kb.examples(r);
       const fo = { examples, fullUrl, full };
-      const body =
-        format === 'json' ? JSON.stringify(lookupJson(a, examplesOf, fo)) : formatLookup(a, format, examplesOf, fo);
+      const body = format === 'json' ? JSON.stringify(lookupJson(a, examplesOf, fo)) : formatLookup(a, format, examplesOf, fo);
       return { body, exact: edition.exact };
     });
 

@@ -150,7 +150,9 @@ export function webRoutes(opts: WebOptions): Router {
       const offsetArg = param(req, 'offset') ?? '0';
       const offset = Number(offsetArg);
       if (!Number.isInteger(offset) || offset < 0 || offset > MAX_SEARCH_OFFSET) {
-        throw new QueryError('BAD_INPUT', `offset must be a whole number from 0 to ${MAX_SEARCH_OFFSET}, not "${offsetArg.slice(0, 20)}"`, { argument: 'offset' });
+        throw new QueryError('BAD_INPUT', `offset must be a whole number from 0 to ${MAX_SEARCH_OFFSET}, not "${offsetArg.slice(0, 20)}"`, {
+          argument: 'offset',
+        });
       }
       if (q.length > MAX_SEARCH_LENGTH) throw new QueryError('BAD_INPUT', `the search text is longer than ${MAX_SEARCH_LENGTH} characters`, { argument: 'q' });
       // the live fragment: what search-as-you-type fetches, the last word read as a prefix
@@ -180,15 +182,20 @@ export function webRoutes(opts: WebOptions): Router {
   );
 
   router.get('/history/:number', (req, res) =>
-    respond(req, res, (kb) => {
-      const n = ruleNumber(String(req.params.number), 'number');
-      const ed = kb.resolveEdition(param(req, 'edition') || 'latest');
-      kb.ruleOrThrow(ed.edition, n);
-      const h = kb.history(ed.edition, n);
-      if (!h) throw new QueryError('NOT_FOUND', `no history of rule ${n} in the ${ed.edition.effectiveDate} edition`, { edition: ed.edition.effectiveDate });
-      // a history lists every edition: a newly stored one changes it
-      return { page: historyPage(kb, ed.edition, n, h), exact: false };
-    }, (s) => `/history/${s}`),
+    respond(
+      req,
+      res,
+      (kb) => {
+        const n = ruleNumber(String(req.params.number), 'number');
+        const ed = kb.resolveEdition(param(req, 'edition') || 'latest');
+        kb.ruleOrThrow(ed.edition, n);
+        const h = kb.history(ed.edition, n);
+        if (!h) throw new QueryError('NOT_FOUND', `no history of rule ${n} in the ${ed.edition.effectiveDate} edition`, { edition: ed.edition.effectiveDate });
+        // a history lists every edition: a newly stored one changes it
+        return { page: historyPage(kb, ed.edition, n, h), exact: false };
+      },
+      (s) => `/history/${s}`,
+    ),
   );
 
   return router;

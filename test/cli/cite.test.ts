@@ -31,7 +31,10 @@ test('crkb cite --json, --to, and a clean file exits 0', async () => {
   const r = await captureCli(run, db, [file, '--as-of', '2021-06-18', '--to', '2021-06-18', '--json']);
   assert.equal(r.code, 0, r.err);
   const j = JSON.parse(r.out) as { citations: Array<{ status: string }> };
-  assert.deepEqual(j.citations.map((c) => c.status), ['same', 'same']);
+  assert.deepEqual(
+    j.citations.map((c) => c.status),
+    ['same', 'same'],
+  );
   const missing = await captureCli(run, db, [file]).catch((e: Error) => e);
   assert.match(String(missing), /--as-of is required/);
 });

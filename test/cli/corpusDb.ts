@@ -29,11 +29,7 @@ export function corpusDb(): () => string {
 }
 
 /** Runs a command's run(argv) with --db, capturing stdout and stderr. */
-export async function captureCli(
-  run: (argv: string[]) => Promise<number>,
-  db: string,
-  argv: string[],
-): Promise<{ code: number; out: string; err: string }> {
+export async function captureCli(run: (argv: string[]) => Promise<number>, db: string, argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   const ow = process.stdout.write.bind(process.stdout);

@@ -23,7 +23,10 @@ test('diff --json: the exact shape, reference update, renumbering, added rules',
   assert.equal(d.to, '2021-07-23');
   for (const c of d.changes) {
     // (an added rule split off another, or a removed one merged into another, also says which)
-    assert.deepEqual(Object.keys(c).filter((k) => k !== 'splitFrom' && k !== 'mergedInto'), ['before', 'after', 'renumbered', 'textChange']);
+    assert.deepEqual(
+      Object.keys(c).filter((k) => k !== 'splitFrom' && k !== 'mergedInto'),
+      ['before', 'after', 'renumbered', 'textChange'],
+    );
     for (const side of [c.before, c.after]) if (side) assert.deepEqual(Object.keys(side), ['number', 'text']);
     assert.ok(c.before !== null || c.after !== null);
     assert.ok(!(c.before && c.after && c.before.number === c.after.number && c.before.text === c.after.text), 'unchanged rules are left out');
@@ -69,7 +72,10 @@ test('--section, --kind, --renumbering, --markdown and the text summary', { skip
 });
 
 test('an unknown edition date is a usage error naming it', { skip }, async () => {
-  await assert.rejects(cli(run, '1990-01-01', '2021-07-23'), (e: unknown) => e instanceof UsageError && /FROM: no cr edition was in force on 1990-01-01: the earliest stored is 2009-05-01/.test(e.message));
+  await assert.rejects(
+    cli(run, '1990-01-01', '2021-07-23'),
+    (e: unknown) => e instanceof UsageError && /FROM: no cr edition was in force on 1990-01-01: the earliest stored is 2009-05-01/.test(e.message),
+  );
   await assert.rejects(cli(run, '2021-06-18', 'yesterday'), (e: unknown) => e instanceof UsageError && /TO: edition "yesterday" is not a date/.test(e.message));
   await assert.rejects(cli(run, '2021-06-18'), UsageError);
 });

@@ -45,8 +45,15 @@ test('crkb discord commands prints the five slash commands with their options', 
   const r = await capture(['commands']);
   assert.equal(r.code, 0);
   const cmds = JSON.parse(r.out) as Array<{ name: string; options: Array<{ name: string; autocomplete?: boolean }> }>;
-  assert.deepEqual(cmds.map((c) => c.name), ['cr', 'define', 'search', 'diff', 'history']);
-  for (const c of cmds) assert.ok(c.options.some((o) => o.name === 'ephemeral'), c.name);
+  assert.deepEqual(
+    cmds.map((c) => c.name),
+    ['cr', 'define', 'search', 'diff', 'history'],
+  );
+  for (const c of cmds)
+    assert.ok(
+      c.options.some((o) => o.name === 'ephemeral'),
+      c.name,
+    );
   assert.ok(cmds.find((c) => c.name === 'cr')!.options.find((o) => o.name === 'number')!.autocomplete);
 });
 

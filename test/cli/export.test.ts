@@ -46,7 +46,10 @@ test('export prints one edition in exactly the documented shape', () => {
 });
 
 test('export of the 1999 edition and of "latest"', () => {
-  const old = JSON.parse(crkb('export', '--edition', '1999-12-31', '--db', db).stdout) as { effectiveDate: string; rules: Array<{ number: string; text: string }> };
+  const old = JSON.parse(crkb('export', '--edition', '1999-12-31', '--db', db).stdout) as {
+    effectiveDate: string;
+    rules: Array<{ number: string; text: string }>;
+  };
   assert.equal(old.effectiveDate, '1999-11-01');
   assert.ok(old.rules.length > 300);
   const latest = JSON.parse(crkb('export', '--edition', 'latest', '--db', db).stdout) as { effectiveDate: string };

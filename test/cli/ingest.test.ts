@@ -27,7 +27,10 @@ function crkb(args: string[]): { child: ChildProcess; done: Promise<{ code: numb
 function storedDates(dbFile: string): string[] {
   const db = openReadOnlyDb(dbFile);
   try {
-    return new Catalog(db).editions().map((e) => e.effectiveDate).sort();
+    return new Catalog(db)
+      .editions()
+      .map((e) => e.effectiveDate)
+      .sort();
   } finally {
     db.close();
   }

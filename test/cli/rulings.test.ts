@@ -64,7 +64,10 @@ test('export, history and diff work on the rulings family', () => {
   const h = crkb('history', 'E.13.Ruling.3', '--family', 'rulings', '--json');
   assert.equal(h.status, 0, h.stderr);
   const history = JSON.parse(h.stdout) as { steps: Array<{ date: string; number: string }> };
-  assert.deepEqual(history.steps.map((s) => [s.date, s.number]), [['1999-04-21', 'E.13.Ruling.3']]);
+  assert.deepEqual(
+    history.steps.map((s) => [s.date, s.number]),
+    [['1999-04-21', 'E.13.Ruling.3']],
+  );
   // A CR number is not a rulings number, and the other way round.
   assert.equal(crkb('history', 'E.13.Ruling.3').status, 1);
   assert.equal(crkb('history', '702.19', '--family', 'rulings').status, 1);

@@ -13,7 +13,10 @@ function childrenOf(pid: number): number[] {
   for (const d of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
-      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      const stat = fs
+        .readFileSync(`/proc/${d}/stat`, 'utf8')
+        .replace(/^.*\) /, '')
+        .split(' ');
       if (Number(stat[1]) === pid) out.push(Number(d));
     } catch {
       // gone meanwhile
@@ -69,7 +72,11 @@ async function serve(db: string, workers: number, env: Record<string, string> = 
   };
   try {
     onSpawn?.(sv);
-    const url = await until(() => /GraphQL\s+(http:\/\/\S+)\/graphql/.exec(out)?.[1] ?? (sv.exitCode !== null ? Promise.reject(new Error('exited')) : null), 30_000, `crkb serve:\n${out}\n${err}`);
+    const url = await until(
+      () => /GraphQL\s+(http:\/\/\S+)\/graphql/.exec(out)?.[1] ?? (sv.exitCode !== null ? Promise.reject(new Error('exited')) : null),
+      30_000,
+      `crkb serve:\n${out}\n${err}`,
+    );
     return {
       sv,
       url,
@@ -136,10 +143,14 @@ test('a server process whose event loop stops (SIGSTOP) is replaced by the watch
     const [hung, other] = s.workers();
     stopped = hung!;
     process.kill(hung!, 'SIGSTOP');
-    await until(() => {
-      const now = s.workers();
-      return now.length === 2 && !now.includes(hung!) ? true : null;
-    }, 20_000, 'the stopped process to be replaced');
+    await until(
+      () => {
+        const now = s.workers();
+        return now.length === 2 && !now.includes(hung!) ? true : null;
+      },
+      20_000,
+      'the stopped process to be replaced',
+    );
     assert.match(s.log(), new RegExp(`server process ${hung} stopped answering \\(no heartbeat for [\\d.]+ s\\); killing it`));
     assert.ok(s.workers().includes(other!), 'the healthy process was left alone');
     assert.match((await until(() => s.text(), 15_000, 'an answer'))!, /First text/);
@@ -177,7 +188,11 @@ test('a crash loop is retried with doubling delays up to the cap, never given up
     await sleep(1200);
     const [pid] = s.workers();
     process.kill(pid!, 'SIGKILL');
-    await until(() => (s.log().includes(`server process ${pid} was killed (SIGKILL); starting another in 0.1 s (failure 1 in a row)`) ? true : null), 10_000, 'the restart');
+    await until(
+      () => (s.log().includes(`server process ${pid} was killed (SIGKILL); starting another in 0.1 s (failure 1 in a row)`) ? true : null),
+      10_000,
+      'the restart',
+    );
     await until(() => s.text(), 15_000, 'the server again');
   } finally {
     await s.stop();
@@ -262,7 +277,13 @@ test('a corrupt, zero-edition or other-schema replacement is refused: the answer
     const r = await fetch(`${s.url}/download/crkb.db`);
     assert.equal(r.status, 200, when);
     assert.equal(r.headers.get('etag'), `"${sha}"`, when);
-    assert.equal(createHash('sha256').update(Buffer.from(await r.arrayBuffer())).digest('hex'), sha, `${when}: the bytes`);
+    assert.equal(
+      createHash('sha256')
+        .update(Buffer.from(await r.arrayBuffer()))
+        .digest('hex'),
+      sha,
+      `${when}: the bytes`,
+    );
   };
   try {
     await download('at start');
@@ -271,7 +292,11 @@ test('a corrupt, zero-edition or other-schema replacement is refused: the answer
       writeRefusedDb(path.join(dir, 'bad.db'), kind);
       fs.renameSync(path.join(dir, 'bad.db'), db);
       await until(() => (count(s.log(), /not reloading/) > refusals ? true : null), 20_000, `the refusal of the ${kind} file`);
-      const line = s.log().split('\n').filter((l) => l.includes('not reloading')).at(-1)!;
+      const line = s
+        .log()
+        .split('\n')
+        .filter((l) => l.includes('not reloading'))
+        .at(-1)!;
       assert.ok(line.startsWith(`crkb: not reloading ${db}: `) && REFUSED[kind].test(line) && line.includes(`still serving sha256 ${sha.slice(0, 12)}`), line);
       assert.match((await s.text())!, /First text/, `answers after the ${kind} file`);
       await download(`after the ${kind} file`);

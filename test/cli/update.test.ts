@@ -42,7 +42,10 @@ async function setup(files: string[], editions: Array<{ date: string; urls: stri
 function stored(db: string): string[] {
   const h = openReadOnlyDb(db);
   try {
-    return new Catalog(h).editions().filter((e) => e.family === 'cr').map((e) => e.effectiveDate);
+    return new Catalog(h)
+      .editions()
+      .filter((e) => e.family === 'cr')
+      .map((e) => e.effectiveDate);
   } finally {
     h.close();
   }
@@ -51,11 +54,14 @@ function stored(db: string): string[] {
 const read = (rel: string): Buffer => fs.readFileSync(path.join(CORPUS, rel));
 
 test('update: the manifest first (a malformed official name), then the address pattern; release notes of each new edition', { skip }, async () => {
-  const { dir, db, manifest } = await setup(['rulesraker/2021-06-09.txt'], [
-    { date: '2021-06-18', urls: [] },
-    // 2021-09-24 was published as "MagicCompRules 202109224.txt"
-    { date: '2021-09-24', urls: ['https://media.wizards.com/2021/downloads/MagicCompRules%20202109224.txt'] },
-  ]);
+  const { dir, db, manifest } = await setup(
+    ['rulesraker/2021-06-09.txt'],
+    [
+      { date: '2021-06-18', urls: [] },
+      // 2021-09-24 was published as "MagicCompRules 202109224.txt"
+      { date: '2021-09-24', urls: ['https://media.wizards.com/2021/downloads/MagicCompRules%20202109224.txt'] },
+    ],
+  );
   const { server, base, hits } = await serve({
     '/2021/downloads/MagicCompRules%20202109224.txt': read('rulesraker/2021-07-12.txt'),
     '/2021/downloads/MagicCompRules%2020211119.txt': read('mtg-cr/CR-2021-11-15.txt'),
@@ -83,10 +89,13 @@ test('update: the manifest first (a malformed official name), then the address p
 });
 
 test('update: an edition republished under a second name is stored once, both files merged', { skip }, async () => {
-  const { dir, db, manifest } = await setup(['rulesraker/2022-10-07.txt'], [
-    { date: '2022-10-07', urls: [] },
-    { date: '2026-06-19', urls: ['https://media.wizards.com/2026/downloads/MagicCompRules%2020260619.txt'] },
-  ]);
+  const { dir, db, manifest } = await setup(
+    ['rulesraker/2022-10-07.txt'],
+    [
+      { date: '2022-10-07', urls: [] },
+      { date: '2026-06-19', urls: ['https://media.wizards.com/2026/downloads/MagicCompRules%2020260619.txt'] },
+    ],
+  );
   const first = read('rulesraker/2022-11-18.txt');
   // the second publication differs in white space only
   const second = Buffer.from(decodeBuffer(first).text.replace(/\n/g, ' \n'), 'utf8');

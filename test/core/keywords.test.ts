@@ -18,8 +18,14 @@ function kw(rel: string) {
 
 test('modern keywords live in 701/702', { skip }, () => {
   const k = kw('mtg-cr/CR-2022-11-18.txt');
-  assert.deepEqual(k.find((e) => e.name === 'Flying'), { kind: 'ability', number: '702.9', name: 'Flying' });
-  assert.deepEqual(k.find((e) => e.number === '701.2'), { kind: 'action', number: '701.2', name: 'Activate' });
+  assert.deepEqual(
+    k.find((e) => e.name === 'Flying'),
+    { kind: 'ability', number: '702.9', name: 'Flying' },
+  );
+  assert.deepEqual(
+    k.find((e) => e.number === '701.2'),
+    { kind: 'action', number: '701.2', name: 'Activate' },
+  );
   assert.ok(!k.some((e) => e.number === '702.1'), 'the general rule 702.1 is not a keyword');
   // five-word names (a four-word cap missed them)
   assert.deepEqual(k.find((e) => e.number === '702.162')?.name, 'More Than Meets the Eye');
@@ -28,7 +34,10 @@ test('modern keywords live in 701/702', { skip }, () => {
 
 test('pre-2009 keywords are found by section title (502 Keyword Abilities, 501 Keyword Actions)', { skip }, () => {
   const k = kw('mtg-cr/CR-2008-10-01.txt');
-  assert.deepEqual(k.find((e) => e.number === '502.2'), { kind: 'ability', number: '502.2', name: 'First Strike' });
+  assert.deepEqual(
+    k.find((e) => e.number === '502.2'),
+    { kind: 'ability', number: '502.2', name: 'First Strike' },
+  );
   assert.ok(k.some((e) => e.kind === 'action' && e.number.startsWith('501.')));
   const old = kw('mtg-cr/CR-1999-04-23.txt');
   assert.deepEqual(old.map((e) => e.name).slice(0, 3), ['First Strike', 'Flanking', 'Flying']);

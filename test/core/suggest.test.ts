@@ -34,6 +34,11 @@ test('editDistance equals the full table, capped at max + 1, for every pair of s
 test('closestTerms ranks by distance, counts a completion as 1, and skips candidates too long or short to be close', () => {
   assert.deepEqual(
     closestTerms('trampel', ['trample', 'tramples', 'temple', 'trample', 'Trampled', 'a', 'trampelling'], 5, 2).map((s) => [s.value, s.distance]),
-    [['trample', 1], ['trampelling', 1], ['Trampled', 2], ['tramples', 2]],
+    [
+      ['trample', 1],
+      ['trampelling', 1],
+      ['Trampled', 2],
+      ['tramples', 2],
+    ],
   );
 });

@@ -43,5 +43,8 @@ test('a corrupt, empty, non-SQLite, zero-edition, other-schema or older-format f
     // the server refuses it the same way (it used to serve a zero-edition file: every answer a 400)
     await assert.rejects(buildServer({ dbFile: file }), (e: unknown) => e instanceof DbRefused && REFUSED[kind].test(e.reason), `buildServer: ${kind}`);
   }
-  assert.throws(() => openVerifiedDb(path.join(dir, 'missing.db')), (e: unknown) => e instanceof DbRefused && e.reason === 'no such file');
+  assert.throws(
+    () => openVerifiedDb(path.join(dir, 'missing.db')),
+    (e: unknown) => e instanceof DbRefused && e.reason === 'no such file',
+  );
 });

@@ -60,12 +60,10 @@ test('an inserted section shifts the following block without breaking lineage', 
 
 test('boilerplate keyword rules are never cross-paired', () => {
   // boilerplate is what many keywords share: a few unchanged ones make it so
-  const common: Array<[string, string]> = ['Exalted', 'Provoke', 'Rampage', 'Soulshift', 'Ninjutsu', 'Echo'].flatMap(
-    (k, n): Array<[string, string]> => [
-      [`702.${30 + n}`, k],
-      [`702.${30 + n}a`, `${k} is a ${n % 2 ? 'triggered' : 'static'} ability.`],
-    ],
-  );
+  const common: Array<[string, string]> = ['Exalted', 'Provoke', 'Rampage', 'Soulshift', 'Ninjutsu', 'Echo'].flatMap((k, n): Array<[string, string]> => [
+    [`702.${30 + n}`, k],
+    [`702.${30 + n}a`, `${k} is a ${n % 2 ? 'triggered' : 'static'} ability.`],
+  ]);
   const b = ed([
     ['702', 'Keyword Abilities'],
     ['702.22', 'Flanking'],
@@ -95,7 +93,10 @@ test('rewording in place and a split are detected', () => {
   const b = ed([
     ['500', 'General'],
     ['500.1', 'A turn consists of five phases, in this order: beginning, precombat main, combat, postcombat main, and ending.'],
-    ['500.2', 'A phase or step in which players receive priority ends when the stack is empty and all players pass in succession. Simply having the stack become empty does not cause such a phase or step to end.'],
+    [
+      '500.2',
+      'A phase or step in which players receive priority ends when the stack is empty and all players pass in succession. Simply having the stack become empty does not cause such a phase or step to end.',
+    ],
     ['500.3', 'A step in which no players receive priority ends when all specified actions that take place during that step are completed.'],
   ]);
   const a = ed([
@@ -113,9 +114,20 @@ test('rewording in place and a split are detected', () => {
 });
 
 test('lineage ids survive renumbering along a chain and new rules get fresh ids', () => {
-  const e1 = ed([['100', 'General'], ['100.1', 'These Magic rules apply to any Magic game with two or more players.']]);
-  const e2 = ed([['100', 'General'], ['100.1', 'A new first rule about deck construction and sideboards.'], ['100.2', 'These Magic rules apply to any Magic game with two or more players.']]);
-  const e3 = ed([['101', 'General'], ['101.1', 'A new first rule about deck construction and sideboards.'], ['101.2', 'These Magic rules apply to any Magic game with two or more players.']]);
+  const e1 = ed([
+    ['100', 'General'],
+    ['100.1', 'These Magic rules apply to any Magic game with two or more players.'],
+  ]);
+  const e2 = ed([
+    ['100', 'General'],
+    ['100.1', 'A new first rule about deck construction and sideboards.'],
+    ['100.2', 'These Magic rules apply to any Magic game with two or more players.'],
+  ]);
+  const e3 = ed([
+    ['101', 'General'],
+    ['101.1', 'A new first rule about deck construction and sideboards.'],
+    ['101.2', 'These Magic rules apply to any Magic game with two or more players.'],
+  ]);
   const als = [alignEditions(e1, e2), alignEditions(e2, e3)];
   const { ids, nextId } = assignLineages([e1.length, e2.length, e3.length], als, 10);
   assert.equal(ids[0]![1], ids[2]![2]); // 100.1 → 100.2 → 101.2

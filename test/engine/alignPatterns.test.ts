@@ -100,5 +100,8 @@ test('chooseMatching prefers two good pairs to one slightly better pair that blo
     [0, 1, 0.45],
     [1, 0, 0.45],
   ]);
-  assert.deepEqual(w.map(([i, j]) => [i, j]), [[0, 0]]);
+  assert.deepEqual(
+    w.map(([i, j]) => [i, j]),
+    [[0, 0]],
+  );
 });

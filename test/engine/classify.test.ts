@@ -4,7 +4,10 @@ import { compareRuleText, textClass } from '../../src/engine/compareRule.js';
 import { diffToJson, lineageResolver, partLineages } from '../../src/engine/diffEditions.js';
 import { diffFixtures as diffEditions, type FixtureEdition } from './memorySource.js';
 
-const resolver = (m: Record<string, number>) => (t: string): number | null => m[t] ?? null;
+const resolver =
+  (m: Record<string, number>) =>
+  (t: string): number | null =>
+    m[t] ?? null;
 const none = (): null => null;
 
 test('typography beyond normalizeText: a bare TM and punctuation moved around a parenthesis', () => {
@@ -36,11 +39,26 @@ test('a range is compared by its ends: new subrules inside it are a reference up
 
 test('a part reference resolves to the part of the same title', () => {
   const [pf, pt] = partLineages(
-    [['5', 'Additional Rules'], ['6', 'Multiplayer Rules']],
-    [['7', 'Additional Rules'], ['8', 'Multiplayer Rules'], ['9', 'Casual Variants']],
+    [
+      ['5', 'Additional Rules'],
+      ['6', 'Multiplayer Rules'],
+    ],
+    [
+      ['7', 'Additional Rules'],
+      ['8', 'Multiplayer Rules'],
+      ['9', 'Casual Variants'],
+    ],
   );
-  const rf = lineageResolver(() => undefined, [], (t) => pf.get(t) ?? null);
-  const rt = lineageResolver(() => undefined, [], (t) => pt.get(t) ?? null);
+  const rf = lineageResolver(
+    () => undefined,
+    [],
+    (t) => pf.get(t) ?? null,
+  );
+  const rt = lineageResolver(
+    () => undefined,
+    [],
+    (t) => pt.get(t) ?? null,
+  );
   const before = 'A multiplayer game begins with more than two players. See section 6, "Multiplayer Rules."';
   assert.equal(compareRuleText(before, before.replace('section 6', 'section 8'), rf, rt).textChange, 'references');
   assert.equal(compareRuleText(before, before.replace('section 6', 'section 9'), rf, rt).textChange, 'substantive');
@@ -84,16 +102,30 @@ test('--json carries typography, glossary and example changes with the same clas
     ],
   );
   // "one." → "one!" is a wording change: the examples' class is the strongest of their changes
-  assert.deepEqual(json.examples.map((x) => [x.number, x.textChange]), [['100.1', 'substantive']]);
-  const onlyRefs = diffToJson(diffEditions({ ...from, rules: [from.rules[0]!, { ...from.rules[1]!, examples: ['Example: see rule 100.2.'] }, from.rules[2]!] }, { ...to, rules: [to.rules[0]!, { ...to.rules[1]!, examples: ['Example: see rule 100.3.'] }, to.rules[2]!, to.rules[3]!] }));
-  assert.deepEqual(onlyRefs.examples.map((x) => x.textChange), ['references']);
+  assert.deepEqual(
+    json.examples.map((x) => [x.number, x.textChange]),
+    [['100.1', 'substantive']],
+  );
+  const onlyRefs = diffToJson(
+    diffEditions(
+      { ...from, rules: [from.rules[0]!, { ...from.rules[1]!, examples: ['Example: see rule 100.2.'] }, from.rules[2]!] },
+      { ...to, rules: [to.rules[0]!, { ...to.rules[1]!, examples: ['Example: see rule 100.3.'] }, to.rules[2]!, to.rules[3]!] },
+    ),
+  );
+  assert.deepEqual(
+    onlyRefs.examples.map((x) => x.textChange),
+    ['references'],
+  );
 });
 
 test('the repair of a stale citation is a reference correction, not a substantive change', () => {
   // 701.36 was Goad in both editions; Exert is 701.37 (lineage 37) after the repair
   const rb = resolver({ '701.36': 36, '701.37': 37 });
   const ra = resolver({ '701.36': 36, '701.37': 37 });
-  const title = (m: Record<string, string>) => (t: string): string | null => m[t] ?? null;
+  const title =
+    (m: Record<string, string>) =>
+    (t: string): string | null =>
+      m[t] ?? null;
   const titles = { before: title({ '701.36': 'Goad', '701.37': 'Exert' }), after: title({ '701.36': 'Goad', '701.37': 'Exert' }) };
   const before = 'A keyword action. See rule 701.36, “Exert.”';
   const after = 'A keyword action. See rule 701.37, “Exert.”';

@@ -58,8 +58,18 @@ test('2009-05-01 → 2009-07-11 (Magic 2010 rewrite): known moves are found', { 
   const title = (rules: ParsedDocument['rules'], n: string | null): string | undefined => rules.find((r) => r.number === n)?.text;
   // Each check: old rules under an old heading must land under the new heading of the same title.
   const checks: Array<{ name: string; old: RegExp; oldHead: (n: string) => string; newHead: (n: string) => string | null }> = [
-    { name: 'keyword abilities 502.x → 702.x', old: /^502\.\d+[a-z]$/, oldHead: (n) => n.replace(/[a-z]$/, ''), newHead: (n) => (/^702\.\d+[a-z]$/.test(n) ? n.replace(/[a-z]$/, '') : null) },
-    { name: 'card types 212.x → 30x', old: /^212\.[2-9][a-z]$/, oldHead: (n) => n.replace(/[a-z]$/, ''), newHead: (n) => (/^30\d\.\d+[a-z]?$/.test(n) ? n.slice(0, 3) : null) },
+    {
+      name: 'keyword abilities 502.x → 702.x',
+      old: /^502\.\d+[a-z]$/,
+      oldHead: (n) => n.replace(/[a-z]$/, ''),
+      newHead: (n) => (/^702\.\d+[a-z]$/.test(n) ? n.replace(/[a-z]$/, '') : null),
+    },
+    {
+      name: 'card types 212.x → 30x',
+      old: /^212\.[2-9][a-z]$/,
+      oldHead: (n) => n.replace(/[a-z]$/, ''),
+      newHead: (n) => (/^30\d\.\d+[a-z]?$/.test(n) ? n.slice(0, 3) : null),
+    },
     { name: 'state-based effects 420.5x → 704.5x', old: /^420\.5[a-z]$/, oldHead: () => 'SBE', newHead: (n) => (/^704\.5[a-z]$/.test(n) ? 'SBE' : null) },
   ];
   for (const c of checks) {

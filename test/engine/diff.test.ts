@@ -6,7 +6,10 @@ import { wordDiff } from '../../src/engine/wordDiff.js';
 import { ruleHistory } from '../../src/engine/history.js';
 import { diffFixtures as diffEditions, type FixtureEdition } from './memorySource.js';
 
-const resolver = (m: Record<string, number>) => (t: string): number | null => m[t] ?? null;
+const resolver =
+  (m: Record<string, number>) =>
+  (t: string): number | null =>
+    m[t] ?? null;
 // copy rule: lineage 7 (706.10 before, 707.10 after); rolling a die: lineage 9 (706.1 after only)
 const rb = resolver({ '706.10': 7, '706.1': 5 });
 const ra = resolver({ '707.10': 7, '706.1': 9, '707.1': 5 });
@@ -15,10 +18,28 @@ test('word diff rebuilds both texts and marks only the changed words', () => {
   const a = 'A copy of a modal spell copies the mode(s). (See rule 706.10.)';
   const b = 'A copy of a modal spell or ability copies the mode(s). (See rule 707.10.)';
   const segs = wordDiff(a, b);
-  assert.equal(segs.filter((s) => s.op !== 'insert').map((s) => s.text).join(''), a);
-  assert.equal(segs.filter((s) => s.op !== 'delete').map((s) => s.text).join(''), b);
-  assert.deepEqual(segs.filter((s) => s.op === 'delete').map((s) => s.text), ['706.10']);
-  assert.deepEqual(segs.filter((s) => s.op === 'insert').map((s) => s.text), ['or ability ', '707.10']);
+  assert.equal(
+    segs
+      .filter((s) => s.op !== 'insert')
+      .map((s) => s.text)
+      .join(''),
+    a,
+  );
+  assert.equal(
+    segs
+      .filter((s) => s.op !== 'delete')
+      .map((s) => s.text)
+      .join(''),
+    b,
+  );
+  assert.deepEqual(
+    segs.filter((s) => s.op === 'delete').map((s) => s.text),
+    ['706.10'],
+  );
+  assert.deepEqual(
+    segs.filter((s) => s.op === 'insert').map((s) => s.text),
+    ['or ability ', '707.10'],
+  );
 });
 
 test('a change of reference numbers only, to the same rule, is a reference update', () => {
@@ -41,17 +62,33 @@ test('typography-only changes are "none" and flagged', () => {
 });
 
 const rule = (number: string, text: string, lineage: number, examples: string[] = []): FixtureEdition['rules'][number] => ({
-  number, text, lineage, examples,
+  number,
+  text,
+  lineage,
+  examples,
 });
 const ed1 = {
   date: '2021-06-18',
-  rules: [rule('700.2g', 'A copy copies the mode(s). (See rule 706.10.)', 1), rule('706.1', 'Old copy intro.', 5), rule('706.10', 'To copy a spell means to put a copy of it onto the stack.', 7, ['An example.']), rule('708.1', 'Gone rule.', 8)],
+  rules: [
+    rule('700.2g', 'A copy copies the mode(s). (See rule 706.10.)', 1),
+    rule('706.1', 'Old copy intro.', 5),
+    rule('706.10', 'To copy a spell means to put a copy of it onto the stack.', 7, ['An example.']),
+    rule('708.1', 'Gone rule.', 8),
+  ],
   glossary: [{ term: 'Copy', definition: 'See rule 706.' }],
 };
 const ed2 = {
   date: '2021-07-23',
-  rules: [rule('700.2g', 'A copy copies the mode(s). (See rule 707.10.)', 1), rule('706.1', 'Roll a die.', 9), rule('707.1', 'Old copy intro.', 5), rule('707.10', 'To copy a spell means to put a copy of it onto the stack.', 7, ['An example, reworded.'])],
-  glossary: [{ term: 'Copy', definition: 'See rule 707.' }, { term: 'Die', definition: 'A die.' }],
+  rules: [
+    rule('700.2g', 'A copy copies the mode(s). (See rule 707.10.)', 1),
+    rule('706.1', 'Roll a die.', 9),
+    rule('707.1', 'Old copy intro.', 5),
+    rule('707.10', 'To copy a spell means to put a copy of it onto the stack.', 7, ['An example, reworded.']),
+  ],
+  glossary: [
+    { term: 'Copy', definition: 'See rule 707.' },
+    { term: 'Die', definition: 'A die.' },
+  ],
 };
 
 test('diff pairs by lineage: renumbering, reference updates, added and removed rules', () => {
@@ -59,23 +96,46 @@ test('diff pairs by lineage: renumbering, reference updates, added and removed r
   const json = diffToJson(d);
   assert.deepEqual(Object.keys(json), ['from', 'to', 'changes', 'glossary', 'examples']);
   assert.deepEqual(json.changes, [
-    { before: { number: '700.2g', text: ed1.rules[0]!.text }, after: { number: '700.2g', text: ed2.rules[0]!.text }, renumbered: false, textChange: 'references' },
+    {
+      before: { number: '700.2g', text: ed1.rules[0]!.text },
+      after: { number: '700.2g', text: ed2.rules[0]!.text },
+      renumbered: false,
+      textChange: 'references',
+    },
     { before: null, after: { number: '706.1', text: 'Roll a die.' }, renumbered: false, textChange: 'substantive' },
     { before: { number: '706.1', text: 'Old copy intro.' }, after: { number: '707.1', text: 'Old copy intro.' }, renumbered: true, textChange: 'none' },
     { before: { number: '706.10', text: ed1.rules[2]!.text }, after: { number: '707.10', text: ed2.rules[3]!.text }, renumbered: true, textChange: 'none' },
     { before: { number: '708.1', text: 'Gone rule.' }, after: null, renumbered: false, textChange: 'substantive' },
   ]);
-  assert.deepEqual(d.renumbering, [{ from: '706.1', to: '707.1' }, { from: '706.10', to: '707.10' }]);
+  assert.deepEqual(d.renumbering, [
+    { from: '706.1', to: '707.1' },
+    { from: '706.10', to: '707.10' },
+  ]);
   assert.equal(d.counts.renumbered, 2);
   assert.equal(d.counts.added, 1);
   assert.equal(d.counts.removed, 1);
   assert.equal(d.examples.length, 1);
-  assert.deepEqual(d.glossary.map((g) => [g.term, g.before, g.after]), [['Copy', 'See rule 706.', 'See rule 707.'], ['Die', null, 'A die.']]);
-  assert.deepEqual(diffEditions(ed1, ed2, { section: '707' }).changes.map((c) => c.after?.number), ['707.1', '707.10']);
-  assert.deepEqual(diffEditions(ed1, ed2, { kinds: ['removed'] }).changes.map((c) => c.before?.number), ['708.1']);
+  assert.deepEqual(
+    d.glossary.map((g) => [g.term, g.before, g.after]),
+    [
+      ['Copy', 'See rule 706.', 'See rule 707.'],
+      ['Die', null, 'A die.'],
+    ],
+  );
+  assert.deepEqual(
+    diffEditions(ed1, ed2, { section: '707' }).changes.map((c) => c.after?.number),
+    ['707.1', '707.10'],
+  );
+  assert.deepEqual(
+    diffEditions(ed1, ed2, { kinds: ['removed'] }).changes.map((c) => c.before?.number),
+    ['708.1'],
+  );
   // reverse diff
   const rev = diffEditions(ed2, ed1);
-  assert.deepEqual(rev.renumbering, [{ from: '707.1', to: '706.1' }, { from: '707.10', to: '706.10' }]);
+  assert.deepEqual(rev.renumbering, [
+    { from: '707.1', to: '706.1' },
+    { from: '707.10', to: '706.10' },
+  ]);
   assert.equal(rev.changes.find((c) => c.after?.number === '700.2g')?.textChange, 'references');
 });
 
@@ -90,5 +150,12 @@ test('history follows a lineage across renumbering', () => {
   );
   assert.ok(h);
   assert.deepEqual(h.numbers, ['706.10', '707.10']);
-  assert.deepEqual(h.steps.map((s) => [s.change, s.renumbered, s.previousNumber ?? null]), [['added', false, null], ['changed', true, '706.10'], ['unchanged', false, null]]);
+  assert.deepEqual(
+    h.steps.map((s) => [s.change, s.renumbered, s.previousNumber ?? null]),
+    [
+      ['added', false, null],
+      ['changed', true, '706.10'],
+      ['unchanged', false, null],
+    ],
+  );
 });

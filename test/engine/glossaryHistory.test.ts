@@ -4,9 +4,27 @@ import { glossaryHistory, glossaryLineages } from '../../src/engine/glossaryHist
 import type { GlossaryEdition } from '../../src/engine/glossaryHistory.js';
 
 const eds: GlossaryEdition[] = [
-  { date: '2010-01-01', entries: [{ term: 'Removed from the Game', definition: 'See Exile.' }, { term: 'Dies', definition: 'Put into a graveyard from play. See rule 700.4.' }] },
-  { date: '2011-01-01', entries: [{ term: 'Dies', definition: 'Put into a graveyard from play. See rule 700.6.' }, { term: 'Exiled', definition: 'See Exile.' }] },
-  { date: '2012-01-01', entries: [{ term: 'dies', definition: 'Put into a graveyard from the battlefield. See rule 700.6.' }, { term: 'Exiled', definition: 'See Exile.' }] },
+  {
+    date: '2010-01-01',
+    entries: [
+      { term: 'Removed from the Game', definition: 'See Exile.' },
+      { term: 'Dies', definition: 'Put into a graveyard from play. See rule 700.4.' },
+    ],
+  },
+  {
+    date: '2011-01-01',
+    entries: [
+      { term: 'Dies', definition: 'Put into a graveyard from play. See rule 700.6.' },
+      { term: 'Exiled', definition: 'See Exile.' },
+    ],
+  },
+  {
+    date: '2012-01-01',
+    entries: [
+      { term: 'dies', definition: 'Put into a graveyard from the battlefield. See rule 700.6.' },
+      { term: 'Exiled', definition: 'See Exile.' },
+    ],
+  },
 ];
 // rule 700.4 of 2010 is rule 700.6 of 2011 and 2012 (lineage 40)
 const lineages: Record<string, Record<string, number>> = {
@@ -14,7 +32,10 @@ const lineages: Record<string, Record<string, number>> = {
   '2011-01-01': { '700.6': 40 },
   '2012-01-01': { '700.6': 40 },
 };
-const resolver = (date: string) => (t: string): number | null => lineages[date]?.[t] ?? null;
+const resolver =
+  (date: string) =>
+  (t: string): number | null =>
+    lineages[date]?.[t] ?? null;
 
 test('glossary lineage: same term (case folded), else a renamed term with the same definition', () => {
   const ids = glossaryLineages(eds);

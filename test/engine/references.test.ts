@@ -45,10 +45,22 @@ test('numeric ranges: subrule numbers and whole rules', () => {
 
 test('sections and parts', () => {
   const r = extractReferences('See rule 614, “Replacement Effects.”');
-  assert.deepEqual(r.map((x) => [x.target, x.kind]), [['614', 'section']]);
-  assert.deepEqual(extractReferences('See section 9, “Casual Variants.”').map((x) => [x.target, x.kind]), [['9', 'part']]);
-  assert.deepEqual(extractReferences('See section 410, "Handling Triggered Abilities."').map((x) => x.kind), ['section']);
-  assert.deepEqual(extractReferences('See section 217.2, "Library."').map((x) => x.kind), ['rule']);
+  assert.deepEqual(
+    r.map((x) => [x.target, x.kind]),
+    [['614', 'section']],
+  );
+  assert.deepEqual(
+    extractReferences('See section 9, “Casual Variants.”').map((x) => [x.target, x.kind]),
+    [['9', 'part']],
+  );
+  assert.deepEqual(
+    extractReferences('See section 410, "Handling Triggered Abilities."').map((x) => x.kind),
+    ['section'],
+  );
+  assert.deepEqual(
+    extractReferences('See section 217.2, "Library."').map((x) => x.kind),
+    ['rule'],
+  );
 });
 
 test('old-era quoted titles and 1999 hard-wrapped text', () => {

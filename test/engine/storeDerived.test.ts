@@ -39,7 +39,11 @@ test('ingest stores lineage ids that survive 706.10 → 707.10, stable across re
     assert.equal(moved, copyBefore, 'the later edition kept its id when an earlier one was inserted');
     assert.notEqual(lineageOf(db, '2021-07-23', '706.10'), old, 'new 706.10 (dice) is another lineage');
     const l = new Lineage(db);
-    for (const e of l.chain('cr')) assert.ok(l.lineageIds(e.id).every((x) => x !== null), `all rows of ${e.effectiveDate} have ids`);
+    for (const e of l.chain('cr'))
+      assert.ok(
+        l.lineageIds(e.id).every((x) => x !== null),
+        `all rows of ${e.effectiveDate} have ids`,
+      );
     const ids = l.lineageIds(l.chain('cr')[1]!.id);
     assert.equal(new Set(ids).size, ids.length, 'ids are unique within an edition');
     db.close();

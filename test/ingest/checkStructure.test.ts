@@ -14,7 +14,8 @@ const findings = (doc: ParsedDocument): string[] => doc.warnings.filter((w) => F
 /** A one-rule-per-line edition (the post-2009 layout) from its body lines. */
 function edition(body: string[], glossary: string[] = ['Ability', 'Text on an object.']): string {
   // long lines, one paragraph each: not a hard-wrapped edition
-  const filler = 'This rule has a long text, as the rules printed one paragraph to a line do, so that the edition does not look hard-wrapped at all to the parser reading it.';
+  const filler =
+    'This rule has a long text, as the rules printed one paragraph to a line do, so that the edition does not look hard-wrapped at all to the parser reading it.';
   const rules = Array.from({ length: 25 }, (_, k) => [`100.${k + 3}. ${filler}`, '']).flat();
   return [
     'Magic: The Gathering Comprehensive Rules',
@@ -58,7 +59,10 @@ test('a heading the parser could not take, stored as rule text, is a finding at 
 test('a definition holding a line shaped like a glossary term is a finding', () => {
   const text = edition(['101. Starting the Game', '', '101.1. At the start of a game, shuffle.'], ['Ability', 'Text on an object, see', 'Ante', 'A zone.']);
   const doc = parseCrText(text);
-  assert.ok(findings(doc).some((f) => f.endsWith('swallowed-term')), findings(doc).join(', '));
+  assert.ok(
+    findings(doc).some((f) => f.endsWith('swallowed-term')),
+    findings(doc).join(', '),
+  );
 });
 
 test('a rule whose parent is missing and a section counter that jumps are findings', () => {
@@ -85,14 +89,24 @@ test('Unicode line and paragraph separators, NEL, bare CR and non-breaking-space
     'U+2029': lines.join('\u2029'),
     NEL: lines.join('\u0085'),
     'bare CR': lines.join('\r'),
-    'NBSP blank lines and indentation': lines.map((l) => (l.trim() === '' ? '\u00a0\u00a0' : /^\d{3}\.\d+[a-z] /.test(l) ? `\u00a0\u00a0${l}` : l)).join('\r\n'),
+    'NBSP blank lines and indentation': lines
+      .map((l) => (l.trim() === '' ? '\u00a0\u00a0' : /^\d{3}\.\d+[a-z] /.test(l) ? `\u00a0\u00a0${l}` : l))
+      .join('\r\n'),
   };
   for (const [name, text] of Object.entries(layouts)) {
     const decoded = decodeBuffer(Buffer.from(text, 'utf8'));
     const doc = parseCrText(decoded.text);
     assert.deepEqual(findings(doc), [], name);
     assert.equal(doc.accounting.unaccounted.length, 0, name);
-    assert.deepEqual(doc.rules.map((r) => [r.number, r.text, r.examples]), base.rules.map((r) => [r.number, r.text, r.examples]), name);
-    assert.deepEqual(doc.glossary.map((g) => [g.term, g.definition]), base.glossary.map((g) => [g.term, g.definition]), name);
+    assert.deepEqual(
+      doc.rules.map((r) => [r.number, r.text, r.examples]),
+      base.rules.map((r) => [r.number, r.text, r.examples]),
+      name,
+    );
+    assert.deepEqual(
+      doc.glossary.map((g) => [g.term, g.definition]),
+      base.glossary.map((g) => [g.term, g.definition]),
+      name,
+    );
   }
 });

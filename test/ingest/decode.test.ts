@@ -52,7 +52,10 @@ test('ASCII, and LF, CRLF and bare CR line endings all become LF', () => {
 });
 
 test('rejects empty files, images and unknown encodings with a reason', () => {
-  assert.throws(() => decodeBuffer(Buffer.alloc(0)), (e: unknown) => e instanceof DecodeError && /empty/.test(e.message));
+  assert.throws(
+    () => decodeBuffer(Buffer.alloc(0)),
+    (e: unknown) => e instanceof DecodeError && /empty/.test(e.message),
+  );
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
   assert.throws(() => decodeBuffer(png), /PNG image/);
   // Bytes undefined in Windows-1252 and invalid as UTF-8: some other code page.
@@ -108,7 +111,13 @@ test('words holding a byte no typography explains are reported with their other 
 });
 
 test('a UTF-8 file with a stray byte keeps its UTF-8 and reports the byte', () => {
-  const bytes = Buffer.concat([Buffer.from('“Quoted” Dand', 'utf8'), Buffer.from([0x83]), Buffer.from('n Ghazb', 'utf8'), Buffer.from([0xa0]), Buffer.from('n\n', 'utf8')]);
+  const bytes = Buffer.concat([
+    Buffer.from('“Quoted” Dand', 'utf8'),
+    Buffer.from([0x83]),
+    Buffer.from('n Ghazb', 'utf8'),
+    Buffer.from([0xa0]),
+    Buffer.from('n\n', 'utf8'),
+  ]);
   const d = decodeBuffer(bytes);
   assert.equal(d.encoding, 'utf-8');
   assert.equal(d.text, '“Quoted” Dandƒn Ghazb\u00a0n\n');

@@ -27,7 +27,10 @@ test('a full disk during an ingest is named (the copy being written, the databas
   const run = runIngestInWorker({ inputs: expandInputs([join(corpus, 'rulesraker/2021-07-12.txt')]), dbFile, maxPages: pages + 8 });
   await assert.rejects(run, (e: unknown) => {
     const tmp = `${dbFile}.tmp-${process.pid}`;
-    assert.equal((e as Error).message, `the disk is full while writing ${tmp} (the new copy of ${dbFile}); nothing was changed: the previous database is intact`);
+    assert.equal(
+      (e as Error).message,
+      `the disk is full while writing ${tmp} (the new copy of ${dbFile}); nothing was changed: the previous database is intact`,
+    );
     return true;
   });
   assert.equal(sha256(dbFile), before, 'the database is byte for byte what it was');
@@ -38,5 +41,8 @@ test('a full disk during an ingest is named (the copy being written, the databas
   // with room, the same run stores the edition
   const ok = await runIngest({ inputs: expandInputs([join(corpus, 'rulesraker/2021-07-12.txt')]), dbFile });
   assert.equal(ok.editions.length, 1);
-  assert.notDeepEqual(ok.editions.map((e) => e.effectiveDate), stored);
+  assert.notDeepEqual(
+    ok.editions.map((e) => e.effectiveDate),
+    stored,
+  );
 });

@@ -97,13 +97,16 @@ test('a rewritten rule differs; typography-only changes are folded out of the di
   assert.equal(r.reference?.effectiveDate, '2021-01-01');
   assert.ok(r.rules[0]!.diff?.some((s) => s.op === 'insert' && s.text.includes('anything')));
   assert.match(r.summary, /^matches no stored edition \(0 of 1 rules; at most 1 of its numbers exist in one/);
-  const folded = identify([{ number: '100.1', text: 'A player can\'t cast a card unless it is legal.' }], [editions[3]!]).rules[0]!;
+  const folded = identify([{ number: '100.1', text: "A player can't cast a card unless it is legal." }], [editions[3]!]).rules[0]!;
   assert.equal(folded.status, 'near');
-  assert.deepEqual(folded.diff?.filter((s) => s.op !== 'equal'), [
-    { op: 'delete', text: 'spell' },
-    { op: 'insert', text: 'card' },
-  ]);
-  assert.equal(folded.diff?.find((s) => s.op === 'equal')?.text.startsWith('A player can\'t'), true);
+  assert.deepEqual(
+    folded.diff?.filter((s) => s.op !== 'equal'),
+    [
+      { op: 'delete', text: 'spell' },
+      { op: 'insert', text: 'card' },
+    ],
+  );
+  assert.equal(folded.diff?.find((s) => s.op === 'equal')?.text.startsWith("A player can't"), true);
 });
 
 test('a reference edition can be given; exact matches need no stored body', () => {
@@ -111,13 +114,23 @@ test('a reference edition can be given; exact matches need no stored body', () =
     ...editions[1]!,
     rules: new Map([...editions[1]!.rules].map(([n, o]) => [n, { ...o, text: null }])),
   };
-  const r = identify([{ number: '100.1', text: A1 }, { number: '100.4', text: D }], [editions[0]!, withoutBodies, editions[3]!], {
-    referenceId: 4,
-  });
+  const r = identify(
+    [
+      { number: '100.1', text: A1 },
+      { number: '100.4', text: D },
+    ],
+    [editions[0]!, withoutBodies, editions[3]!],
+    {
+      referenceId: 4,
+    },
+  );
   assert.equal(r.best?.from, '2020-01-01');
   assert.equal(r.best?.to, '2020-01-01');
   assert.equal(r.reference?.effectiveDate, '2021-01-01');
-  assert.deepEqual(r.disagreements.map((d) => d.number), ['100.1']);
+  assert.deepEqual(
+    r.disagreements.map((d) => d.number),
+    ['100.1'],
+  );
   assert.match(r.summary, /against 2021-01-01$/);
 });
 
@@ -128,10 +141,19 @@ test('ties: the longest run wins and the others are listed; duplicate numbers co
     edition(12, '2003-01-01', { '1.1': A1 }),
     edition(13, '2004-01-01', { '1.1': A1 }),
   ];
-  const r = identify([{ number: '1.1', text: A1 }, { number: '1.1', text: 'ignored' }], eds);
+  const r = identify(
+    [
+      { number: '1.1', text: A1 },
+      { number: '1.1', text: 'ignored' },
+    ],
+    eds,
+  );
   assert.equal(r.total, 1);
   assert.deepEqual([r.best?.from, r.best?.to, r.best?.editions], ['2003-01-01', '2004-01-01', 2]);
-  assert.deepEqual(r.alsoMatches.map((m) => m.from), ['2001-01-01']);
+  assert.deepEqual(
+    r.alsoMatches.map((m) => m.from),
+    ['2001-01-01'],
+  );
   assert.match(r.summary, /also 2001-01-01/);
 });
 

@@ -16,7 +16,10 @@ test('an ingest in the same process waits for the lock, or gives up naming the d
   try {
     const inputs = expandInputs([join(corpus, 'rulesraker/2003-03-15.txt')]);
     await assert.rejects(runIngest({ inputs, dbFile: db, lockWaitMs: 250 }), (e: Error) => {
-      assert.equal(e.message, `${db}: another ingest is writing this database, still after 0.3 s; nothing was written (try again, or wait longer with --wait SECONDS)`);
+      assert.equal(
+        e.message,
+        `${db}: another ingest is writing this database, still after 0.3 s; nothing was written (try again, or wait longer with --wait SECONDS)`,
+      );
       return true;
     });
     assert.equal(existsSync(db), false);
@@ -26,7 +29,10 @@ test('an ingest in the same process waits for the lock, or gives up naming the d
     setTimeout(() => held.release(), 100);
     const r = await run;
     assert.equal(waited, 10_000);
-    assert.deepEqual(r.editions.map((e) => e.effectiveDate), ['2003-03-15']);
+    assert.deepEqual(
+      r.editions.map((e) => e.effectiveDate),
+      ['2003-03-15'],
+    );
   } finally {
     held.release();
     rmSync(dir, { recursive: true, force: true });

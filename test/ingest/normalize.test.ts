@@ -4,7 +4,7 @@ import { normalizeText } from '../../src/core/normalize.js';
 
 test('folds quotes, dashes, trademarks, underscores, case and whitespace', () => {
   const a = normalizeText('Modal cards printed prior to the Khans of Tarkir™ set didn’t use “bulleted” lists — see _Magic_.');
-  const b = normalizeText("Modal cards printed prior to the Khans of Tarkir(TM) set didn't use \"bulleted\" lists -- see Magic.");
+  const b = normalizeText('Modal cards printed prior to the Khans of Tarkir(TM) set didn\'t use "bulleted" lists -- see Magic.');
   assert.equal(a, b);
 });
 

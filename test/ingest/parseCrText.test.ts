@@ -95,14 +95,20 @@ test('1999-style wrapped fragment: headings, joins, examples, indented glossary'
     ],
   );
   assert.deepEqual(doc.parts, [{ number: '1', title: 'The Game', line: 9 }]);
-  assert.equal(rule(doc, '100.1').text, "These Magic rules assume a game between two players. Optional rules allow for more players but aren't discussed here.");
+  assert.equal(
+    rule(doc, '100.1').text,
+    "These Magic rules assume a game between two players. Optional rules allow for more players but aren't discussed here.",
+  );
   assert.deepEqual(rule(doc, '100.2a').examples, [
     `An ability reading, "At end of turn, destroy that creature" will destroy the permanent even if it's no longer a creature during the end of turn step.`,
   ]);
-  assert.deepEqual(doc.glossary.map((g) => [g.term, g.definition]), [
-    ['Toughness', "The number after the slash is the creature's toughness.\nA creature that's been dealt lethal damage is destroyed."],
-    ['Zone', 'A zone is any place that Magic cards can be during a game.'],
-  ]);
+  assert.deepEqual(
+    doc.glossary.map((g) => [g.term, g.definition]),
+    [
+      ['Toughness', "The number after the slash is the creature's toughness.\nA creature that's been dealt lethal damage is destroyed."],
+      ['Zone', 'A zone is any place that Magic cards can be during a game.'],
+    ],
+  );
   assert.match(doc.credits ?? '', /Richard Garfield/);
   assert.deepEqual(doc.accounting.unaccounted, []);
 });
@@ -236,7 +242,10 @@ test('1999 edition (hard-wrapped): rules, examples, glossary, index', () => {
   assert.equal(toughness?.definition.split('\n').length, 3);
   assert.ok(toughness?.definition.startsWith('The number after the slash printed on the lower-right corner of a creature card is the creature'));
   assert.ok(!doc.glossary.some((g) => g.term.startsWith('Abilities, 402')), 'the index is not glossary');
-  assert.deepEqual(doc.index.find((e) => e.topic === 'Abilities'), { topic: 'Abilities', targets: ['402'] });
+  assert.deepEqual(
+    doc.index.find((e) => e.topic === 'Abilities'),
+    { topic: 'Abilities', targets: ['402'] },
+  );
   assert.equal(doc.rules.length, independentCount(text, true));
 });
 
@@ -296,7 +305,10 @@ test('2022-11-18 edition: 704.5k then 704.5m, four examples, glossary, counts', 
     ability?.definition,
     '1. Text on an object that explains what that object does or can do.\n2. An activated or triggered ability on the stack. This kind of ability is an object.\nSee rule 113, “Abilities,” and section 6, “Spells, Abilities, and Effects.”',
   );
-  assert.equal(doc.glossary.find((g) => g.term === 'Tournament')?.definition, 'An organized play activity where players compete against other players. See rule 100.6.');
+  assert.equal(
+    doc.glossary.find((g) => g.term === 'Tournament')?.definition,
+    'An organized play activity where players compete against other players. See rule 100.6.',
+  );
   assert.ok(doc.abilityWords.includes('adamant'));
   assert.ok(doc.abilityWords.includes('will of the council'));
   assert.equal(doc.rules.length, independentCount(text, false));

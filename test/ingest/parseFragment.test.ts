@@ -8,7 +8,7 @@ import { parseFragment } from '../../ingest/parse/parseFragment.js';
 const seeds = path.resolve(process.cwd(), '../shared/seeds');
 const seed = (name: string): string => decodeBuffer(fs.readFileSync(path.join(seeds, name))).text;
 
-test("seed 001: a header-less run of rules; 700.2g cites 706.10", () => {
+test('seed 001: a header-less run of rules; 700.2g cites 706.10', () => {
   const text = seed('001_2032b41ab82f9f7f.txt');
   const doc = parseFragment(text);
   assert.equal(doc.format, 'fragment');
@@ -40,9 +40,12 @@ test("seed 003: the bulleted page's text has 607.2a–607.2n (no l, no o) and 60
   assert.ok(!doc.rules.some((r) => r.text.startsWith('•')));
 });
 
-test("seed 004: a part heading between rules; 202.2b exists with its example", () => {
+test('seed 004: a part heading between rules; 202.2b exists with its example', () => {
   const doc = parseFragment(seed('004_1a2767f0f6f64d46.txt'));
-  assert.deepEqual(doc.parts.map((p) => [p.number, p.title]), [['2', 'Parts of the Game']]);
+  assert.deepEqual(
+    doc.parts.map((p) => [p.number, p.title]),
+    [['2', 'Parts of the Game']],
+  );
   const b = doc.rules.find((r) => r.number === '202.2b')!;
   assert.ok(b);
   assert.equal(b.examples.length, 1);
@@ -54,7 +57,13 @@ test("seed 004: a part heading between rules; 202.2b exists with its example", (
 
 test('wrapped lines join their rule; stray lines are reported with their line number', () => {
   const doc = parseFragment(
-    ['100.1. These Magic rules apply to any Magic game', 'with two or more players.', '', 'Buy now! Free shipping', '100.1a A two-player game is a game that begins with only two players.'].join('\n'),
+    [
+      '100.1. These Magic rules apply to any Magic game',
+      'with two or more players.',
+      '',
+      'Buy now! Free shipping',
+      '100.1a A two-player game is a game that begins with only two players.',
+    ].join('\n'),
   );
   assert.equal(doc.rules[0]!.text, 'These Magic rules apply to any Magic game with two or more players.');
   assert.deepEqual(doc.accounting.unaccounted, [4]);

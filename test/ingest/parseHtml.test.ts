@@ -75,10 +75,7 @@ function sectionListPage(rules: Plain[]): string {
   if (openSub) html += '</ul></li>\n';
   html += '</ul>';
   const title = `${sec!.number}. ${sec!.text}`;
-  return fs
-    .readFileSync(path.join(fixtures, 'section-list-template.html'), 'utf8')
-    .replaceAll('<!--TITLE-->', escapeHtml(title))
-    .replace('<!--RULES-->', html);
+  return fs.readFileSync(path.join(fixtures, 'section-list-template.html'), 'utf8').replaceAll('<!--TITLE-->', escapeHtml(title)).replace('<!--RULES-->', html);
 }
 
 /** Shape (b): one hypertext page, an anchor per rule (ids, names, numbers sometimes only in the anchor). */

@@ -24,7 +24,10 @@ test('1999-04-21 text release: family, date, E.13 Templates, counts against inde
   assert.equal(doc.rules.filter((r) => r.kind === 'ruling').length, rulingLines);
   const ruleLines = lines.filter((l) => /^[A-Z]\.\d+\.\d+ - /.test(l)).length;
   assert.equal(doc.rules.filter((r) => r.kind === 'rule').length, ruleLines);
-  assert.deepEqual(doc.parts.map((p) => p.number), ['A', 'C', 'D', 'E', 'G', 'K', 'M', 'P', 'T', 'U', 'Z']);
+  assert.deepEqual(
+    doc.parts.map((p) => p.number),
+    ['A', 'C', 'D', 'E', 'G', 'K', 'M', 'P', 'T', 'U', 'Z'],
+  );
   const ruling = doc.rules.find((r) => r.number === 'E.13.Ruling.1')!;
   assert.deepEqual([ruling.kind, ruling.parent], ['ruling', 'E.13']);
   assert.deepEqual(ruling.citations, [{ source: 'WotC Rules Team', date: '1995-11-10', raw: '[WotC Rules Team 11/10/95]' }]);
@@ -68,9 +71,18 @@ test('seed 002: a later page; Templates is E.12, navigation noise dropped, E.12.
     ['E.12', 'E.12.1', ...[1, 2, 3, 4, 5, 6, 7].map((n) => `E.12.Ruling.${n}`)],
   );
   const r3 = doc.rules.find((r) => r.number === 'E.12.Ruling.3')!;
-  assert.deepEqual(r3.citations!.map((c) => [c.source, c.date]), [['CompRules', '1999-11-01']]);
+  assert.deepEqual(
+    r3.citations!.map((c) => [c.source, c.date]),
+    [['CompRules', '1999-11-01']],
+  );
   const r7 = doc.rules.find((r) => r.number === 'E.12.Ruling.7')!;
-  assert.deepEqual(r7.citations!.map((c) => [c.source, c.date]), [['CompRules', '1999-11-01'], ['DeLaney', '1999-12-11']]);
+  assert.deepEqual(
+    r7.citations!.map((c) => [c.source, c.date]),
+    [
+      ['CompRules', '1999-11-01'],
+      ['DeLaney', '1999-12-11'],
+    ],
+  );
   assert.ok(!doc.rules.some((r) => /\bTop\b|Return to Rules Index/.test(r.text)));
   assert.deepEqual(doc.accounting.unaccounted, []);
   assert.equal(doc.rules.find((r) => r.number === 'E.12.Ruling.1')!.citations![0]!.date, '1995-11-10');
@@ -79,7 +91,7 @@ test('seed 002: a later page; Templates is E.12, navigation noise dropped, E.12.
 test('citations: both date forms name the same day; undated sources keep a null date', () => {
   assert.equal(citationDate('11', '10', '95'), '1995-11-10');
   assert.equal(citationDate('1995', '11', '10'), '1995-11-10');
-  assert.deepEqual(splitCitations('x [Duelist Magazine #12, Page 26] y [Urza\'s Saga Rule Page]'), [
+  assert.deepEqual(splitCitations("x [Duelist Magazine #12, Page 26] y [Urza's Saga Rule Page]"), [
     { source: 'Duelist Magazine #12, Page 26', date: null, raw: '[Duelist Magazine #12, Page 26]' },
     { source: "Urza's Saga Rule Page", date: null, raw: "[Urza's Saga Rule Page]" },
   ]);
@@ -90,7 +102,10 @@ test('a raw HTML rulings page parses like its text', () => {
     '<html><body><h2>E.12 - Templates</h2><p><a href="index.html">Return to Rules Index</a></p>' +
     '<p>E.12.Ruling.6- If a spell says &quot;as though&quot; ... [CompRules 1999/11/01]</p><p><a href="#top">Top</a></p></body></html>';
   const doc = parseRulings(html);
-  assert.deepEqual(doc.rules.map((r) => r.number), ['E.12', 'E.12.Ruling.6']);
+  assert.deepEqual(
+    doc.rules.map((r) => r.number),
+    ['E.12', 'E.12.Ruling.6'],
+  );
   assert.equal(doc.rules[1]!.text, 'If a spell says "as though" ... [CompRules 1999/11/01]');
 });
 
@@ -100,7 +115,10 @@ test('1999-04-21: every "Note - …" paragraph kept with its citations, titles k
   const noteLines = release.split('\n').filter((l) => /^Note\s*-/.test(l.trim()));
   assert.equal(notes.length, noteLines.length);
   assert.equal(notes.length, 196);
-  assert.equal(notes.reduce((n, x) => n + x.citations.length, 0), 24);
+  assert.equal(
+    notes.reduce((n, x) => n + x.citations.length, 0),
+    24,
+  );
   assert.deepEqual(notes[0], { section: 'A.1', text: 'The text "Counts as a <-something->" is not an ability. See Rule G.10.2.', citations: [] });
   const titled = doc.rules.filter((r) => r.kind === 'section' && r.text.endsWith(':'));
   assert.equal(titled.length, 18);
@@ -108,7 +126,10 @@ test('1999-04-21: every "Note - …" paragraph kept with its citations, titles k
   const e71 = doc.rules.find((r) => r.number === 'E.7.1')!;
   assert.match(e71.text, /you \[may\] do/);
   assert.ok(!doc.rules.some((r) => (r.citations ?? []).some((c) => c.raw === '[may]')), '[may] is not a citation');
-  assert.deepEqual(splitCitations('you [may] do it. [WotC Rules Team 1994] [Legends Rulecards]').map((c) => c.raw), ['[WotC Rules Team 1994]', '[Legends Rulecards]']);
+  assert.deepEqual(
+    splitCitations('you [may] do it. [WotC Rules Team 1994] [Legends Rulecards]').map((c) => c.raw),
+    ['[WotC Rules Team 1994]', '[Legends Rulecards]'],
+  );
 });
 
 test('1999-04-21 index: a group heading holds only its own sub-entries', () => {
@@ -117,6 +138,9 @@ test('1999-04-21 index: a group heading holds only its own sub-entries', () => {
   for (const t of ['End of Turn', 'Foresthome', 'Infinity', 'Beginning of Turn', 'Mana Burn', 'Pitch Spells', 'Damage Dealing']) {
     assert.ok(topics.includes(t), `${t} is a topic of its own`);
   }
-  assert.ok(!topics.some((t) => /^(End of Phase|Beginning of Phase|Phasing|Mana), (?!Abilities|Ability|General|In|Out|Colorless|Generic)/.test(t)), 'nothing else nested');
+  assert.ok(
+    !topics.some((t) => /^(End of Phase|Beginning of Phase|Phasing|Mana), (?!Abilities|Ability|General|In|Out|Colorless|Generic)/.test(t)),
+    'nothing else nested',
+  );
   for (const t of ['Phasing, Out', 'Cost, X in Costs', 'Draw, Pile', 'Zones, Territory', 'Abilities, Untap']) assert.ok(topics.includes(t), t);
 });

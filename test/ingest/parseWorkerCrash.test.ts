@@ -8,7 +8,9 @@ import { CORPUS, skip } from '../cli/corpusDb.js';
 import { tempDir } from '../support/tempDir.js';
 
 // Eight editions: enough for two parse workers (small batches are parsed inline).
-const FILES = ['2020-08-07', '2020-09-25', '2020-11-20', '2021-02-02', '2021-04-19', '2021-06-09', '2021-07-12', '2021-11-15'].map((d) => join(CORPUS, 'rulesraker', `${d}.txt`));
+const FILES = ['2020-08-07', '2020-09-25', '2020-11-20', '2021-02-02', '2021-04-19', '2021-06-09', '2021-07-12', '2021-11-15'].map((d) =>
+  join(CORPUS, 'rulesraker', `${d}.txt`),
+);
 
 test('a parse worker that dies (here: out of memory) stops the run with its reason; the stored database is untouched', { skip }, async () => {
   const dir = tempDir('crkb-crash-');
@@ -22,5 +24,9 @@ test('a parse worker that dies (here: out of memory) stops the run with its reas
   const stalled = new Promise((_, rej) => setTimeout(() => rej(new Error('the ingest hung after its worker died')), 60_000).unref());
   await assert.rejects(Promise.race([run, stalled]), /parse worker (failed|stopped)/);
   assert.ok(readFileSync(db).equals(before), 'the database is as it was');
-  assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.tmp-')), [], 'no temporary copy left behind');
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.includes('.tmp-')),
+    [],
+    'no temporary copy left behind',
+  );
 });

@@ -130,14 +130,20 @@ test('seed 004 is a mid-2000s fragment: 2006-07-15 … 2007-02-01, 202.2b includ
   assert.deepEqual(f.range, { from: '2006-07-15', to: '2007-02-01' });
   assert.equal(f.attachedTo, '2007-02-01');
   assert.deepEqual([f.matched, f.total, f.disagreements], [27, 28, 1]);
-  const src = query<{ report: string }>(
-    `SELECT s.report FROM fragment_sources s JOIN source_files f ON f.id = s.file_id WHERE f.path = ?`,
-    [seed('004')],
-  )[0]!;
-  const report = JSON.parse(src.report) as { disagreements: Array<{ number: string; status: string; diff: Array<{ op: string; text: string }> }>; rules: Array<{ number: string }> };
+  const src = query<{ report: string }>(`SELECT s.report FROM fragment_sources s JOIN source_files f ON f.id = s.file_id WHERE f.path = ?`, [seed('004')])[0]!;
+  const report = JSON.parse(src.report) as {
+    disagreements: Array<{ number: string; status: string; diff: Array<{ op: string; text: string }> }>;
+    rules: Array<{ number: string }>;
+  };
   assert.ok(report.rules.some((x) => x.number === '202.2b'));
-  assert.deepEqual(report.disagreements.map((d) => [d.number, d.status]), [['200.2', 'differs']]);
-  assert.deepEqual(report.disagreements[0]!.diff.filter((s) => s.op !== 'equal'), [{ op: 'delete', text: ' http://gatherer.wizards.com.' }]);
+  assert.deepEqual(
+    report.disagreements.map((d) => [d.number, d.status]),
+    [['200.2', 'differs']],
+  );
+  assert.deepEqual(
+    report.disagreements[0]!.diff.filter((s) => s.op !== 'equal'),
+    [{ op: 'delete', text: ' http://gatherer.wizards.com.' }],
+  );
 });
 
 test('seed 000 (a later edition than any stored) becomes its own unofficial edition; its 700.2g cites 707.10', async () => {
@@ -150,7 +156,10 @@ test('seed 000 (a later edition than any stored) becomes its own unofficial edit
   assert.deepEqual(f.range, { from: '2022-11-18', to: '2022-11-18' });
   assert.deepEqual([f.matched, f.total], [25, 35]);
   const ed = query<{ official: number; effective_date: string }>('SELECT official, effective_date FROM editions WHERE label = ?', [f.label]);
-  assert.deepEqual(ed.map((e) => e.official), [0]);
+  assert.deepEqual(
+    ed.map((e) => e.official),
+    [0],
+  );
   assert.match(ruleText(ed[0]!.effective_date, '700.2g', f.label)!, /707\.10/);
   assert.equal(officialSnapshot(), before);
 });
@@ -184,10 +193,13 @@ test('a page contradicting the official text is reported rule by rule; official 
     query<{ report: string }>('SELECT s.report FROM fragment_sources s JOIN source_files f ON f.id = s.file_id WHERE f.path = ?', [file])[0]!.report,
   ) as { disagreements: Array<{ number: string; diff: Array<{ op: string; text: string }> }> };
   assert.equal(src.disagreements[0]!.number, '700.1');
-  assert.deepEqual(src.disagreements[0]!.diff.filter((s) => s.op !== 'equal'), [
-    { op: 'delete', text: 'Anything' },
-    { op: 'insert', text: 'Nothing' },
-  ]);
+  assert.deepEqual(
+    src.disagreements[0]!.diff.filter((s) => s.op !== 'equal'),
+    [
+      { op: 'delete', text: 'Anything' },
+      { op: 'insert', text: 'Nothing' },
+    ],
+  );
   assert.match(ruleText('2021-06-18', '700.1')!, /^Anything that happens/);
   assert.equal(officialSnapshot(), before);
 });

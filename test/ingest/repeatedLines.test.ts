@@ -21,12 +21,24 @@ test('a file with every line twice, or its whole text twice, is rejected by name
   try {
     const source = join(shared, 'corpus/rulesraker/2003-07-01.txt');
     const text = decodeBuffer(readFileSync(source)).text;
-    writeFileSync(join(dir, 'each-line-twice.txt'), text.split('\n').flatMap((l) => [l, l]).join('\n'));
+    writeFileSync(
+      join(dir, 'each-line-twice.txt'),
+      text
+        .split('\n')
+        .flatMap((l) => [l, l])
+        .join('\n'),
+    );
     writeFileSync(join(dir, 'text-twice.txt'), text + '\n' + text);
     const good = join(shared, 'corpus/rulesraker/2003-03-15.txt');
     const r = await runIngest({ inputs: expandInputs([join(dir, 'each-line-twice.txt'), join(dir, 'text-twice.txt'), good]), dbFile: join(dir, 'x.db') });
-    assert.deepEqual(r.editions.map((e) => e.effectiveDate), ['2003-03-15']);
-    assert.deepEqual(r.rejected.map((x) => x.source), [join(dir, 'each-line-twice.txt'), join(dir, 'text-twice.txt')]);
+    assert.deepEqual(
+      r.editions.map((e) => e.effectiveDate),
+      ['2003-03-15'],
+    );
+    assert.deepEqual(
+      r.rejected.map((x) => x.source),
+      [join(dir, 'each-line-twice.txt'), join(dir, 'text-twice.txt')],
+    );
     for (const x of r.rejected) assert.match(x.reason, /^duplicated text: (\d+) of its \1 non-blank lines occur more than once/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

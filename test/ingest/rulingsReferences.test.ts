@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { rulingsReferences } from '../../ingest/parse/rulingsReferences.js';
 
 test('references into the document, into CR rules and to CR editions, with spans', () => {
-  const text =
-    'Due to Rule A.8.11 and A.8.12, see Rule E.13.Ruling.13. (See rule 601.2b.) See rule 702. [CompRules 1999/11/01] See Rule K.3 .';
+  const text = 'Due to Rule A.8.11 and A.8.12, see Rule E.13.Ruling.13. (See rule 601.2b.) See rule 702. [CompRules 1999/11/01] See Rule K.3 .';
   const refs = rulingsReferences(text);
   assert.deepEqual(
     refs.map((r) => [r.kind, r.target]),
@@ -26,7 +25,7 @@ test('references into the document, into CR rules and to CR editions, with spans
 });
 
 test('dates, costs and citations are not references', () => {
-  assert.deepEqual(rulingsReferences('[D\'Angelo 02/03/98] pay 20 mana (5*(1+3)) on 1999/04/10 at 3.5 rate'), []);
+  assert.deepEqual(rulingsReferences("[D'Angelo 02/03/98] pay 20 mana (5*(1+3)) on 1999/04/10 at 3.5 rate"), []);
   assert.deepEqual(
     rulingsReferences('[CompRules 11/01/99]').map((r) => r.target),
     ['1999-11-01'],

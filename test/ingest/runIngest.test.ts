@@ -179,9 +179,7 @@ function unusedTexts(dbFile: string): number {
 function primaries(dbFile: string): string[] {
   const db = openReadOnlyDb(dbFile);
   try {
-    return (db.prepare(`SELECT path || ' ' || role FROM source_files ORDER BY path`).pluck().all() as string[]).map((p) =>
-      p.split('/').slice(-2).join('/'),
-    );
+    return (db.prepare(`SELECT path || ' ' || role FROM source_files ORDER BY path`).pluck().all() as string[]).map((p) => p.split('/').slice(-2).join('/'));
   } finally {
     db.close();
   }
@@ -197,10 +195,19 @@ test('a file that joins an edition stored already (its date guessed wrong) gives
   const reference = join(dir, 'reference.db');
   await runIngest({ inputs: expandInputs([a, b, december]), dbFile: reference });
   const expected = [editionSnapshot(reference, '2003-10-01'), editionSnapshot(reference, '2003-12-01')];
-  for (const [k, order] of [[a, b, december], [b, a, december]].entries()) {
+  for (const [k, order] of [
+    [a, b, december],
+    [b, a, december],
+  ].entries()) {
     const db = join(dir, `late-${k}.db`);
     const r = await runIngest({ inputs: expandInputs(order), dbFile: db, expectedDate: () => '1990-01-01' });
-    assert.deepEqual(r.editions.map((e) => [e.effectiveDate, e.status, e.files.length]), [['2003-10-01', 'added', 2], ['2003-12-01', 'added', 1]]);
+    assert.deepEqual(
+      r.editions.map((e) => [e.effectiveDate, e.status, e.files.length]),
+      [
+        ['2003-10-01', 'added', 2],
+        ['2003-12-01', 'added', 1],
+      ],
+    );
     assert.deepEqual([editionSnapshot(db, '2003-10-01'), editionSnapshot(db, '2003-12-01')], expected);
     assert.deepEqual(primaries(db), primaries(reference));
     assert.deepEqual(lineagePartition(db), lineagePartition(reference));
@@ -213,7 +220,10 @@ test('replacing an edition with a better file in a later run leaves no unused te
   const b = file('rulesraker/2003-10-01.txt');
   const dir = tmp();
   const statuses: string[] = [];
-  for (const [k, [first, second]] of [[a, b], [b, a]].entries()) {
+  for (const [k, [first, second]] of [
+    [a, b],
+    [b, a],
+  ].entries()) {
     const db = join(dir, `x-${k}.db`);
     await runIngest({ inputs: expandInputs([first!]), dbFile: db });
     const r = await runIngest({ inputs: expandInputs([second!]), dbFile: db });
@@ -264,7 +274,10 @@ test('bytes of another code page are repaired by the reading other editions atte
     assert.ok(editionSnapshot(db, '2006-10-01').includes('El-Hajjâj'));
     const warnings = r.editions.find((e) => e.effectiveDate === '2013-07-13')!.warnings.filter((w) => /another code page/.test(w));
     assert.equal(warnings.length, 8);
-    assert.ok(warnings.some((w) => /CR-2013-07-11\.txt:2489: "Dandƒn" .* read as "Dandân" \(cp437\)/.test(w)), warnings.join('\n'));
+    assert.ok(
+      warnings.some((w) => /CR-2013-07-11\.txt:2489: "Dandƒn" .* read as "Dandân" \(cp437\)/.test(w)),
+      warnings.join('\n'),
+    );
   }));
 
 test('with no edition attesting any reading, an ambiguous byte is kept as read and reported', () =>
@@ -272,7 +285,10 @@ test('with no edition attesting any reading, an ambiguous byte is kept as read a
     const r = await runIngest({ inputs: expandInputs([file('mtg-cr/CR-2013-07-11.txt')]), dbFile: db });
     assert.ok(editionSnapshot(db, '2013-07-13').includes('Dandƒn'));
     const warnings = r.editions[0]!.warnings;
-    assert.ok(warnings.some((w) => /:2489: "Dandƒn" .* no other edition settles .*"Dandân" \(cp437\)/.test(w)), warnings.join('\n'));
+    assert.ok(
+      warnings.some((w) => /:2489: "Dandƒn" .* no other edition settles .*"Dandân" \(cp437\)/.test(w)),
+      warnings.join('\n'),
+    );
     assert.ok(!warnings.some((w) => /another code page/.test(w)));
   }));
 
@@ -301,7 +317,10 @@ test('a run with editions repaired after parsing stores the same texts and linea
     // the 2013 files hold CP437 bytes repaired by the evidence of 2014-05-01 (UTF-8)
     const files = ['CR-2013-04-29', 'CR-2013-07-11', 'CR-2013-09-27', 'CR-2013-11-01', 'CR-2014-02-01', 'CR-2014-05-01'].map((d) => file(`mtg-cr/${d}.txt`));
     const r = await runIngest({ inputs: expandInputs(files), dbFile: together });
-    assert.ok(r.editions.some((e) => e.warnings.some((w) => /another code page/.test(w))), 'something was repaired');
+    assert.ok(
+      r.editions.some((e) => e.warnings.some((w) => /another code page/.test(w))),
+      'something was repaired',
+    );
     const oneByOne = `${together}.one-by-one`;
     // the evidence first, so each repair is the same
     for (const f of [files[5]!, ...files.slice(0, 5)]) await runIngest({ inputs: expandInputs([f]), dbFile: oneByOne });

@@ -20,7 +20,10 @@ test('an ingest on a worker thread stores and reports what runIngest does, relay
   const editions = (r: typeof here): unknown => r.editions.map((e) => [e.effectiveDate, e.counts, e.files.map((f) => [f.path, f.differing])]);
   assert.deepEqual(editions(inWorker), editions(here));
   assert.deepEqual(inWorker.rejected, here.rejected);
-  assert.ok(files.every((f) => seen.includes(f)), 'every input was reported as it was read and parsed');
+  assert.ok(
+    files.every((f) => seen.includes(f)),
+    'every input was reported as it was read and parsed',
+  );
   assert.ok(inWorker.threadCpuSeconds!.length >= 2, 'the ingest thread and the parse worker are counted');
 });
 
@@ -48,5 +51,8 @@ test('on a worker thread, a parse worker that dies still stops the run with its 
   const dir = tempDir('crkb-inworker-');
   const inputs = expandInputs(['2020-08-07', '2020-09-25', '2020-11-20', '2021-02-02', '2021-04-19'].map((d) => join(corpus, 'rulesraker', `${d}.txt`)));
   await assert.rejects(runIngestInWorker({ inputs, dbFile: join(dir, 'x.db'), workerMemoryMb: 2 }), /parse worker (failed|stopped)/);
-  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.db') || f.includes('.tmp-')), []);
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.endsWith('.db') || f.includes('.tmp-')),
+    [],
+  );
 });

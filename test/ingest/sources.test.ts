@@ -45,7 +45,7 @@ test('the manifest joins files, download addresses and set releases', () => {
   assert.equal(m.editions.length, 3);
 });
 
-test('a set the archives do not record comes from data/published.json; the archive\'s own release wins', () => {
+test("a set the archives do not record comes from data/published.json; the archive's own release wins", () => {
   const m = buildManifest({
     files: [{ path: 'b/2021-07-12.txt', sha256: 'bb', labelDate: '2021-07-12', family: 'cr', effectiveDate: '2021-07-23' }],
     officialUrls: [],
@@ -64,9 +64,14 @@ test('a set the archives do not record comes from data/published.json; the archi
 });
 
 test('the project manifest names the set of every edition from 2022 to 2026-01-16', () => {
-  const manifest = JSON.parse(readFileSync(join(projectRoot(), 'data/sources.json'), 'utf8')) as { editions: Array<{ family: string; effectiveDate: string; setCode: string | null }> };
+  const manifest = JSON.parse(readFileSync(join(projectRoot(), 'data/sources.json'), 'utf8')) as {
+    editions: Array<{ family: string; effectiveDate: string; setCode: string | null }>;
+  };
   const cr = manifest.editions.filter((e) => e.family === 'cr' && e.effectiveDate >= '2022-01-01' && e.effectiveDate <= '2026-01-16');
-  assert.deepEqual(cr.filter((e) => !e.setCode).map((e) => e.effectiveDate), []);
+  assert.deepEqual(
+    cr.filter((e) => !e.setCode).map((e) => e.effectiveDate),
+    [],
+  );
   assert.equal(cr.find((e) => e.effectiveDate === '2023-04-14')!.setCode, 'MOM');
 });
 
@@ -99,7 +104,10 @@ test('the manifest knows every format the archive lists, irregular names and edi
     pdf: ['https://media.wizards.com/2023/downloads/MagicCompRules%2020230203.pdf'],
   });
   // the Scourge edition, known by its document only, under the date it states
-  assert.deepEqual(byDate.get('2003-06-01')!.files.map((f) => f.path), ['d/2004-06-01.doc']);
+  assert.deepEqual(
+    byDate.get('2003-06-01')!.files.map((f) => f.path),
+    ['d/2004-06-01.doc'],
+  );
   assert.equal(byDate.has('2004-06-01'), false);
   assert.deepEqual(byDate.get('2021-09-24')!.urls, ['https://media.wizards.com/2021/downloads/MagicCompRules%20202109224.txt']);
   assert.equal(byDate.get('2026-08-07')!.urls.length, 2);
@@ -148,8 +156,22 @@ test('--fetch downloads editions with no local copy, verifies checksums and list
     const manifest: Manifest = {
       note: 'test',
       editions: [
-        { family: 'cr', effectiveDate: '2020-09-25', setCode: 'ZNR', setName: 'Zendikar Rising', urls: [`${base}/good.txt`], files: [{ path: 'x/2020-09-25.txt', sha256: sha256Hex(good), labelDate: null }] },
-        { family: 'cr', effectiveDate: '2020-11-20', setCode: null, setName: null, urls: [`${base}/tampered.txt`], files: [{ path: 'x/2020-11-20.txt', sha256: sha256Hex(good), labelDate: null }] },
+        {
+          family: 'cr',
+          effectiveDate: '2020-09-25',
+          setCode: 'ZNR',
+          setName: 'Zendikar Rising',
+          urls: [`${base}/good.txt`],
+          files: [{ path: 'x/2020-09-25.txt', sha256: sha256Hex(good), labelDate: null }],
+        },
+        {
+          family: 'cr',
+          effectiveDate: '2020-11-20',
+          setCode: null,
+          setName: null,
+          urls: [`${base}/tampered.txt`],
+          files: [{ path: 'x/2020-11-20.txt', sha256: sha256Hex(good), labelDate: null }],
+        },
         { family: 'cr', effectiveDate: '2021-01-01', setCode: null, setName: null, urls: [`${base}/missing.txt`], files: [] },
         { family: 'cr', effectiveDate: '2021-02-01', setCode: null, setName: null, urls: [`${base}/huge.txt`], files: [] },
         { family: 'cr', effectiveDate: '2021-03-01', setCode: null, setName: null, urls: [], files: [] },
@@ -162,14 +184,29 @@ test('--fetch downloads editions with no local copy, verifies checksums and list
     assert.equal(offline.unavailable.length, 5);
 
     const plan = planFromManifest(manifest, null, { fetch: true, cacheDir });
-    assert.deepEqual(plan.unavailable.map((u) => u.effectiveDate), ['2021-03-01']);
+    assert.deepEqual(
+      plan.unavailable.map((u) => u.effectiveDate),
+      ['2021-03-01'],
+    );
     const r = await runIngest({ inputs: plan.inputs, dbFile: join(dir, 'x.db'), manifest, unavailable: plan.unavailable });
-    assert.deepEqual(r.editions.map((e) => [e.effectiveDate, e.official]), [['2020-09-25', true]]);
+    assert.deepEqual(
+      r.editions.map((e) => [e.effectiveDate, e.official]),
+      [['2020-09-25', true]],
+    );
     const reasons = r.rejected.map((x) => `${x.source} ${x.reason}`).sort();
     assert.equal(reasons.length, 3);
-    assert.match(reasons.find((x) => x.includes('huge'))!, /too large: over 20971520 bytes/);
-    assert.match(reasons.find((x) => x.includes('missing'))!, /HTTP 404/);
-    assert.match(reasons.find((x) => x.includes('tampered'))!, /checksum mismatch/);
+    assert.match(
+      reasons.find((x) => x.includes('huge'))!,
+      /too large: over 20971520 bytes/,
+    );
+    assert.match(
+      reasons.find((x) => x.includes('missing'))!,
+      /HTTP 404/,
+    );
+    assert.match(
+      reasons.find((x) => x.includes('tampered'))!,
+      /checksum mismatch/,
+    );
     assert.ok(existsSync(join(cacheDir, 'cr-2020-09-25.txt')), 'downloads are cached');
 
     // Once cached, the edition is found offline.
@@ -193,7 +230,10 @@ test('a folder with dangling symbolic links and link loops: each is rejected by 
     // a folder link back to an ancestor: walking it would never end
     symlinkSync('..', join(folder, 'sub', 'up'));
     const r = await runIngest({ inputs: expandInputs([folder, join(dir, 'missing.txt')]), dbFile: join(dir, 'x.db') });
-    assert.deepEqual(r.editions.map((e) => e.effectiveDate), ['2003-03-15']);
+    assert.deepEqual(
+      r.editions.map((e) => e.effectiveDate),
+      ['2003-03-15'],
+    );
     const reasons = Object.fromEntries(r.rejected.map((x) => [x.source.slice(dir.length + 1), x.reason]));
     assert.deepEqual(Object.keys(reasons).sort(), ['in/a', 'in/b', 'in/dangling.txt', 'in/self.txt', 'in/sub/up', 'missing.txt']);
     assert.match(reasons['in/dangling.txt']!, /^dangling symbolic link \(to .*gone\.txt/);
@@ -225,7 +265,10 @@ test('a download that ends short or stalls is rejected naming its URL; the other
     const started = Date.now();
     const r = await runIngest({ inputs, dbFile: join(dir, 'x.db'), downloadTimeoutMs: 300 });
     assert.ok(Date.now() - started < 10_000, 'stalled downloads are given up after the inactivity timeout');
-    assert.deepEqual(r.editions.map((e) => e.effectiveDate), ['2003-03-15']);
+    assert.deepEqual(
+      r.editions.map((e) => e.effectiveDate),
+      ['2003-03-15'],
+    );
     const reasons = Object.fromEntries(r.rejected.map((x) => [x.source, x.reason]));
     assert.deepEqual(Object.keys(reasons), [`${base}/short.txt`, `${base}/stalled.txt`, `${base}/silent.txt`]);
     assert.match(reasons[`${base}/short.txt`]!, new RegExp(`^download ended early: the connection closed after 1000 of the ${good.length} announced bytes`));

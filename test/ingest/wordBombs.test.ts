@@ -119,7 +119,7 @@ function writeStream(b: Buffer, name: string, data: Buffer): void {
 /** The document with its WordDocument stream's second sector chained back to its first. */
 function loopingChain(doc: Buffer): Buffer {
   const b = Buffer.from(doc);
-  const first = (stream(b, 'WordDocument').offsets[0]! / SECTOR) - 1;
+  const first = stream(b, 'WordDocument').offsets[0]! / SECTOR - 1;
   const { next, where } = sat(b);
   b.writeInt32LE(first, where(next(first)));
   return b;

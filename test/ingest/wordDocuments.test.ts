@@ -38,13 +38,39 @@ function zip(entries: Record<string, string>): Buffer {
     const data = deflateRawSync(Buffer.from(body, 'utf8'));
     const n = Buffer.from(name, 'utf8');
     const size = Buffer.byteLength(body);
-    locals.push(record(30, [[0, 4, 0x04034b50], [8, 2, 8], [18, 4, data.length], [22, 4, size], [26, 2, n.length]]), n, data);
-    centrals.push(record(46, [[0, 4, 0x02014b50], [10, 2, 8], [20, 4, data.length], [24, 4, size], [28, 2, n.length], [42, 4, offset]]), n);
+    locals.push(
+      record(30, [
+        [0, 4, 0x04034b50],
+        [8, 2, 8],
+        [18, 4, data.length],
+        [22, 4, size],
+        [26, 2, n.length],
+      ]),
+      n,
+      data,
+    );
+    centrals.push(
+      record(46, [
+        [0, 4, 0x02014b50],
+        [10, 2, 8],
+        [20, 4, data.length],
+        [24, 4, size],
+        [28, 2, n.length],
+        [42, 4, offset],
+      ]),
+      n,
+    );
     offset += 30 + n.length + data.length;
   }
   const dir = Buffer.concat(centrals);
   const count = centrals.length / 2;
-  const end = record(22, [[0, 4, 0x06054b50], [8, 2, count], [10, 2, count], [12, 4, dir.length], [16, 4, offset]]);
+  const end = record(22, [
+    [0, 4, 0x06054b50],
+    [8, 2, count],
+    [10, 2, count],
+    [12, 4, dir.length],
+    [16, 4, offset],
+  ]);
   return Buffer.concat([...locals, dir, end]);
 }
 
@@ -102,7 +128,10 @@ test('a Word document parses like the text file it was exported to (paragraphs a
   assert.equal(decoded.encoding, 'word');
   assert.equal(doc.effectiveDate, '2030-07-01');
   assert.equal(doc.rules.find((r) => r.number === '100.3a')?.examples[0], 'An example.');
-  assert.deepEqual(doc.glossary.map((g) => [g.term, g.definition]), [['Ability', 'Text on an object.']]);
+  assert.deepEqual(
+    doc.glossary.map((g) => [g.term, g.definition]),
+    [['Ability', 'Text on an object.']],
+  );
   assert.deepEqual(doc.accounting.unaccounted, []);
   assert.throws(() => parseWordDocument('x.docx', [{ text: 'Dear reader', style: null }], 'docx'), /x\.docx.*no rules found/);
 });
@@ -234,7 +263,10 @@ test('bad Word documents get one rejection line each, naming the file; the other
     assert.match(reasons.get('truncated.doc') ?? '', /\.doc/);
     assert.match(reasons.get('locked.docx') ?? '', /password-protected/);
     assert.equal(r.rejected.length, 5);
-    assert.deepEqual(r.editions.map((e) => e.effectiveDate), ['2023-02-03']);
+    assert.deepEqual(
+      r.editions.map((e) => e.effectiveDate),
+      ['2023-02-03'],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

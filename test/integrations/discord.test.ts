@@ -47,7 +47,12 @@ test('a good signature gets PONG; a bad, missing or replayed one gets 401', asyn
   // the very same signed request sent twice (Ed25519 signatures are deterministic; real interactions carry unique ids)
   const timestamp0 = now();
   const signature0 = sign(null, Buffer.from(`${timestamp0}{"type":1,"id":"42"}`), privateKey).toString('hex');
-  const again = () => fetch(`${url}/discord/interactions`, { method: 'POST', headers: { 'x-signature-timestamp': timestamp0, 'x-signature-ed25519': signature0 }, body: '{"type":1,"id":"42"}' });
+  const again = () =>
+    fetch(`${url}/discord/interactions`, {
+      method: 'POST',
+      headers: { 'x-signature-timestamp': timestamp0, 'x-signature-ed25519': signature0 },
+      body: '{"type":1,"id":"42"}',
+    });
   assert.equal((await again()).status, 200);
   const replay = await again();
   assert.equal(replay.status, 401);
@@ -108,11 +113,20 @@ test('autocomplete (type 4) answers choices (type 8) for numbers, terms and edit
     return j.data.choices as Array<{ name: string; value: string }>;
   };
   const numbers = await ask('cr', [{ name: 'number', value: '702.19', focused: true }]);
-  assert.deepEqual(numbers.map((c) => c.value), ['702.19', '702.19a', '702.19b', '702.19c']);
+  assert.deepEqual(
+    numbers.map((c) => c.value),
+    ['702.19', '702.19a', '702.19b', '702.19c'],
+  );
   assert.match(numbers[1]!.name, /^702\.19a Trample is a static ability/);
   assert.ok(numbers.every((c) => c.name.length <= 100));
   const terms = await ask('define', [{ name: 'term', value: 'de', focused: true }]);
-  assert.deepEqual(terms.map((c) => c.value), ['Devotion']);
+  assert.deepEqual(
+    terms.map((c) => c.value),
+    ['Devotion'],
+  );
   const editions = await ask('diff', [{ name: 'from', value: 'afr', focused: true }]);
-  assert.deepEqual(editions.map((c) => c.value), ['2021-07-23']);
+  assert.deepEqual(
+    editions.map((c) => c.value),
+    ['2021-07-23'],
+  );
 });

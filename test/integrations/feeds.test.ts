@@ -39,7 +39,10 @@ async function atom(path: string): Promise<{ feed: J; res: Response }> {
 test('/feed.atom: one entry per edition, newest first, with the release notes summary and a link to the diff page', async () => {
   const { feed, res } = await atom('/feed.atom');
   const entries = feed.entry as J[];
-  assert.deepEqual(entries.map((e) => e.updated.slice(0, 10)), ['2021-07-23', '2021-06-18', '2008-10-01']);
+  assert.deepEqual(
+    entries.map((e) => e.updated.slice(0, 10)),
+    ['2021-07-23', '2021-06-18', '2008-10-01'],
+  );
   assert.equal(entries[0].link[0]['@href'], 'https://crkb.test/diff/2021-06-18/2021-07-23');
   assert.match(entries[0].summary, /^Since 2021-06-18: \d+ rules added, 0 removed, \d+ renumbered, \d+ with new wording, 1 with updated references\./);
   assert.equal(feed.updated, '2021-07-23T00:00:00Z');

@@ -47,7 +47,10 @@ test('lookup_rule in any edition, with provenance', async () => {
   assert.equal(r.data.provenance[0].effectiveDate, '2021-06-18');
   assert.ok('sha256' in r.data.provenance[0]);
   const old = await call('lookup_rule', { query: 'trample', edition: '2008-10-01' });
-  assert.deepEqual(old.data.rules.map((x: J) => x.number), ['502.9', '502.9a', '502.9b']);
+  assert.deepEqual(
+    old.data.rules.map((x: J) => x.number),
+    ['502.9', '502.9a', '502.9b'],
+  );
 });
 
 test('search_rules and define_term', async () => {
@@ -56,7 +59,10 @@ test('search_rules and define_term', async () => {
   assert.ok(s.data.hits.every((h: J) => /trample/i.test(h.snippet)));
   const d = await call('define_term', { term: 'what is dies' });
   assert.equal(d.data.term, 'Dies');
-  assert.deepEqual(d.data.rules.map((x: J) => x.number), ['700.4']);
+  assert.deepEqual(
+    d.data.rules.map((x: J) => x.number),
+    ['700.4'],
+  );
   const missing = await call('define_term', { term: 'devotoin' });
   assert.equal(missing.isError, true);
   assert.match(missing.text, /no glossary term "devotoin".*Did you mean: Devotion/);
@@ -110,7 +116,12 @@ test('a line over 10 MB is answered with a JSON-RPC error and the session serves
   big.write('"}}\n', big.length - 4);
   const { replies, code } = await rawSession(
     [
-      rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      rpc({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
       rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }),
       big,
       'not json\n',
@@ -118,12 +129,18 @@ test('a line over 10 MB is answered with a JSON-RPC error and the session serves
     ],
     3,
   );
-  assert.deepEqual(replies.filter((r) => r.error), [
-    { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'message line longer than 10485760 bytes (10 MB): skipped' } },
-    { jsonrpc: '2.0', id: null, error: { code: -32700, message: `parse error: Unexpected token 'o', "not json" is not valid JSON` } },
-  ]);
+  assert.deepEqual(
+    replies.filter((r) => r.error),
+    [
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'message line longer than 10485760 bytes (10 MB): skipped' } },
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: `parse error: Unexpected token 'o', "not json" is not valid JSON` } },
+    ],
+  );
   assert.match(replies.find((r) => r.id === 3)?.result.content[0].text, /^\*\*702\.19b\*\*/);
-  assert.equal(replies.some((r) => r.id === 2), false);
+  assert.equal(
+    replies.some((r) => r.id === 2),
+    false,
+  );
   assert.equal(code, 0);
 });
 
@@ -141,8 +158,20 @@ test('the line transport reads lines split across chunks and skips a long one wi
   assert.equal((t as unknown as { length: number }).length, 0, 'the long line is not kept');
   input.write('z\n' + rpc({ jsonrpc: '2.0', id: 2, method: 'ping' }) + '{"id": 7}\n');
   await new Promise((r) => setImmediate(r));
-  assert.deepEqual(got.map((m) => m.id), [1, 2]);
-  const errors = String(output.read()).trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(errors.map((e) => [e.id, e.error.code]), [[null, -32600], [7, -32600]]);
+  assert.deepEqual(
+    got.map((m) => m.id),
+    [1, 2],
+  );
+  const errors = String(output.read())
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    errors.map((e) => [e.id, e.error.code]),
+    [
+      [null, -32600],
+      [7, -32600],
+    ],
+  );
   await t.close();
 });

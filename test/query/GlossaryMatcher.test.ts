@@ -8,7 +8,15 @@ import { fixtureDb } from '../server/fixtures.js';
 const entry = (term: string, ord: number): GlossaryRecord => ({ editionId: 1, ord, versionId: ord, term, textId: ord, definition: `About ${term}.` });
 
 test('glossary terms in a text: longest first, plurals, once per text, obsolete and compound headings left out', () => {
-  const g = [entry('Creature', 1), entry('Attacking Creature', 2), entry('Ability', 3), entry('At End of Turn (Obsolete)', 4), entry('Active Player, Nonactive Player Order', 5), entry('If', 6), entry('Double-Faced Card', 7)];
+  const g = [
+    entry('Creature', 1),
+    entry('Attacking Creature', 2),
+    entry('Ability', 3),
+    entry('At End of Turn (Obsolete)', 4),
+    entry('Active Player, Nonactive Player Order', 5),
+    entry('If', 6),
+    entry('Double-Faced Card', 7),
+  ];
   const m = new GlossaryMatcher(g);
   const text = 'An attacking creature with two abilities and a creature: if a Double-Faced Card… at end of turn, active player';
   const found = m.mentions(text).map((x) => [text.slice(x.start, x.end), x.entry.term]);
@@ -19,7 +27,10 @@ test('glossary terms in a text: longest first, plurals, once per text, obsolete 
     ['Double-Faced Card', 'Double-Faced Card'],
   ]);
   // words across a line break or punctuation are not one term; skip leaves out the entry being defined
-  assert.deepEqual(m.mentions('attacking, creature').map((x) => x.entry.term), ['Creature']);
+  assert.deepEqual(
+    m.mentions('attacking, creature').map((x) => x.entry.term),
+    ['Creature'],
+  );
   assert.deepEqual(m.mentions('A creature.', g[0]), []);
 });
 
@@ -37,7 +48,10 @@ test('adjacent rules: same kind, skipping what lies between; glossary mentions p
     assert.deepEqual(at('702'), ['701', '704']);
     assert.deepEqual(at('100'), [null, '510']);
     const r = kb.ruleOrThrow(ed, '702.19a');
-    assert.deepEqual(kb.glossaryMentions(ed.id, r.text).map((m) => m.entry.term), ['Trample']);
+    assert.deepEqual(
+      kb.glossaryMentions(ed.id, r.text).map((m) => m.entry.term),
+      ['Trample'],
+    );
   } finally {
     db.close();
   }

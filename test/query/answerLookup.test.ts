@@ -7,7 +7,10 @@ import { QueryError } from '../../src/query/QueryError.js';
 import { doc, fixtureDb } from '../server/fixtures.js';
 
 // An edition with the glossary entries people ask about, pointing at sections, and a long 704.5.
-const sba: Array<[string, string]> = [...LETTERS].map((l) => [`704.5${l}`, `State-based action ${l}: ${'if some condition holds, something happens to it. '.repeat(2).trim()}`]);
+const sba: Array<[string, string]> = [...LETTERS].map((l) => [
+  `704.5${l}`,
+  `State-based action ${l}: ${'if some condition holds, something happens to it. '.repeat(2).trim()}`,
+]);
 const db = fixtureDb(':memory:', [
   doc(
     '2021-07-23',
@@ -54,7 +57,11 @@ test('"define dies" and "what is dies" answer the glossary term and its rule', (
   for (const q of ['define dies', 'what is dies', 'What does dies mean?', 'dies']) {
     const a = look(q);
     assert.equal(a.kind, 'glossary', q);
-    assert.deepEqual(a.glossary.map((g) => g.term), ['Dies'], q);
+    assert.deepEqual(
+      a.glossary.map((g) => g.term),
+      ['Dies'],
+      q,
+    );
     assert.deepEqual(numbers(q), ['700.4'], q);
   }
 });
@@ -70,7 +77,10 @@ test('abbreviations judges type resolve, and a "See X." entry answers with X', (
   assert.equal(look('SBA').glossary[0]!.term, 'State-Based Actions');
   assert.deepEqual(numbers('etb'), ['603.6a']);
   assert.deepEqual(numbers('apnap'), ['101.4']);
-  assert.deepEqual(look('APNAP order').glossary.map((g) => g.term), ['APNAP Order', 'Active Player, Nonactive Player Order']);
+  assert.deepEqual(
+    look('APNAP order').glossary.map((g) => g.term),
+    ['APNAP Order', 'Active Player, Nonactive Player Order'],
+  );
   // no glossary entry: the section titled Power/Toughness
   assert.deepEqual(numbers('p/t'), ['208', '208.1']);
 });
@@ -84,7 +94,10 @@ test('"702.19b ex 2" picks one example; a missing one is NOT_FOUND', () => {
   const text = formatLookup(look('702.19b ex 2'), 'text', (r) => kb.examples(r), { examples: false, fullUrl: 'x' });
   assert.match(text, /^702\.19b The controller.*\n {2}Example 2: Second example\.\n/);
   assert.doesNotMatch(text, /First example/);
-  assert.throws(() => look('702.19b ex 3'), (e: unknown) => e instanceof QueryError && e.code === 'NOT_FOUND' && /has 2 examples/.test(e.message));
+  assert.throws(
+    () => look('702.19b ex 3'),
+    (e: unknown) => e instanceof QueryError && e.code === 'NOT_FOUND' && /has 2 examples/.test(e.message),
+  );
 });
 
 test('a cut answer names the subrules it could not show, with the link to the rest', () => {
@@ -104,5 +117,8 @@ test('a set code names an edition', () => {
   assert.equal(kb.resolveEdition('afr').edition.effectiveDate, '2021-07-23');
   assert.equal(kb.resolveEdition('AFR').exact, true);
   // a set newer than the database: the answer says what is stored rather than "not a date"
-  assert.throws(() => kb.resolveEdition('mom'), (e: Error) => /no stored edition was published with a set coded "MOM" \(the newest stored is 2021-07-23 \(AFR\)\)/.test(e.message));
+  assert.throws(
+    () => kb.resolveEdition('mom'),
+    (e: Error) => /no stored edition was published with a set coded "MOM" \(the newest stored is 2021-07-23 \(AFR\)\)/.test(e.message),
+  );
 });

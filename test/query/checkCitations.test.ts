@@ -45,7 +45,13 @@ test('a renumbered rule is followed across editions; a rule that left is gone si
 
 test('numbers instead of a text, and a Markdown report', () => {
   const r = checkCitations(kb, { numbers: ['706.10', ' 702.19. '], asOf: '2021-06-18' });
-  assert.deepEqual(r.citations.map((c) => [c.cited, c.status]), [['706.10', 'moved'], ['702.19', 'same']]);
+  assert.deepEqual(
+    r.citations.map((c) => [c.cited, c.status]),
+    [
+      ['706.10', 'moved'],
+      ['702.19', 'same'],
+    ],
+  );
   const md = citationsMarkdown(r);
   assert.match(md, /^Citations written against the 2021-06-18 edition, checked in the 2021-07-23 edition\./);
   assert.match(md, /\n\| 706\.10 \| moved \| 707\.10\. \| To copy a spell/);
@@ -61,9 +67,24 @@ test('bad input names the argument', () => {
     }
     return 'no error';
   };
-  assert.equal(code(() => checkCitations(kb, { text: 'x', asOf: null })), 'BAD_INPUT asOf');
-  assert.equal(code(() => checkCitations(kb, { text: 'x', numbers: ['1'], asOf: '2021-06-18' })), 'BAD_INPUT text');
-  assert.equal(code(() => checkCitations(kb, { numbers: ['banana'], asOf: '2021-06-18' })), 'BAD_INPUT numbers');
-  assert.equal(code(() => checkCitations(kb, { text: 'x', asOf: '1990-01-01' })), 'BAD_INPUT asOf');
-  assert.equal(code(() => checkCitations(kb, { text: 'x'.repeat(200_001), asOf: '2021-06-18' })), 'BAD_INPUT text');
+  assert.equal(
+    code(() => checkCitations(kb, { text: 'x', asOf: null })),
+    'BAD_INPUT asOf',
+  );
+  assert.equal(
+    code(() => checkCitations(kb, { text: 'x', numbers: ['1'], asOf: '2021-06-18' })),
+    'BAD_INPUT text',
+  );
+  assert.equal(
+    code(() => checkCitations(kb, { numbers: ['banana'], asOf: '2021-06-18' })),
+    'BAD_INPUT numbers',
+  );
+  assert.equal(
+    code(() => checkCitations(kb, { text: 'x', asOf: '1990-01-01' })),
+    'BAD_INPUT asOf',
+  );
+  assert.equal(
+    code(() => checkCitations(kb, { text: 'x'.repeat(200_001), asOf: '2021-06-18' })),
+    'BAD_INPUT text',
+  );
 });

@@ -20,7 +20,10 @@ test('a diff against an unofficial fragment edition pairs its rules by text', { 
     const official = kb.editions().find((e) => e.official && e.family === 'cr')!;
     const fragment = kb.editions().find((e) => !e.official)!;
     assert.ok(official && fragment, 'one official edition and the fragment');
-    for (const [from, to] of [[official, fragment], [fragment, official]] as const) {
+    for (const [from, to] of [
+      [official, fragment],
+      [fragment, official],
+    ] as const) {
       const d = kb.diff(from, to, { segments: false, rulesOnly: true });
       const touched = d.changes.filter((c) => c.after?.number === '700.1' || c.before?.number === '700.1' || c.after?.number === '700.2a');
       assert.deepEqual(touched, [], `${from.effectiveDate} -> ${to.effectiveDate}`);
@@ -36,7 +39,10 @@ test('a far diff follows merge links: 407.3 is "merged into 402.9", not only rem
   const kb = await kbOf(['mtg-cr/CR-2008-05-01.txt', 'mtg-cr/CR-2008-07-15.txt', 'mtg-cr/CR-2008-10-01.txt']);
   try {
     const chain = kb.editions().filter((e) => e.family === 'cr' && e.official);
-    assert.deepEqual(chain.map((e) => e.effectiveDate), ['2008-05-01', '2008-07-15', '2008-10-01']);
+    assert.deepEqual(
+      chain.map((e) => e.effectiveDate),
+      ['2008-05-01', '2008-07-15', '2008-10-01'],
+    );
     for (const to of [chain[1]!, chain[2]!]) {
       const d = kb.diff(chain[0]!, to, { segments: false, rulesOnly: true });
       const gone = d.changes.find((c) => c.before?.number === '407.3');

@@ -16,7 +16,10 @@ test('a database written before the Rulings notes and pair reasons were stored i
     const e = kb.resolveEdition('latest').edition;
     const r = kb.ruleOrThrow(e, '100.1');
     assert.deepEqual(kb.notes(r), []);
-    assert.throws(() => kb.explain(e, e), (err: unknown) => err instanceof QueryError && err.code === 'BAD_INPUT' && /ingest it again/.test(err.message));
+    assert.throws(
+      () => kb.explain(e, e),
+      (err: unknown) => err instanceof QueryError && err.code === 'BAD_INPUT' && /ingest it again/.test(err.message),
+    );
   } finally {
     kb.close();
   }

@@ -54,10 +54,20 @@ test('editions share a search index by group, and a search of one reads only the
     // texts of 2021-07-23 holding "planeswalker" that 2021-06-18 does not show: in the shared index, not in its results
     const onlyB = [...tb].filter((t) => !ta.has(t) && /planeswalk/i.test(kb.snapshot.text(t)));
     assert.ok(onlyB.length > 0, 'the two editions differ in texts with the word');
-    for (const [e, texts] of [[a!, ta], [b!, tb]] as const) {
-      const found = kb.snapshot.searchOf(e.id).matches('"planeswalker"', 100000).map(([id]) => id);
+    for (const [e, texts] of [
+      [a!, ta],
+      [b!, tb],
+    ] as const) {
+      const found = kb.snapshot
+        .searchOf(e.id)
+        .matches('"planeswalker"', 100000)
+        .map(([id]) => id);
       const expected = [...texts].filter((t) => /planeswalk/i.test(kb.snapshot.text(t)));
-      assert.deepEqual(found.sort((x, y) => x - y), expected.sort((x, y) => x - y), e.effectiveDate);
+      assert.deepEqual(
+        found.sort((x, y) => x - y),
+        expected.sort((x, y) => x - y),
+        e.effectiveDate,
+      );
     }
   } finally {
     kb.close();

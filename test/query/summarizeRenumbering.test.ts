@@ -2,14 +2,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { summarizeRenumbering } from '../../src/query/summarizeRenumbering.js';
 
-const pairs = (s: string) => s.split(', ').map((p) => {
-  const [from, to] = p.split(' ') as [string, string];
-  return { from, to };
-});
+const pairs = (s: string) =>
+  s.split(', ').map((p) => {
+    const [from, to] = p.split(' ') as [string, string];
+    return { from, to };
+  });
 
 test('runs that moved alike collapse: a section, rule numbers within a section, letters within a rule', () => {
   assert.deepEqual(
-    summarizeRenumbering(pairs('706 707, 706.1 707.1, 706.1a 707.1a, 702.12 702.13, 702.12a 702.13a, 702.13 702.14, 603.2e 603.2f, 603.2f 603.2g, 603.2g 603.2h')),
+    summarizeRenumbering(
+      pairs('706 707, 706.1 707.1, 706.1a 707.1a, 702.12 702.13, 702.12a 702.13a, 702.13 702.14, 603.2e 603.2f, 603.2f 603.2g, 603.2g 603.2h'),
+    ),
     [
       '706–706.1a → 707–707.1a (section 706 is now 707, 3 rules)',
       '702.12–702.13 → 702.13–702.14 (3 rules renumbered within section 702)',

@@ -55,9 +55,12 @@ test('POST /v1/citations takes numbers, a set of editions and Markdown; bad inpu
 });
 
 test('GraphQL citations answers the same report', async () => {
-  const r = await gql(srv, `{ citations(text: "rule 706.10 (Copying Objects)", asOf: "2021-06-18") {
+  const r = await gql(
+    srv,
+    `{ citations(text: "rule 706.10 (Copying Objects)", asOf: "2021-06-18") {
     asOf { effectiveDate } to { effectiveDate } markdown
-    citations { cited title status then { number } now { number text } goneSince textChange titleMatches } } }`);
+    citations { cited title status then { number } now { number text } goneSince textChange titleMatches } } }`,
+  );
   assert.equal(r.status, 200, r.text);
   const c = r.json.data.citations;
   assert.equal(c.to.effectiveDate, '2021-07-23');

@@ -118,7 +118,15 @@ test('drain: no new connections; a kept-alive connection gets its next answer wi
     assert.deepEqual(await get(), { status: 200, connection: 'keep-alive' });
     const drained = l.drain(20_000);
     assert.deepEqual(await get(), { status: 200, connection: 'close' }, 'answered on the kept-alive connection');
-    assert.equal(await within(drained.then(() => 'drained'), 15_000, 'still waiting'), 'drained', 'the drain ends when its connections have, not at its bound');
+    assert.equal(
+      await within(
+        drained.then(() => 'drained'),
+        15_000,
+        'still waiting',
+      ),
+      'drained',
+      'the drain ends when its connections have, not at its bound',
+    );
     await assert.rejects(fetch(`${l.url}/v1/rules/100.1`), 'no new connections');
   } finally {
     agent.destroy();

@@ -17,7 +17,7 @@ const HISTORY = `{ rule(number: "707.10", edition: "2021-07-23") { number lineag
 test('diff and history through the real engine on a database ingested from two real editions', { skip }, async () => {
   {
     const db = openReadOnlyDb(dbFile());
-        const built = await buildServer({ db });
+    const built = await buildServer({ db });
     const l = await listen(built.app, 0);
     try {
       for (const via of ['in-process', 'http'] as const) {
@@ -73,7 +73,8 @@ test('glossary history and an edition’s unresolved and stale references throug
       ['2009-05-01', '2009-07-11', '2021-06-18', '2021-07-23'],
     );
     assert.equal((await gql(built, '{ glossaryHistory(term: "no such term") { terms } }')).json.data.glossaryHistory, null);
-    const r = (await gql(built, '{ edition(date: "2009-07-11") { danglingReferences { at target kind mention } staleReferences { target cited title } } }')).json;
+    const r = (await gql(built, '{ edition(date: "2009-07-11") { danglingReferences { at target kind mention } staleReferences { target cited title } } }'))
+      .json;
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
     const dangling = r.data.edition.danglingReferences as J[];
     assert.ok(dangling.length > 0 && dangling.every((d) => typeof d.mention === 'string' && d.mention.length > 0));

@@ -44,8 +44,7 @@ export function doc(date: string, rules: R[], glossary: Array<[string, string]>)
   };
 }
 
-const TRAMPLE_B =
-  "The controller of an attacking creature with trample first assigns damage to the creature(s) blocking it. See rules 510.1c-d.";
+const TRAMPLE_B = 'The controller of an attacking creature with trample first assigns damage to the creature(s) blocking it. See rules 510.1c-d.';
 
 /** Rules shared by the modern fixture editions. */
 function modern(copySection: string, withDie: boolean, long = false): R[] {
@@ -66,19 +65,23 @@ function modern(copySection: string, withDie: boolean, long = false): R[] {
     ['700.2', 'A spell or ability is modal if it has two or more options.'],
     ['700.2g', `A copy of a modal spell copies the modes chosen for it. See rule ${copySection}.10.`],
     ['700.4', 'The term dies means "is put into a graveyard from the battlefield."'],
-    ['700.5', 'A player\'s devotion to a color is the number of mana symbols of that color among permanents.'],
+    ['700.5', "A player's devotion to a color is the number of mana symbols of that color among permanents."],
     ['701', 'Keyword Actions'],
-    ['701.1', 'Most actions described in a card\'s rules text use the standard English definitions of the verbs within.'],
+    ['701.1', "Most actions described in a card's rules text use the standard English definitions of the verbs within."],
     ['701.2', 'Activate'],
     ['701.2a', 'To activate an activated ability is to put it onto the stack and pay its costs, as described in rule 602.'],
     ['702', 'Keyword Abilities'],
-    ['702.1', 'Most abilities describe exactly what they do in the card\'s rules text.'],
+    ['702.1', "Most abilities describe exactly what they do in the card's rules text."],
     ['702.19', 'Trample'],
-    ['702.19a', 'Trample is a static ability that modifies the rules for assigning an attacking creature\'s combat damage.'],
-    ['702.19b', TRAMPLE_B, [
-      'A 2/2 creature with trample is blocked by a 1/1 creature. It assigns 1 damage to the blocker and 1 to the player.',
-      'A creature with trample and deathtouch may assign 1 damage to each blocker; see rule 999.9.',
-    ]],
+    ['702.19a', "Trample is a static ability that modifies the rules for assigning an attacking creature's combat damage."],
+    [
+      '702.19b',
+      TRAMPLE_B,
+      [
+        'A 2/2 creature with trample is blocked by a 1/1 creature. It assigns 1 damage to the blocker and 1 to the player.',
+        'A creature with trample and deathtouch may assign 1 damage to each blocker; see rule 999.9.',
+      ],
+    ],
     ['702.19c', 'If all the creatures blocking it are removed from combat, the creature with trample assigns all its damage to the player.'],
     ['704', 'State-Based Actions'],
     ['704.5', 'The state-based actions are as follows:'],
@@ -128,11 +131,7 @@ export function fixtureDocs(): ParsedDocument[] {
     ],
     [['Trample', 'See rule 502.9.']],
   );
-  return [
-    old,
-    doc('2021-06-18', modern('706', false, true), GLOSSARY),
-    doc('2021-07-23', modern('707', true, true), GLOSSARY),
-  ];
+  return [old, doc('2021-06-18', modern('706', false, true), GLOSSARY), doc('2021-07-23', modern('707', true, true), GLOSSARY)];
 }
 
 // Mentions like "rule 702.19", "rules 510.1c-d" (letter ranges expanded), "rule 602".
@@ -140,9 +139,7 @@ const REF_RE = /\brules? (\d{3}(?:\.\d+[a-z]?)?)(?:-([a-z]))?/g;
 
 /** Fills text_refs for every stored text, with a simple extractor of our own. */
 export function fillRefs(db: Db): void {
-  const ins = db.prepare(
-    'INSERT OR REPLACE INTO text_refs (text_id, ord, target, kind, start, "end") VALUES (?, ?, ?, ?, ?, ?)',
-  );
+  const ins = db.prepare('INSERT OR REPLACE INTO text_refs (text_id, ord, target, kind, start, "end") VALUES (?, ?, ?, ?, ?, ?)');
   for (const t of db.prepare('SELECT id, body FROM texts').all() as Array<{ id: number; body: string }>) {
     let ord = 0;
     for (const m of t.body.matchAll(REF_RE)) {

@@ -18,7 +18,10 @@ test('editions and edition resolution by date', async () => {
        b: edition(date: "latest") { effectiveDate } c: edition { effectiveDate } d: edition(date: "2021-07-23") { effectiveDate } }`,
   );
   assert.equal(r.json.errors, undefined);
-  assert.deepEqual(r.json.data.editions.map((e: { effectiveDate: string }) => e.effectiveDate), ['2008-10-01', '2021-06-18', '2021-07-23']);
+  assert.deepEqual(
+    r.json.data.editions.map((e: { effectiveDate: string }) => e.effectiveDate),
+    ['2008-10-01', '2021-06-18', '2021-07-23'],
+  );
   assert.equal(r.json.data.a.effectiveDate, '2021-06-18');
   assert.ok(r.json.data.a.ruleCount > 50);
   assert.equal(r.json.data.b.effectiveDate, '2021-07-23');
@@ -34,7 +37,10 @@ test('rule with references in a past edition resolves them in that edition', asy
   assert.equal(past.json.errors, undefined);
   const rule = past.json.data.rule;
   assert.equal(rule.edition.effectiveDate, '2021-06-18');
-  assert.deepEqual(rule.ancestors.map((a: { number: string }) => a.number), ['700.2', '700']);
+  assert.deepEqual(
+    rule.ancestors.map((a: { number: string }) => a.number),
+    ['700.2', '700'],
+  );
   assert.equal(rule.references.length, 1);
   assert.equal(rule.references[0].targetNumber, '706.10');
   assert.equal(rule.references[0].dangling, false);
@@ -59,7 +65,10 @@ test('dangling references from examples, children and examples', async () => {
   );
   assert.equal(refs[2].target, null);
   assert.equal(refs[2].exampleIndex, 1);
-  assert.deepEqual(r.json.data.header.children.map((c: { number: string }) => c.number), ['702.19a', '702.19b', '702.19c']);
+  assert.deepEqual(
+    r.json.data.header.children.map((c: { number: string }) => c.number),
+    ['702.19a', '702.19b', '702.19c'],
+  );
 });
 
 test('unknown rule: null plus NOT_FOUND with did-you-mean numbers', async () => {
@@ -94,11 +103,17 @@ test('malformed input is a BAD_USER_INPUT error naming the problem, beside the d
 test('rules connection: pages with opaque cursors; first over 500 refused naming the argument and the maximum', async () => {
   const one = await gql(built, '{ rules(edition: "2021-07-23", first: 4) { nodes { number } pageInfo { hasNextPage endCursor } } }');
   const c = one.json.data.rules;
-  assert.deepEqual(c.nodes.map((n: { number: string }) => n.number), ['100', '100.1', '100.1a', '510']);
+  assert.deepEqual(
+    c.nodes.map((n: { number: string }) => n.number),
+    ['100', '100.1', '100.1a', '510'],
+  );
   assert.equal(c.pageInfo.hasNextPage, true);
   assert.doesNotMatch(c.pageInfo.endCursor, /^\d+$/);
   const two = await gql(built, 'query($a: String) { rules(first: 2, after: $a) { nodes { number } } }', { a: c.pageInfo.endCursor });
-  assert.deepEqual(two.json.data.rules.nodes.map((n: { number: string }) => n.number), ['510.1', '510.1c']);
+  assert.deepEqual(
+    two.json.data.rules.nodes.map((n: { number: string }) => n.number),
+    ['510.1', '510.1c'],
+  );
   const big = await gql(built, '{ rules(first: 100000) { nodes { number } } }', {}, GRAPHQL_RESPONSE);
   assert.equal(big.status, 400);
   assert.equal(big.json.data, undefined, 'refused before it runs');
@@ -109,11 +124,17 @@ test('rules connection: pages with opaque cursors; first over 500 refused naming
   const all = await gql(built, '{ rules(first: 500) { nodes { number } } }');
   assert.equal(all.json.data.rules.nodes.length, Math.min(500, count));
   const sec = await gql(built, '{ rules(section: "702.19") { nodes { number } } }');
-  assert.deepEqual(sec.json.data.rules.nodes.map((n: { number: string }) => n.number), ['702.19', '702.19a', '702.19b', '702.19c']);
+  assert.deepEqual(
+    sec.json.data.rules.nodes.map((n: { number: string }) => n.number),
+    ['702.19', '702.19a', '702.19b', '702.19c'],
+  );
 });
 
 test('search: ranked, highlighted, edition-scoped, and nasty input never fails', async () => {
-  const r = await gql(built, '{ search(query: "trample", edition: "2008-10-01") { nodes { kind score snippet highlighted rule { number edition { effectiveDate } } } } }');
+  const r = await gql(
+    built,
+    '{ search(query: "trample", edition: "2008-10-01") { nodes { kind score snippet highlighted rule { number edition { effectiveDate } } } } }',
+  );
   const hits = r.json.data.search.nodes;
   assert.ok(hits.length >= 2);
   for (const h of hits) {
@@ -145,7 +166,10 @@ test('glossary, keywords and lookup', async () => {
   assert.equal(r.json.data.glossary.term, 'Dies');
   assert.deepEqual(r.json.data.glossary.references[0].target, { number: '700.4' });
   assert.equal(r.json.data.glossaryTerms.length, 4);
-  assert.deepEqual(r.json.data.keywords.map((k: { number: string }) => k.number), ['501.1', '502.9']);
+  assert.deepEqual(
+    r.json.data.keywords.map((k: { number: string }) => k.number),
+    ['501.1', '502.9'],
+  );
   assert.equal(r.json.data.lookup.kind, 'fuzzy');
   assert.equal(r.json.data.lookup.matched, 'Devotion');
   assert.deepEqual(r.json.data.lookup.rules, [{ number: '700.5' }]);
@@ -155,23 +179,45 @@ test('glossary, keywords and lookup', async () => {
 });
 
 test('depth and cost limits', async () => {
-  const deep = await gql(built, '{ rule(number: "702.19b") { parent { parent { parent { parent { parent { parent { parent { parent { parent { parent { number } } } } } } } } } } } }', {}, GRAPHQL_RESPONSE);
+  const deep = await gql(
+    built,
+    '{ rule(number: "702.19b") { parent { parent { parent { parent { parent { parent { parent { parent { parent { parent { number } } } } } } } } } } } }',
+    {},
+    GRAPHQL_RESPONSE,
+  );
   assert.equal(deep.status, 400);
   assert.equal(deep.json.errors![0].extensions.code, 'TOO_COMPLEX');
   assert.match(deep.json.errors![0].message, /depth/);
-  const costly = await gql(built, '{ rules(first: 500) { nodes { children { children { references { target { referencedBy { number } } } } } } } }', {}, GRAPHQL_RESPONSE);
+  const costly = await gql(
+    built,
+    '{ rules(first: 500) { nodes { children { children { references { target { referencedBy { number } } } } } } } }',
+    {},
+    GRAPHQL_RESPONSE,
+  );
   assert.equal(costly.status, 400);
   assert.match(costly.json.errors![0].message, /cost/);
   const introspection = await gql(built, '{ __schema { types { name fields { name type { name ofType { name ofType { name ofType { name } } } } } } } }');
   assert.equal(introspection.json.errors, undefined);
   // what GraphiQL sends first, with every option it may turn on
-  const standard = await gql(built, getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }));
+  const standard = await gql(
+    built,
+    getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }),
+  );
   assert.equal(standard.json.errors, undefined);
   assert.ok(standard.json.data.__schema.types.length > 40);
 });
 
 test('search snippets and highlights are HTML: the text is escaped, matches are in <mark>', async () => {
-  const db = fixtureDb(':memory:', [doc('2021-07-23', [['100', 'General'], ['100.1', 'Trample <b>bold</b> & "quoted" text.']], [])]);
+  const db = fixtureDb(':memory:', [
+    doc(
+      '2021-07-23',
+      [
+        ['100', 'General'],
+        ['100.1', 'Trample <b>bold</b> & "quoted" text.'],
+      ],
+      [],
+    ),
+  ]);
   const s = await buildServer({ db });
   try {
     const r = await gql(s, '{ search(query: "trample") { nodes { snippet highlighted } } }');
@@ -185,7 +231,10 @@ test('search snippets and highlights are HTML: the text is escaped, matches are 
 });
 
 test('lookup picks one example and reads questions', async () => {
-  const r = await gql(built, '{ a: lookup(q: "702.19b ex 2") { kind example { index text } rules { number } } b: lookup(q: "what does dies mean?") { kind matched } }');
+  const r = await gql(
+    built,
+    '{ a: lookup(q: "702.19b ex 2") { kind example { index text } rules { number } } b: lookup(q: "what does dies mean?") { kind matched } }',
+  );
   assert.equal(r.json.errors, undefined);
   assert.equal(r.json.data.a.kind, 'example');
   assert.equal(r.json.data.a.example.index, 2);

@@ -37,7 +37,28 @@ function rng(seed: number): () => number {
   };
 }
 
-const STRINGS = ['702.19b', '100', '7', '702', 'trample', 'dies', 'damage', 'latest', '2021-06-18', '2009-07-11', 'AFR', '', 'x'.repeat(300), '"', '\\', '💥', 'NEAR(', 'Rule', 'Query', '__Type'];
+const STRINGS = [
+  '702.19b',
+  '100',
+  '7',
+  '702',
+  'trample',
+  'dies',
+  'damage',
+  'latest',
+  '2021-06-18',
+  '2009-07-11',
+  'AFR',
+  '',
+  'x'.repeat(300),
+  '"',
+  '\\',
+  '💥',
+  'NEAR(',
+  'Rule',
+  'Query',
+  '__Type',
+];
 const INTS = [0, 1, 2, 5, 20, 100, 101, 500, 501, -1, 2 ** 31 - 1];
 
 /** Random GraphQL documents over a schema. */
@@ -61,10 +82,15 @@ class DocumentGenerator {
       const name = `v${this.vars.length}`;
       const wrong = this.r() < 0.05;
       const type = wrong ? this.pick(['Int', 'String!', 'Boolean', '[String]', 'Nope']) : t.toString();
-      this.vars.push({ name, type, value: this.r() < 0.15 ? undefined : this.jsValue(wrong ? this.pick(['Int', 'String', 'Boolean']) : named.name, isListType(getNullableType(t))) });
+      this.vars.push({
+        name,
+        type,
+        value: this.r() < 0.15 ? undefined : this.jsValue(wrong ? this.pick(['Int', 'String', 'Boolean']) : named.name, isListType(getNullableType(t))),
+      });
       return `$${name}`;
     }
-    if (isListType(getNullableType(t))) return `[${Array.from({ length: Math.floor(this.r() * 3) }, () => this.value(getNamedType(t) as GraphQLInputType, depth + 1)).join(', ')}]`;
+    if (isListType(getNullableType(t)))
+      return `[${Array.from({ length: Math.floor(this.r() * 3) }, () => this.value(getNamedType(t) as GraphQLInputType, depth + 1)).join(', ')}]`;
     if (isEnumType(named)) return this.pick(named.getValues()).name;
     if (isInputObjectType(named)) return '{}';
     if (named.name === 'Int') return String(this.pick(INTS));
@@ -104,7 +130,14 @@ class DocumentGenerator {
       if (roll < 0.01) out.push(Array.from({ length: 1 + Math.floor(this.r() * 600) }, (_, k) => `t${k}: __typename`).join(' '));
       else if (roll < 0.08) out.push(`${this.alias()}__typename${this.directives()}`);
       else if (roll < 0.12 && type.name === this.schema.getQueryType()!.name) {
-        out.push(this.alias() + this.pick(['__schema { types { name fields { name type { name ofType { name } } } } }', '__type(name: "Rule") { name fields { name args { name } } }', '__schema { queryType { name } directives { name locations } }']));
+        out.push(
+          this.alias() +
+            this.pick([
+              '__schema { types { name fields { name type { name ofType { name } } } } }',
+              '__type(name: "Rule") { name fields { name args { name } } }',
+              '__schema { queryType { name } directives { name locations } }',
+            ]),
+        );
       } else if (roll < 0.2 && depth < 14) {
         // a named fragment: a new one, or one already made on this type (spread again and again)
         // (one still being made is spread now and then: a cycle)
@@ -164,58 +197,74 @@ class DocumentGenerator {
       case 1:
         return text.slice(0, at) + text.slice(at, at + len).repeat(1 + Math.floor(this.r() * 50)) + text.slice(at);
       case 2:
-        return text.slice(0, at) + Array.from({ length: len }, () => this.pick(['{', '}', '(', ')', '[', ']', ':', '$', '@', '!', '...', '"', '"""', '#', '\\u0000', '💥', ' '])).join('') + text.slice(at);
+        return (
+          text.slice(0, at) +
+          Array.from({ length: len }, () => this.pick(['{', '}', '(', ')', '[', ']', ':', '$', '@', '!', '...', '"', '"""', '#', '\\u0000', '💥', ' '])).join(
+            '',
+          ) +
+          text.slice(at)
+        );
       default:
         return text.slice(0, at);
     }
   }
 }
 
-test('fuzz: 1,000 generated GraphQL documents (fragments, spreads, aliases, introspection, directives, variables, garbage): no 5xx, no stack trace, answers and heap bounded', { skip }, async () => {
-  const r = rng(20260517);
-  const g = new DocumentGenerator(createApiSchema(), r);
-  const cap = DEFAULT_LIMITS.maxAnswerBytes + 1024;
-  const heap0 = process.memoryUsage().heapUsed;
-  let heapMax = heap0;
-  const seen = { data: 0, refused: 0, requestErrors: 0 };
-  for (let i = 0; i < 1000; i++) {
-    const { query: clean, variables } = g.document();
-    const query = r() < 0.15 ? g.garbage(clean) : clean;
-    const accept = r() < 0.5 ? 'application/json' : 'application/graphql-response+json';
-    const how = r();
-    let status: number;
-    let body: string;
-    if (how < 0.75) {
-      const res = await shared.built.graphql(query, variables, { accept });
-      [status, body] = [res.status, res.body];
-    } else if (how < 0.95) {
-      const params = new URLSearchParams({ query, variables: r() < 0.1 ? g.garbage(JSON.stringify(variables)) : JSON.stringify(variables) });
-      if (r() < 0.1) params.set('extensions', JSON.stringify({ persistedQuery: { version: 1, sha256Hash: 'ab'.repeat(32) } }));
-      if (r() < 0.05) params.set('operationName', 'Op');
-      const res = await fetch(`${shared.l.url}/graphql?${params.toString()}`, { headers: { accept } });
-      [status, body] = [res.status, await res.text()];
-    } else {
-      const raw = r() < 0.5 ? JSON.stringify({ query, variables: r() < 0.5 ? JSON.stringify(variables) : [variables] }) : g.garbage(JSON.stringify({ query, variables }));
-      const res = await fetch(`${shared.l.url}/graphql`, { method: 'POST', headers: { 'content-type': r() < 0.8 ? 'application/json' : 'text/plain', accept }, body: raw });
-      [status, body] = [res.status, await res.text()];
+test(
+  'fuzz: 1,000 generated GraphQL documents (fragments, spreads, aliases, introspection, directives, variables, garbage): no 5xx, no stack trace, answers and heap bounded',
+  { skip },
+  async () => {
+    const r = rng(20260517);
+    const g = new DocumentGenerator(createApiSchema(), r);
+    const cap = DEFAULT_LIMITS.maxAnswerBytes + 1024;
+    const heap0 = process.memoryUsage().heapUsed;
+    let heapMax = heap0;
+    const seen = { data: 0, refused: 0, requestErrors: 0 };
+    for (let i = 0; i < 1000; i++) {
+      const { query: clean, variables } = g.document();
+      const query = r() < 0.15 ? g.garbage(clean) : clean;
+      const accept = r() < 0.5 ? 'application/json' : 'application/graphql-response+json';
+      const how = r();
+      let status: number;
+      let body: string;
+      if (how < 0.75) {
+        const res = await shared.built.graphql(query, variables, { accept });
+        [status, body] = [res.status, res.body];
+      } else if (how < 0.95) {
+        const params = new URLSearchParams({ query, variables: r() < 0.1 ? g.garbage(JSON.stringify(variables)) : JSON.stringify(variables) });
+        if (r() < 0.1) params.set('extensions', JSON.stringify({ persistedQuery: { version: 1, sha256Hash: 'ab'.repeat(32) } }));
+        if (r() < 0.05) params.set('operationName', 'Op');
+        const res = await fetch(`${shared.l.url}/graphql?${params.toString()}`, { headers: { accept } });
+        [status, body] = [res.status, await res.text()];
+      } else {
+        const raw =
+          r() < 0.5
+            ? JSON.stringify({ query, variables: r() < 0.5 ? JSON.stringify(variables) : [variables] })
+            : g.garbage(JSON.stringify({ query, variables }));
+        const res = await fetch(`${shared.l.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': r() < 0.8 ? 'application/json' : 'text/plain', accept },
+          body: raw,
+        });
+        [status, body] = [res.status, await res.text()];
+      }
+      assert.ok(status < 500, `request ${i}: ${status} ${body.slice(0, 300)}\n${query.slice(0, 500)}`);
+      assert.ok(body.length <= cap, `request ${i}: ${body.length} characters`);
+      assert.doesNotMatch(body, /at \w+ \(.*:\d+:\d+\)|node_modules/, `request ${i} leaked a stack trace`);
+      if (body !== '') {
+        const json = JSON.parse(body) as { data?: unknown; errors?: Array<{ extensions?: { code?: string } }> };
+        if (json.data) seen.data++;
+        if (json.errors?.some((e) => e.extensions?.code === 'TOO_COMPLEX')) seen.refused++;
+        if (json.data === undefined) seen.requestErrors++;
+      }
+      heapMax = Math.max(heapMax, process.memoryUsage().heapUsed);
     }
-    assert.ok(status < 500, `request ${i}: ${status} ${body.slice(0, 300)}\n${query.slice(0, 500)}`);
-    assert.ok(body.length <= cap, `request ${i}: ${body.length} characters`);
-    assert.doesNotMatch(body, /at \w+ \(.*:\d+:\d+\)|node_modules/, `request ${i} leaked a stack trace`);
-    if (body !== '') {
-      const json = JSON.parse(body) as { data?: unknown; errors?: Array<{ extensions?: { code?: string } }> };
-      if (json.data) seen.data++;
-      if (json.errors?.some((e) => e.extensions?.code === 'TOO_COMPLEX')) seen.refused++;
-      if (json.data === undefined) seen.requestErrors++;
-
-    }
-    heapMax = Math.max(heapMax, process.memoryUsage().heapUsed);
-  }
-  // the documents are varied: many answered, some refused by the limits, many rejected as requests
-  assert.ok(seen.data > 100, JSON.stringify(seen));
-  assert.ok(seen.refused > 50, JSON.stringify(seen));
-  assert.ok(seen.requestErrors > 100, JSON.stringify(seen));
-  assert.ok(heapMax - heap0 < 512 * 1024 * 1024, `heap grew by ${((heapMax - heap0) / 1048576).toFixed(0)} MB`);
-  const alive = await shared.built.graphql('{ rule(number: "702.19b") { number } }');
-  assert.equal(JSON.parse(alive.body).data.rule.number, '702.19b');
-});
+    // the documents are varied: many answered, some refused by the limits, many rejected as requests
+    assert.ok(seen.data > 100, JSON.stringify(seen));
+    assert.ok(seen.refused > 50, JSON.stringify(seen));
+    assert.ok(seen.requestErrors > 100, JSON.stringify(seen));
+    assert.ok(heapMax - heap0 < 512 * 1024 * 1024, `heap grew by ${((heapMax - heap0) / 1048576).toFixed(0)} MB`);
+    const alive = await shared.built.graphql('{ rule(number: "702.19b") { number } }');
+    assert.equal(JSON.parse(alive.body).data.rule.number, '702.19b');
+  },
+);

@@ -19,7 +19,12 @@ const get = (params: Record<string, string>, accept = 'application/json') =>
 /** The answer's JSON, and its size in bytes. */
 async function read(res: Response): Promise<{ status: number; type: string; bytes: number; json: { data?: J; errors?: J[] } }> {
   const text = await res.text();
-  return { status: res.status, type: res.headers.get('content-type') ?? '', bytes: Buffer.byteLength(text), json: JSON.parse(text) as { data?: J; errors?: J[] } };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    bytes: Buffer.byteLength(text),
+    json: JSON.parse(text) as { data?: J; errors?: J[] },
+  };
 }
 
 const aliases = (n: number, field: string) => Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ');
@@ -36,7 +41,7 @@ test('a __typename alias bomb through a fragment is refused before it runs, as a
   }
 });
 
-test('__typename is priced like any field: each of a list\'s 700 entries counts', async () => {
+test("__typename is priced like any field: each of a list's 700 entries counts", async () => {
   const db = fixtureDb();
   // glossaryTerms: 10 units, and 700 entries (FIELD_COST) of what is selected inside
   const s = await buildServer({ db, limits: { maxCost: 20 } });
@@ -51,7 +56,7 @@ test('__typename is priced like any field: each of a list\'s 700 entries counts'
   }
 });
 
-test('140 aliases of __schema are refused, and introspection is priced: GraphiQL\'s query passes, six copies in one operation do not', { skip }, async () => {
+test("140 aliases of __schema are refused, and introspection is priced: GraphiQL's query passes, six copies in one operation do not", { skip }, async () => {
   const many = await read(await post({ query: `{ ${aliases(140, '__schema { types { name fields { name } } }')} }` }, GRAPHQL_RESPONSE));
   assert.equal(many.status, 400);
   assert.equal(many.json.errors![0].extensions.code, 'TOO_COMPLEX');
@@ -77,7 +82,7 @@ test('a 25-level doubling fragment is refused quickly: the cost analysis is boun
   assert.ok(ms < 1000, 'refused in well under a second');
 });
 
-test('first: $var is judged by the variable\'s value; unset, by the argument\'s default', { skip }, async () => {
+test("first: $var is judged by the variable's value; unset, by the argument's default", { skip }, async () => {
   const search = 'query($n: Int) { search(query: "damage", first: $n) { nodes { snippet } } }';
   for (const variables of [{ n: 10 }, {}, { n: 100 }]) {
     const r = await read(await post({ query: search, variables }, GRAPHQL_RESPONSE));
@@ -111,7 +116,7 @@ test('a first above the maximum is refused as BAD_USER_INPUT naming the argument
   }
 });
 
-test('an input error in one field leaves the other fields\' data, with 200 under either media type', { skip }, async () => {
+test("an input error in one field leaves the other fields' data, with 200 under either media type", { skip }, async () => {
   const query = '{ bad: rule(number: "abc") { number } good: rule(number: "702.19b") { number } }';
   for (const accept of ['application/json', GRAPHQL_RESPONSE]) {
     const r = await read(await post({ query }, accept));
@@ -122,7 +127,7 @@ test('an input error in one field leaves the other fields\' data, with 200 under
   }
 });
 
-test('application/graphql-response+json is honoured: its content type and the spec\'s status codes; application/json answers 200', { skip }, async () => {
+test("application/graphql-response+json is honoured: its content type and the spec's status codes; application/json answers 200", { skip }, async () => {
   const cases: Array<[string, Record<string, unknown>, number, string]> = [
     ['{ __typename }', {}, 200, ''],
     ['{ rule(number: ', {}, 400, 'GRAPHQL_PARSE_FAILED'],
@@ -145,26 +150,30 @@ test('application/graphql-response+json is honoured: its content type and the sp
   }
 });
 
-test('persisted queries (Apollo APQ): a hash alone is PERSISTED_QUERY_NOT_FOUND, then the query registers it, then the hash alone runs it (POST and GET)', { skip }, async () => {
-  const query = '{ rule(number: "702.19b", edition: "2021-06-18") { number } }';
-  const sha256Hash = createHash('sha256').update(query).digest('hex');
-  const extensions = { persistedQuery: { version: 1, sha256Hash } };
-  const miss = await read(await post({ extensions }));
-  assert.equal(miss.json.errors![0].extensions.code, 'PERSISTED_QUERY_NOT_FOUND');
-  assert.equal(miss.json.errors![0].message, 'PersistedQueryNotFound', 'the message Apollo clients look for');
-  assert.ok(miss.status !== 400 && miss.status !== 500, 'Apollo clients stop persisting on 400 and 500');
-  const getMiss = await get({ extensions: JSON.stringify(extensions) }, 'text/html,*/*');
-  assert.match(getMiss.headers.get('content-type')!, /json/, 'never the GraphiQL page to a request with extensions');
-  assert.equal((await read(getMiss)).json.errors![0].extensions.code, 'PERSISTED_QUERY_NOT_FOUND');
-  const wrong = await read(await post({ query: '{ __typename }', extensions }));
-  assert.equal(wrong.json.errors![0].extensions.code, 'PERSISTED_QUERY_MISMATCH');
-  const register = await read(await post({ query, extensions }));
-  assert.deepEqual(register.json.data, { rule: { number: '702.19b' } });
-  const hit = await read(await post({ extensions }));
-  assert.deepEqual(hit.json.data, { rule: { number: '702.19b' } });
-  const getHit = await get({ extensions: JSON.stringify(extensions) }, 'text/html,*/*');
-  assert.deepEqual((await read(getHit)).json.data, { rule: { number: '702.19b' } });
-});
+test(
+  'persisted queries (Apollo APQ): a hash alone is PERSISTED_QUERY_NOT_FOUND, then the query registers it, then the hash alone runs it (POST and GET)',
+  { skip },
+  async () => {
+    const query = '{ rule(number: "702.19b", edition: "2021-06-18") { number } }';
+    const sha256Hash = createHash('sha256').update(query).digest('hex');
+    const extensions = { persistedQuery: { version: 1, sha256Hash } };
+    const miss = await read(await post({ extensions }));
+    assert.equal(miss.json.errors![0].extensions.code, 'PERSISTED_QUERY_NOT_FOUND');
+    assert.equal(miss.json.errors![0].message, 'PersistedQueryNotFound', 'the message Apollo clients look for');
+    assert.ok(miss.status !== 400 && miss.status !== 500, 'Apollo clients stop persisting on 400 and 500');
+    const getMiss = await get({ extensions: JSON.stringify(extensions) }, 'text/html,*/*');
+    assert.match(getMiss.headers.get('content-type')!, /json/, 'never the GraphiQL page to a request with extensions');
+    assert.equal((await read(getMiss)).json.errors![0].extensions.code, 'PERSISTED_QUERY_NOT_FOUND');
+    const wrong = await read(await post({ query: '{ __typename }', extensions }));
+    assert.equal(wrong.json.errors![0].extensions.code, 'PERSISTED_QUERY_MISMATCH');
+    const register = await read(await post({ query, extensions }));
+    assert.deepEqual(register.json.data, { rule: { number: '702.19b' } });
+    const hit = await read(await post({ extensions }));
+    assert.deepEqual(hit.json.data, { rule: { number: '702.19b' } });
+    const getHit = await get({ extensions: JSON.stringify(extensions) }, 'text/html,*/*');
+    assert.deepEqual((await read(getHit)).json.data, { rule: { number: '702.19b' } });
+  },
+);
 
 test('GraphiQL only for a GET that carries no GraphQL request; a GET with a query or extensions gets JSON', { skip }, async () => {
   const page = await fetch(`${shared.l.url}/graphql`, { headers: { accept: 'text/html' } });
@@ -195,7 +204,7 @@ test('answers are capped in bytes: one over the cap is RESPONSE_TOO_LARGE, with 
   }
 });
 
-test('the executor can be swapped per operation by its cost, which the resolvers\' context carries', async () => {
+test("the executor can be swapped per operation by its cost, which the resolvers' context carries", async () => {
   const db = fixtureDb();
   const seen: number[] = [];
   const s = await buildServer({
@@ -239,7 +248,10 @@ test('an unexpected error is masked ("Unexpected error.", INTERNAL_SERVER_ERROR)
     assert.equal(r.json.errors![0].message, 'Unexpected error.');
     assert.equal(r.json.errors![0].extensions.code, 'INTERNAL_SERVER_ERROR');
     assert.doesNotMatch(r.text, /secret|\/srv\//);
-    assert.ok(logged.some((a) => a.some((x) => String((x as Error)?.message ?? x).includes('secret detail'))), 'the real error is logged');
+    assert.ok(
+      logged.some((a) => a.some((x) => String((x as Error)?.message ?? x).includes('secret detail'))),
+      'the real error is logged',
+    );
   } finally {
     console.error = log;
     db.close();

@@ -21,8 +21,16 @@ test('the cost table lists every field of the schema, and nothing else', () => {
     if (!(t instanceof GraphQLObjectType) || t.name.startsWith('__')) continue;
     for (const f of Object.keys(t.getFields())) fields.push(`${t.name}.${f}`);
   }
-  assert.deepEqual(fields.filter((f) => !(f in FIELD_COST)), [], 'fields missing from FIELD_COST');
-  assert.deepEqual(Object.keys(FIELD_COST).filter((f) => !fields.includes(f)), [], 'FIELD_COST entries of no field');
+  assert.deepEqual(
+    fields.filter((f) => !(f in FIELD_COST)),
+    [],
+    'fields missing from FIELD_COST',
+  );
+  assert.deepEqual(
+    Object.keys(FIELD_COST).filter((f) => !fields.includes(f)),
+    [],
+    'FIELD_COST entries of no field',
+  );
 });
 
 test('cost and alias limits hold through fragments, inline fragments and aliases', async () => {
@@ -30,7 +38,12 @@ test('cost and alias limits hold through fragments, inline fragments and aliases
   const s = await buildServer({ db });
   try {
     // 30 histories through a named fragment, 30 more through an inline one: 60 x 25 units
-    const viaFragment = await gql(s, 'query { rules(first: 30) { nodes { ...H ... on Rule { history { lineageId } } } } } fragment H on Rule { history { lineageId } }', {}, GRAPHQL_RESPONSE);
+    const viaFragment = await gql(
+      s,
+      'query { rules(first: 30) { nodes { ...H ... on Rule { history { lineageId } } } } } fragment H on Rule { history { lineageId } }',
+      {},
+      GRAPHQL_RESPONSE,
+    );
     assert.equal(viaFragment.status, 400);
     assert.equal(viaFragment.json.errors![0].extensions.code, 'TOO_COMPLEX');
     assert.match(viaFragment.json.errors![0].message, /cost \d+ exceeds/);
@@ -97,27 +110,35 @@ test('answers never depend on Host or X-Forwarded-Proto; GET /graphql varies on 
   assert.match(g.headers.get('vary') ?? '', /Accept\b/);
 });
 
-test('malformed input is a 4xx or a GraphQL BAD_USER_INPUT error, never a 500: bad percent-encoding, bad variables, forged cursors, markdown links', { skip }, async () => {
-  for (const [path, status, code] of [
-    ['/v1/rules/%', 400, undefined],
-    ['/v1/rules/%E0%A4%A', 400, undefined],
-    ['/graphql?query=%7Beditions%7Blabel%7D%7D&variables=%7B', 400, 'BAD_USER_INPUT'],
-    ['/graphql?query=%7Beditions%7Blabel%7D%7D&extensions=%5B', 400, 'BAD_USER_INPUT'],
-    // a field's bad argument is an error beside the answer's data (null here: the field is non-null)
-    [`/graphql?query=${encodeURIComponent('{ search(query: "x", after: "czotOTk5OTk5OTk5OTk5") { nodes { kind } } }')}`, 200, 'BAD_USER_INPUT'],
-    [`/graphql?query=${encodeURIComponent('{ diff(from: "2021-06-18", to: "2021-07-23", after: "ZDotNQ") { nodes { textChange } } }')}`, 200, 'BAD_USER_INPUT'],
-    [`/v1/lookup?q=${'e'.repeat(5000)}`, 400, undefined],
-  ] as const) {
-    const r = await fetch(shared.l.url + path, { headers: { accept: 'application/json' } });
-    assert.equal(r.status, status, path.slice(0, 80));
-    const body = await r.text();
-    assert.doesNotMatch(body, /at \w+ \(|node_modules|stack/);
-    if (code) assert.equal(JSON.parse(body).errors[0].extensions.code, code, path.slice(0, 80));
-  }
-  const md = await (await fetch(`${shared.l.url}/v1/lookup?format=markdown&q=${encodeURIComponent('[x](https://x.example/)')}`)).text();
-  assert.match(md, /`\[x\]\(https:\/\/x\.example\/\)`/, 'the query is shown in a code span (rendered literally)');
-  assert.doesNotMatch(md.replace(/`[^`]*`/g, ''), /x\.example/, 'and nowhere else: no live link');
-});
+test(
+  'malformed input is a 4xx or a GraphQL BAD_USER_INPUT error, never a 500: bad percent-encoding, bad variables, forged cursors, markdown links',
+  { skip },
+  async () => {
+    for (const [path, status, code] of [
+      ['/v1/rules/%', 400, undefined],
+      ['/v1/rules/%E0%A4%A', 400, undefined],
+      ['/graphql?query=%7Beditions%7Blabel%7D%7D&variables=%7B', 400, 'BAD_USER_INPUT'],
+      ['/graphql?query=%7Beditions%7Blabel%7D%7D&extensions=%5B', 400, 'BAD_USER_INPUT'],
+      // a field's bad argument is an error beside the answer's data (null here: the field is non-null)
+      [`/graphql?query=${encodeURIComponent('{ search(query: "x", after: "czotOTk5OTk5OTk5OTk5") { nodes { kind } } }')}`, 200, 'BAD_USER_INPUT'],
+      [
+        `/graphql?query=${encodeURIComponent('{ diff(from: "2021-06-18", to: "2021-07-23", after: "ZDotNQ") { nodes { textChange } } }')}`,
+        200,
+        'BAD_USER_INPUT',
+      ],
+      [`/v1/lookup?q=${'e'.repeat(5000)}`, 400, undefined],
+    ] as const) {
+      const r = await fetch(shared.l.url + path, { headers: { accept: 'application/json' } });
+      assert.equal(r.status, status, path.slice(0, 80));
+      const body = await r.text();
+      assert.doesNotMatch(body, /at \w+ \(|node_modules|stack/);
+      if (code) assert.equal(JSON.parse(body).errors[0].extensions.code, code, path.slice(0, 80));
+    }
+    const md = await (await fetch(`${shared.l.url}/v1/lookup?format=markdown&q=${encodeURIComponent('[x](https://x.example/)')}`)).text();
+    assert.match(md, /`\[x\]\(https:\/\/x\.example\/\)`/, 'the query is shown in a code span (rendered literally)');
+    assert.doesNotMatch(md.replace(/`[^`]*`/g, ''), /x\.example/, 'and nowhere else: no live link');
+  },
+);
 
 /** A small deterministic random source (fixed seed: every run sends the same requests). */
 function rng(seed: number): () => number {
@@ -132,7 +153,35 @@ test('fuzz: 2,000 generated REST and GraphQL requests, no 500, no request over 2
   const r = rng(20261122);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const junk = (): string => {
-    const parts = ['702.19b', '601.2a-h', 'trample', 'dies', '"', "'", '\\', '%', '%ZZ', '*', 'NEAR(', ')', '-', 'ö', '💥', '\u0000', ' ', '</mark>', 'AND', 'OR', '1e9', '-1', 'latest', 'AFR', '2009-07-11', '9999-99-99', 'x'.repeat(600)];
+    const parts = [
+      '702.19b',
+      '601.2a-h',
+      'trample',
+      'dies',
+      '"',
+      "'",
+      '\\',
+      '%',
+      '%ZZ',
+      '*',
+      'NEAR(',
+      ')',
+      '-',
+      'ö',
+      '💥',
+      '\u0000',
+      ' ',
+      '</mark>',
+      'AND',
+      'OR',
+      '1e9',
+      '-1',
+      'latest',
+      'AFR',
+      '2009-07-11',
+      '9999-99-99',
+      'x'.repeat(600),
+    ];
     return Array.from({ length: 1 + Math.floor(r() * 4) }, () => pick(parts)).join(pick(['', ' ', '.']));
   };
   const editions = ['latest', '2021-06-18', '2009-07-11', '1990-01-01', 'AFR', 'banana', 'unofficial:zzz', '', 'x'.repeat(100), '2021-02-30'];
@@ -155,7 +204,8 @@ test('fuzz: 2,000 generated REST and GraphQL requests, no 500, no request over 2
     const t0 = performance.now();
     if (kind < 0.4) {
       const path = pick([
-        () => `/v1/lookup?q=${encodeURIComponent(junk())}&edition=${encodeURIComponent(pick(editions))}&format=${pick(['json', 'text', 'markdown', 'md', 'xml'])}`,
+        () =>
+          `/v1/lookup?q=${encodeURIComponent(junk())}&edition=${encodeURIComponent(pick(editions))}&format=${pick(['json', 'text', 'markdown', 'md', 'xml'])}`,
         () => `/v1/rules/${encodeURIComponent(junk())}?edition=${encodeURIComponent(pick(editions))}`,
         () => `/v1/search?q=${encodeURIComponent(junk())}&limit=${pick(['1', '50', '0', '-3', 'abc', '999'])}&edition=${encodeURIComponent(pick(editions))}`,
         () => `/v1/${junk().replace(/[^a-z%]/g, '')}`,
@@ -165,11 +215,21 @@ test('fuzz: 2,000 generated REST and GraphQL requests, no 500, no request over 2
     } else {
       const sel = Array.from({ length: 1 + Math.floor(r() * 3) }, (_, k) => `f${k}: ${pick(fields)}`).join(' ');
       const query = r() < 0.1 ? junk() : `query($s: String, $e: String, $n: Int) { ${sel} }`;
-      const variables = { s: r() < 0.3 ? pick(['czotMQ', 'bzotNQ', 'ZDo5OTk5OTk5OTk', '']) : junk(), e: pick(editions), n: pick([0, 1, 20, 500, -1, 2 ** 31 - 1]) };
+      const variables = {
+        s: r() < 0.3 ? pick(['czotMQ', 'bzotNQ', 'ZDo5OTk5OTk5OTk', '']) : junk(),
+        e: pick(editions),
+        n: pick([0, 1, 20, 500, -1, 2 ** 31 - 1]),
+      };
       res =
         r() < 0.7
-          ? await fetch(`${shared.l.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: r() < 0.05 ? junk() : JSON.stringify({ query, variables }) })
-          : await fetch(`${shared.l.url}/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(r() < 0.1 ? junk() : JSON.stringify(variables))}`);
+          ? await fetch(`${shared.l.url}/graphql`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: r() < 0.05 ? junk() : JSON.stringify({ query, variables }),
+            })
+          : await fetch(
+              `${shared.l.url}/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(r() < 0.1 ? junk() : JSON.stringify(variables))}`,
+            );
     }
     const body = await res.text();
     const ms = performance.now() - t0;

@@ -75,14 +75,27 @@ test('an answer from the worker thread is the answer given inline: status, type,
     for (const h of ['content-type', 'etag', 'cache-control']) assert.equal(a.headers.get(h), b.headers.get(h), `${path}: ${h}`);
     assert.equal(await a.text(), await b.text(), path);
   }
-  const cite = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'See rule 706.10 and 702.19b.', asOf: '2021-06-18' }) };
+  const cite = {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text: 'See rule 706.10 and 702.19b.', asOf: '2021-06-18' }),
+  };
   const [c1, c2] = await Promise.all([fetch(pooled.url + '/v1/citations', cite), fetch(inline.url + '/v1/citations', cite)]);
   assert.equal(c1.status, 200);
   assert.equal(await c1.text(), await c2.text());
   const bad = await fetch(pooled.url + '/v1/citations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text": ' });
   assert.equal(bad.status, 400);
   // a Discord command that computes a diff: signed here, checked and answered on the worker thread
-  const diff = { type: 2, data: { name: 'diff', options: [{ name: 'from', value: '2021-06-18' }, { name: 'to', value: '2021-07-23' }] } };
+  const diff = {
+    type: 2,
+    data: {
+      name: 'diff',
+      options: [
+        { name: 'from', value: '2021-06-18' },
+        { name: 'to', value: '2021-07-23' },
+      ],
+    },
+  };
   const [d1, d2] = await Promise.all([fetch(pooled.url + '/discord/interactions', signed(diff)), fetch(inline.url + '/discord/interactions', signed(diff))]);
   assert.equal(d1.status, 200);
   const j1 = (await d1.json()) as { type: number; data: { content: string } };
@@ -114,7 +127,10 @@ test('a costly request past its budget is stopped (503, Retry-After) and the nex
     const h = await fetch(s.url + '/history/702.19b?edition=2021-07-23');
     assert.equal(h.status, 200);
     assert.match(await h.text(), /702\.19b/);
-    assert.ok(logged.some((l) => /ran past its 0\.001 s budget and was stopped: GET \/diff\/2009-05-01\/2021-07-23/.test(l)), logged.join('\n'));
+    assert.ok(
+      logged.some((l) => /ran past its 0\.001 s budget and was stopped: GET \/diff\/2009-05-01\/2021-07-23/.test(l)),
+      logged.join('\n'),
+    );
   } finally {
     console.error = oe;
     await s.l.close();
@@ -177,8 +193,14 @@ test('a replaced worker thread opens the file this process verified, not what th
 
 test('a costly GraphQL operation runs on the worker thread: the same answer as inline, errors and locations included', async () => {
   const queries: Array<[string, Record<string, unknown> | undefined]> = [
-    ['{ diff(from: "2021-06-18", to: "2021-07-23", section: "700") { counts { added removed } nodes { before { number } after { number } textChange } } }', undefined],
-    ['query Q($f: String!) { diff(from: $f, to: "latest", first: 3) { counts { added } nodes { textChange } } x: rule(number: "999.9") { text } }', { f: '2009-05-01' }],
+    [
+      '{ diff(from: "2021-06-18", to: "2021-07-23", section: "700") { counts { added removed } nodes { before { number } after { number } textChange } } }',
+      undefined,
+    ],
+    [
+      'query Q($f: String!) { diff(from: $f, to: "latest", first: 3) { counts { added } nodes { textChange } } x: rule(number: "999.9") { text } }',
+      { f: '2009-05-01' },
+    ],
     ['{ diff(from: "2021-06-18", to: "nonsense") { counts { added } }\n  edition { effectiveDate } }', undefined],
   ];
   for (const [q, v] of queries) {
@@ -190,7 +212,10 @@ test('a costly GraphQL operation runs on the worker thread: the same answer as i
   const oe = console.error;
   console.error = () => {};
   try {
-    const r = JSON.parse((await s.graphql('{ diff(from: "2009-05-01", to: "2021-07-23") { counts { added } } }')).body) as { data: unknown; errors: Array<{ extensions: { code: string } }> };
+    const r = JSON.parse((await s.graphql('{ diff(from: "2009-05-01", to: "2021-07-23") { counts { added } } }')).body) as {
+      data: unknown;
+      errors: Array<{ extensions: { code: string } }>;
+    };
     assert.equal(r.data, null);
     assert.equal(r.errors[0]!.extensions.code, 'TIMEOUT');
     // a cheap operation is still answered inline

@@ -25,12 +25,22 @@ test('every GraphQL type, field, argument and enum value has a description', () 
 
 test('every field of the schema has a cost, and every cost a field', () => {
   const fields = ours.filter(isObjectType).flatMap((t) => Object.keys(t.getFields()).map((f) => `${t.name}.${f}`));
-  assert.deepEqual(fields.filter((f) => !(f in FIELD_COST)), []);
-  assert.deepEqual(Object.keys(FIELD_COST).filter((f) => !fields.includes(f)), []);
+  assert.deepEqual(
+    fields.filter((f) => !(f in FIELD_COST)),
+    [],
+  );
+  assert.deepEqual(
+    Object.keys(FIELD_COST).filter((f) => !fields.includes(f)),
+    [],
+  );
 });
 
 test('every `first` argument is a connection of PAGE_MAX, and its description states that maximum', () => {
-  const firsts = ours.filter(isObjectType).flatMap((t) => Object.values(t.getFields()).flatMap((f) => f.args.filter((a) => a.name === 'first').map((a) => [`${t.name}.${f.name}`, a.description ?? ''] as const)));
+  const firsts = ours
+    .filter(isObjectType)
+    .flatMap((t) =>
+      Object.values(t.getFields()).flatMap((f) => f.args.filter((a) => a.name === 'first').map((a) => [`${t.name}.${f.name}`, a.description ?? ''] as const)),
+    );
   assert.deepEqual(firsts.map(([k]) => k).sort(), Object.keys(PAGE_MAX).sort());
   for (const [k, d] of firsts) assert.match(d, new RegExp(`at most ${PAGE_MAX[k]}\\b`), k);
 });

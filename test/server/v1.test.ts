@@ -18,10 +18,16 @@ test('lookup a keyword: its defining rule with subrules, not the bare header', a
   assert.equal(res.status, 200);
   const j = (await res.json()) as { kind: string; rules: Array<{ number: string }>; edition: string };
   assert.equal(j.kind, 'keyword');
-  assert.deepEqual(j.rules.map((r) => r.number), ['702.19', '702.19a', '702.19b', '702.19c']);
+  assert.deepEqual(
+    j.rules.map((r) => r.number),
+    ['702.19', '702.19a', '702.19b', '702.19c'],
+  );
   const old = (await (await get('/v1/lookup?q=Trample&edition=2008-12-01')).json()) as typeof j;
   assert.equal(old.edition, '2008-10-01');
-  assert.deepEqual(old.rules.map((r) => r.number), ['502.9', '502.9a', '502.9b']);
+  assert.deepEqual(
+    old.rules.map((r) => r.number),
+    ['502.9', '502.9a', '502.9b'],
+  );
 });
 
 test('lookup numbers, ranges, glossary terms and misspellings in text', async () => {
@@ -29,7 +35,10 @@ test('lookup numbers, ranges, glossary terms and misspellings in text', async ()
   assert.match(one, /^702\.19b The controller of an attacking creature with trample/);
   assert.doesNotMatch(one, /702\.19c/);
   const range = await (await get(`/v1/lookup?q=${encodeURIComponent('601.2a–h')}&format=text`)).text();
-  const numbers = range.split('\n').filter((l) => /^601\.2/.test(l)).map((l) => l.split(' ')[0]);
+  const numbers = range
+    .split('\n')
+    .filter((l) => /^601\.2/.test(l))
+    .map((l) => l.split(' ')[0]);
   assert.deepEqual(numbers, ['601.2a', '601.2b', '601.2c', '601.2d', '601.2e', '601.2f', '601.2g', '601.2h']);
   const skip = await (await get('/v1/lookup?q=704.5k-m&format=text')).text();
   assert.match(skip, /^704\.5k .*\n704\.5m /);
@@ -39,7 +48,10 @@ test('lookup numbers, ranges, glossary terms and misspellings in text', async ()
   const typo = (await (await get('/v1/lookup?q=devotoin')).json()) as { kind: string; matched: string; rules: Array<{ number: string }> };
   assert.equal(typo.kind, 'fuzzy');
   assert.equal(typo.matched, 'Devotion');
-  assert.deepEqual(typo.rules.map((r) => r.number), ['700.5']);
+  assert.deepEqual(
+    typo.rules.map((r) => r.number),
+    ['700.5'],
+  );
 });
 
 test('examples on request', async () => {
@@ -154,8 +166,14 @@ test('search endpoint: ranked hits of one edition, chat-sized text, hostile inpu
   const j = (await res.json()) as { edition: string; hits: Array<{ kind: string; number: string | null; term: string | null; snippet: string }> };
   assert.equal(j.edition, '2021-07-23');
   assert.ok(j.hits.length > 0 && j.hits.length <= 5);
-  assert.ok(j.hits.some((h) => h.number?.startsWith('702.19')), JSON.stringify(j.hits));
-  assert.ok(j.hits.every((h) => /<b>trample<\/b>/i.test(h.snippet)), 'json snippets mark the match');
+  assert.ok(
+    j.hits.some((h) => h.number?.startsWith('702.19')),
+    JSON.stringify(j.hits),
+  );
+  assert.ok(
+    j.hits.every((h) => /<b>trample<\/b>/i.test(h.snippet)),
+    'json snippets mark the match',
+  );
   const old = (await (await get('/v1/search?q=trample&edition=2008-12-01')).json()) as typeof j;
   assert.equal(old.edition, '2008-10-01');
   assert.ok(old.hits.some((h) => h.number?.startsWith('502.9')));
@@ -171,7 +189,16 @@ test('search endpoint: ranked hits of one edition, chat-sized text, hostile inpu
 });
 
 test('/v1/search snippets: JSON is HTML (text escaped, matches in <b>), markdown escapes Markdown, text stays plain', async () => {
-  const db = fixtureDb(':memory:', [doc('2021-07-23', [['100', 'General'], ['100.1', 'Collector numbers read <card number/total> & trample.']], [])]);
+  const db = fixtureDb(':memory:', [
+    doc(
+      '2021-07-23',
+      [
+        ['100', 'General'],
+        ['100.1', 'Collector numbers read <card number/total> & trample.'],
+      ],
+      [],
+    ),
+  ]);
   const s = await fixtureServer({ db });
   try {
     const j = (await (await fetch(`${s.url}/v1/search?q=trample&format=json`)).json()) as { hits: Array<{ snippet: string }> };

@@ -6,7 +6,16 @@ import { doc, fixtureDb } from '../server/fixtures.js';
 
 /** Writes a one-edition database whose rule 100.1 reads `text`. */
 export function writeEditionDb(file: string, text: string): void {
-  fixtureDb(file, [doc('2021-07-23', [['100', 'General'], ['100.1', text]], [])]).close();
+  fixtureDb(file, [
+    doc(
+      '2021-07-23',
+      [
+        ['100', 'General'],
+        ['100.1', text],
+      ],
+      [],
+    ),
+  ]).close();
 }
 
 /** Writes the fixture database padded to about `bytes` with incompressible text (more than loopback buffers hold). */
@@ -39,7 +48,7 @@ export function writeRefusedDb(file: string, kind: keyof typeof REFUSED): void {
     openWritableDb(file).close();
   } else if (kind === 'other schema') {
     const db = new Database(file);
-    db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL); INSERT INTO notes (body) VALUES (\'hello\')');
+    db.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL); INSERT INTO notes (body) VALUES ('hello')");
     db.close();
   } else if (kind === 'older format') {
     const db = fixtureDb(file);

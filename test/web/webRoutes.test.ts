@@ -95,7 +95,11 @@ test('search: ranked hits with escaped, marked snippets; the live fragment reads
   assert.doesNotMatch(hostile.body, /<script>alert/);
   const number = await page('/search?q=CR%20702.19b&edition=2021-07-23');
   assert.match(number.body, /<p class="jump">Rule <a href="\/cr\/2021-07-23\/702\.19#702\.19b">702\.19b<\/a>/);
-  for (const [bad, arg] of [[`q=${'x'.repeat(600)}`, 'q'], ['q=a&offset=99999999', 'offset'], ['q=a&offset=-1', 'offset']]) {
+  for (const [bad, arg] of [
+    [`q=${'x'.repeat(600)}`, 'q'],
+    ['q=a&offset=99999999', 'offset'],
+    ['q=a&offset=-1', 'offset'],
+  ]) {
     const r = await page(`/search?${bad}`);
     assert.equal(r.res.status, 400, bad);
     assert.match(r.body, new RegExp(`\\(${arg}\\)`), bad);

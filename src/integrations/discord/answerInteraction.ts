@@ -88,7 +88,9 @@ function command(kb: KnowledgeBase, name: string, str: (n: string) => string | u
       const e = edition();
       const hits = kb.search(e.id, q, { limit: 5, marks: { open: '**', close: '**' }, escape: escapeMd });
       const url = `${base}/search?q=${encodeURIComponent(q)}&edition=${e.effectiveDate}`;
-      const lines = hits.map((h) => `- **${h.glossary ? `Glossary: ${escapeMd(h.glossary.term)}` : h.rule!.number}${h.kind === 'example' ? ' (example)' : ''}** ${h.snippet}`);
+      const lines = hits.map(
+        (h) => `- **${h.glossary ? `Glossary: ${escapeMd(h.glossary.term)}` : h.rule!.number}${h.kind === 'example' ? ' (example)' : ''}** ${h.snippet}`,
+      );
       if (lines.length === 0) lines.push(`Nothing in the ${e.effectiveDate} edition matches ${'`'}${q.replace(/`/g, "'")}${'`'}.`);
       lines.push(`*CR ${e.effectiveDate}*`);
       return capLines([...lines, `[All results](<${url}>)`], CHAT_LIMIT, `[… all results](<${url}>)`);
@@ -98,7 +100,8 @@ function command(kb: KnowledgeBase, name: string, str: (n: string) => string | u
       const to = kb.resolveEdition(required('to'), 'cr', 'to').edition;
       const sectionArg = str('section')?.trim();
       const section = sectionArg ? normalizeNumber(sectionArg) : null;
-      if (sectionArg && section === null) throw new QueryError('BAD_INPUT', `section "${sectionArg.slice(0, 20)}" is not a part, section or rule number`, { argument: 'section' });
+      if (sectionArg && section === null)
+        throw new QueryError('BAD_INPUT', `section "${sectionArg.slice(0, 20)}" is not a part, section or rule number`, { argument: 'section' });
       const d = kb.diff(from, to, { ...(section ? { section } : {}), rulesOnly: true, segments: false });
       const url = `${base}/diff/${from.effectiveDate}/${to.effectiveDate}${section ? `?section=${section}` : ''}`;
       const lines = [`**${from.effectiveDate} → ${to.effectiveDate}**${section ? ` (${section})` : ''}: ${d.changes.length} changed rules`];
@@ -121,7 +124,11 @@ function command(kb: KnowledgeBase, name: string, str: (n: string) => string | u
       const lines = [`**${n}**: numbered ${h.numbers.join(' → ')}; in ${h.steps.length} editions, ${h.first} to ${h.last}`];
       for (const s of h.steps) {
         if (s.change === 'unchanged') continue;
-        const what = [s.change === 'added' ? 'first appears' : s.change === 'returned' ? 'returns' : null, s.renumbered ? `renumbered from ${s.previousNumber}` : null, s.textChange && s.textChange !== 'none' ? `${s.textChange} change` : null];
+        const what = [
+          s.change === 'added' ? 'first appears' : s.change === 'returned' ? 'returns' : null,
+          s.renumbered ? `renumbered from ${s.previousNumber}` : null,
+          s.textChange && s.textChange !== 'none' ? `${s.textChange} change` : null,
+        ];
         lines.push(`- ${s.date} **${ruleLabel(s)}** ${what.filter(Boolean).join(', ') || 'examples changed'}`);
       }
       return capLines([...lines, `[Full history](<${url}>)`], CHAT_LIMIT, `[… full history](<${url}>)`);

@@ -36,7 +36,11 @@ export function discordCommands(): DiscordCommand[] {
       name: 'cr',
       type: 1,
       description: 'A Comprehensive Rules rule with its subrules (702.19b, 601.2a-h, 702.19b ex 2, trample)',
-      options: [{ type: STRING, name: 'number', description: 'Rule number, range or keyword', required: true, autocomplete: true, max_length: 100 }, edition, ephemeral],
+      options: [
+        { type: STRING, name: 'number', description: 'Rule number, range or keyword', required: true, autocomplete: true, max_length: 100 },
+        edition,
+        ephemeral,
+      ],
     },
     {
       name: 'define',

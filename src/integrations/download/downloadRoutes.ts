@@ -13,7 +13,12 @@ export interface DownloadRouteOptions {
   maxConcurrent?: number;
 }
 
-const HEADERS = { 'Content-Type': 'application/vnd.sqlite3', 'Content-Disposition': 'attachment; filename="crkb.db"', 'Cache-Control': SHORT, 'Accept-Ranges': 'bytes' };
+const HEADERS = {
+  'Content-Type': 'application/vnd.sqlite3',
+  'Content-Disposition': 'attachment; filename="crkb.db"',
+  'Cache-Control': SHORT,
+  'Accept-Ranges': 'bytes',
+};
 
 /** The bytes a download sends: the verified file (by its descriptor) or an in-memory database's image. */
 interface Image {
@@ -26,7 +31,10 @@ interface Image {
 }
 
 function unavailable(res: Response, seconds: number, message: string): void {
-  res.status(503).set('Retry-After', String(seconds)).json({ error: { code: 'UNAVAILABLE', message } });
+  res
+    .status(503)
+    .set('Retry-After', String(seconds))
+    .json({ error: { code: 'UNAVAILABLE', message } });
 }
 
 /**

@@ -67,7 +67,13 @@ export function editionsFeed(kb: KnowledgeBase, base: string): string {
     const prev = chain[k - 1];
     const name = `Comprehensive Rules effective ${e.effectiveDate}${e.setName ? ` (${e.setName})` : ''}`;
     if (!prev) {
-      entries.push({ id: `${base}/cr/${e.effectiveDate}`, title: name, updated: stamp(e.effectiveDate), link: `${base}/cr/${e.effectiveDate}`, summary: `The first stored edition: ${plural(kb.ruleCount(e.id), 'rule')}.` });
+      entries.push({
+        id: `${base}/cr/${e.effectiveDate}`,
+        title: name,
+        updated: stamp(e.effectiveDate),
+        link: `${base}/cr/${e.effectiveDate}`,
+        summary: `The first stored edition: ${plural(kb.ruleCount(e.id), 'rule')}.`,
+      });
       continue;
     }
     const d = kb.diff(prev, e, { rulesOnly: true, segments: false });
@@ -112,7 +118,13 @@ export function ruleFeed(kb: KnowledgeBase, number: string, base: string): strin
     const what = [
       s.change === 'added' ? 'first appears' : s.change === 'returned' ? 'returns after a gap' : null,
       s.renumbered ? `renumbered from ${s.previousNumber}` : null,
-      s.textChange === 'substantive' ? 'new wording' : s.textChange === 'references' ? 'reference numbers updated' : s.textChange === 'none' ? 'typography' : null,
+      s.textChange === 'substantive'
+        ? 'new wording'
+        : s.textChange === 'references'
+          ? 'reference numbers updated'
+          : s.textChange === 'none'
+            ? 'typography'
+            : null,
       s.examplesChanged ? 'examples changed' : null,
     ].filter((w): w is string => w !== null);
     entries.push({

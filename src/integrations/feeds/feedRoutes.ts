@@ -51,7 +51,11 @@ export function feedRoutes(opts: FeedRouteOptions): Router {
     } catch (e) {
       if (!(e instanceof QueryError)) throw e;
       const s = e.details.suggestions ?? [];
-      problem(e.code === 'NOT_FOUND' ? 404 : 400, e.code === 'NOT_FOUND' ? 'NOT_FOUND' : 'BAD_USER_INPUT', `${e.message}${s.length ? `; nearest: ${s.join(', ')}` : ''}`);
+      problem(
+        e.code === 'NOT_FOUND' ? 404 : 400,
+        e.code === 'NOT_FOUND' ? 'NOT_FOUND' : 'BAD_USER_INPUT',
+        `${e.message}${s.length ? `; nearest: ${s.join(', ')}` : ''}`,
+      );
     }
   });
   return router;

@@ -51,7 +51,7 @@ export class LineTransport implements Transport {
 
   private readonly ondata = (data: Buffer | string): void => {
     const chunk = typeof data === 'string' ? Buffer.from(data) : data;
-    for (let from = 0; from <= chunk.length; ) {
+    for (let from = 0; from <= chunk.length;) {
       const nl = chunk.indexOf(10, from);
       const end = nl === -1 ? chunk.length : nl;
       if (!this.skipping && this.length + (end - from) > this.maxLineBytes) {

@@ -21,7 +21,11 @@ export interface Provenance {
 /** Longest text answer a tool gives, in characters (long diffs are cut, and say so). */
 const MAX_TEXT = 40_000;
 
-const edition = z.string().max(64).optional().describe('Edition: an effective date, any date (the edition in force that day), a set code such as AFR, or "latest" (default).');
+const edition = z
+  .string()
+  .max(64)
+  .optional()
+  .describe('Edition: an effective date, any date (the edition in force that day), a set code such as AFR, or "latest" (default).');
 
 /**
  * The crkb MCP server: tools to look up a rule in any edition, search, define a term, diff two
@@ -29,7 +33,10 @@ const edition = z.string().max(64).optional().describe('Edition: an effective da
  * the editions it read (effective date, source file, sha256), in its text and its structured content.
  */
 export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer {
-  const server = new McpServer({ name: 'crkb', version }, { instructions: 'Every edition of the Magic: The Gathering Comprehensive Rules, 1999 to today. Cite rules with the edition and sha256 the answers give.' });
+  const server = new McpServer(
+    { name: 'crkb', version },
+    { instructions: 'Every edition of the Magic: The Gathering Comprehensive Rules, 1999 to today. Cite rules with the edition and sha256 the answers give.' },
+  );
   const summaries = new Map(kb.editionSummaries().map((s) => [s.id, s]));
   const provenance = (e: EditionInfo): Provenance => {
     const s = summaries.get(e.id);
@@ -68,7 +75,11 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       title: 'Look up a rule',
       description:
         'A rule with its subrules as it reads in any edition: a number ("702.19b"), a range ("601.2a-h"), one example ("702.19b ex 2"), a keyword ("trample"), a glossary term or abbreviation ("sba", "etb").',
-      inputSchema: { query: z.string().min(1).max(100).describe('What to look up.'), edition, examples: z.boolean().optional().describe('Include the examples.') },
+      inputSchema: {
+        query: z.string().min(1).max(100).describe('What to look up.'),
+        edition,
+        examples: z.boolean().optional().describe('Include the examples.'),
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     tool(({ query, edition: e, examples }: { query: string; edition?: string; examples?: boolean }) => {
@@ -85,7 +96,11 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     {
       title: 'Search the rules',
       description: 'Full-text search (bm25 ranking, typo tolerant) over the rules, examples and glossary of one edition.',
-      inputSchema: { query: z.string().min(1).max(500).describe('Plain words.'), edition, limit: z.number().int().min(1).max(50).optional().describe('Hits, 1-50 (default 10).') },
+      inputSchema: {
+        query: z.string().min(1).max(500).describe('Plain words.'),
+        edition,
+        limit: z.number().int().min(1).max(50).optional().describe('Hits, 1-50 (default 10).'),
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     tool(({ query, edition: e, limit }: { query: string; edition?: string; limit?: number }) => {
@@ -97,8 +112,15 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
         exampleIndex: h.exampleIndex,
         snippet: h.snippet,
       }));
-      const lines = hits.map((h) => `- ${h.kind === 'glossary' ? `Glossary: ${h.term}` : h.kind === 'example' ? `${h.number} (example ${h.exampleIndex! + 1})` : h.number}: ${h.snippet}`);
-      return answer(lines.length ? lines.join('\n') : `No text of the ${en.effectiveDate} edition matches "${query}".`, { query, edition: en.effectiveDate, hits }, [en]);
+      const lines = hits.map(
+        (h) =>
+          `- ${h.kind === 'glossary' ? `Glossary: ${h.term}` : h.kind === 'example' ? `${h.number} (example ${h.exampleIndex! + 1})` : h.number}: ${h.snippet}`,
+      );
+      return answer(
+        lines.length ? lines.join('\n') : `No text of the ${en.effectiveDate} edition matches "${query}".`,
+        { query, edition: en.effectiveDate, hits },
+        [en],
+      );
     }),
   );
 
@@ -118,7 +140,9 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       const examplesOf = () => [];
       const fo = { examples: false, fullUrl: '', full: true };
       const json = lookupJson(a, examplesOf, fo);
-      return answer(formatLookup(a, 'markdown', examplesOf, fo), { term: a.matched, edition: en.effectiveDate, glossary: json.glossary, rules: json.rules }, [en]);
+      return answer(formatLookup(a, 'markdown', examplesOf, fo), { term: a.matched, edition: en.effectiveDate, glossary: json.glossary, rules: json.rules }, [
+        en,
+      ]);
     }),
   );
 
@@ -143,9 +167,15 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       const changes = d.changes.slice(0, limit ?? 100).map((c) => ({ before: c.before, after: c.after, renumbered: c.renumbered, textChange: c.textChange }));
       const counts = diffCounts(d.changes);
       const lines = [
-        `${a.effectiveDate} → ${b.effectiveDate}${s ? `, ${s}` : ''}: ${d.changes.length} changes (${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')})`,
+        `${a.effectiveDate} → ${b.effectiveDate}${s ? `, ${s}` : ''}: ${d.changes.length} changes (${Object.entries(counts)
+          .map(([k, v]) => `${v} ${k}`)
+          .join(', ')})`,
         ...changes.map((c) =>
-          !c.before ? `+ ${c.after!.number} ${c.after!.text}` : !c.after ? `- ${c.before.number} ${c.before.text}` : `~ ${c.before.number}${c.renumbered ? ` → ${c.after.number}` : ''} (${c.textChange}) ${c.after.text}`,
+          !c.before
+            ? `+ ${c.after!.number} ${c.after!.text}`
+            : !c.after
+              ? `- ${c.before.number} ${c.before.text}`
+              : `~ ${c.before.number}${c.renumbered ? ` → ${c.after.number}` : ''} (${c.textChange}) ${c.after.text}`,
         ),
       ];
       if (d.changes.length > changes.length) lines.push(`… ${d.changes.length - changes.length} more changes (raise limit or narrow section)`);
@@ -170,12 +200,27 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       const h = kb.history(en, n)!;
       const steps = h.steps
         .filter((s) => s.change !== 'unchanged')
-        .map((s) => ({ date: s.date, number: s.number, change: s.change, renumbered: s.renumbered, previousNumber: s.previousNumber ?? null, textChange: s.textChange ?? null, text: s.text }));
+        .map((s) => ({
+          date: s.date,
+          number: s.number,
+          change: s.change,
+          renumbered: s.renumbered,
+          previousNumber: s.previousNumber ?? null,
+          textChange: s.textChange ?? null,
+          text: s.text,
+        }));
       const lines = [
         `${n} (${en.effectiveDate}): numbered ${h.numbers.join(' → ')}; in ${h.steps.length} editions, ${h.first} to ${h.last}`,
-        ...steps.map((s) => `- ${s.date} ${ruleLabel(s)} ${s.change}${s.renumbered ? ` (renumbered from ${s.previousNumber})` : ''}${s.textChange ? `, ${s.textChange}` : ''}: ${s.text}`),
+        ...steps.map(
+          (s) =>
+            `- ${s.date} ${ruleLabel(s)} ${s.change}${s.renumbered ? ` (renumbered from ${s.previousNumber})` : ''}${s.textChange ? `, ${s.textChange}` : ''}: ${s.text}`,
+        ),
       ];
-      return answer(lines.join('\n'), { number: n, edition: en.effectiveDate, numbers: h.numbers, first: h.first, last: h.last, editions: h.steps.length, steps }, [en]);
+      return answer(
+        lines.join('\n'),
+        { number: n, edition: en.effectiveDate, numbers: h.numbers, first: h.first, last: h.last, editions: h.steps.length, steps },
+        [en],
+      );
     }),
   );
 

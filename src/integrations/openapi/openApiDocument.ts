@@ -26,11 +26,22 @@ const format = {
   schema: { type: 'string', enum: ['json', 'text', 'markdown', 'md'] },
 };
 const examples = { name: 'examples', in: 'query', description: 'Include examples (1).', schema: { type: 'string', enum: ['0', '1', 'true', 'false'] } };
-const full = { name: 'full', in: 'query', description: 'Text and markdown: no 2,000-character cap (1).', schema: { type: 'string', enum: ['0', '1', 'true', 'false'] } };
+const full = {
+  name: 'full',
+  in: 'query',
+  description: 'Text and markdown: no 2,000-character cap (1).',
+  schema: { type: 'string', enum: ['0', '1', 'true', 'false'] },
+};
 
 const errors = {
-  '400': { description: 'A bad argument (named in the message).', content: { 'application/json': { schema: ref('Error') }, 'text/plain': { schema: { type: 'string' } } } },
-  '404': { description: 'No such rule or term, with suggestions.', content: { 'application/json': { schema: ref('Error') }, 'text/plain': { schema: { type: 'string' } } } },
+  '400': {
+    description: 'A bad argument (named in the message).',
+    content: { 'application/json': { schema: ref('Error') }, 'text/plain': { schema: { type: 'string' } } },
+  },
+  '404': {
+    description: 'No such rule or term, with suggestions.',
+    content: { 'application/json': { schema: ref('Error') }, 'text/plain': { schema: { type: 'string' } } },
+  },
 };
 const lookupResponses = {
   '200': {
@@ -62,7 +73,13 @@ export function openApiDocument(server: string) {
           summary: 'What a bot sends: a number, range, example, keyword, term, abbreviation or question',
           description:
             'Reads "702.19b", "CR 702.19b", "601.2a-h", "702.19b ex 2", "trample", "dies", "define dies", "what is a token", "sba", or a misspelling (answered with the closest term and suggestions).',
-          parameters: [{ name: 'q', in: 'query', required: true, description: 'What the user typed; at most 100 characters.', schema: { type: 'string', maxLength: 100 } }, edition, format, examples, full],
+          parameters: [
+            { name: 'q', in: 'query', required: true, description: 'What the user typed; at most 100 characters.', schema: { type: 'string', maxLength: 100 } },
+            edition,
+            format,
+            examples,
+            full,
+          ],
           responses: lookupResponses,
         },
       },
@@ -70,7 +87,19 @@ export function openApiDocument(server: string) {
         get: {
           operationId: 'rule',
           summary: 'One rule with its subrules',
-          parameters: [{ name: 'number', in: 'path', required: true, description: 'A rule number (702.19b).', schema: { type: 'string', pattern: '^\\d{1,3}(\\.\\d{1,3}[a-z]{0,2})?\\.?$' } }, edition, format, examples, full],
+          parameters: [
+            {
+              name: 'number',
+              in: 'path',
+              required: true,
+              description: 'A rule number (702.19b).',
+              schema: { type: 'string', pattern: '^\\d{1,3}(\\.\\d{1,3}[a-z]{0,2})?\\.?$' },
+            },
+            edition,
+            format,
+            examples,
+            full,
+          ],
           responses: lookupResponses,
         },
       },
@@ -87,7 +116,11 @@ export function openApiDocument(server: string) {
           responses: {
             '200': {
               description: 'Hits, best first. JSON snippets are HTML (matches in <b>); markdown ones Markdown.',
-              content: { 'application/json': { schema: ref('SearchResult') }, 'text/plain': { schema: { type: 'string' } }, 'text/markdown': { schema: { type: 'string' } } },
+              content: {
+                'application/json': { schema: ref('SearchResult') },
+                'text/plain': { schema: { type: 'string' } },
+                'text/markdown': { schema: { type: 'string' } },
+              },
             },
             '400': errors['400'],
           },
@@ -114,7 +147,10 @@ export function openApiDocument(server: string) {
           operationId: 'exportEdition',
           summary: 'One edition whole (the crkb export shape)',
           parameters: [{ ...edition, in: 'path', required: true }],
-          responses: { '200': { description: 'The edition.', content: { 'application/json': { schema: ref('EditionExport') } } }, '400': { description: 'Not an edition.', content: { 'application/json': { schema: ref('Error') } } } },
+          responses: {
+            '200': { description: 'The edition.', content: { 'application/json': { schema: ref('EditionExport') } } },
+            '400': { description: 'Not an edition.', content: { 'application/json': { schema: ref('Error') } } },
+          },
         },
       },
     },
@@ -199,7 +235,15 @@ export function openApiDocument(server: string) {
         }),
         EditionExport: obj({
           effectiveDate: str('The edition.'),
-          rules: { type: 'array', items: obj({ number: { type: 'string' }, parent: { type: ['string', 'null'] }, text: { type: 'string' }, examples: { type: 'array', items: { type: 'string' } } }) },
+          rules: {
+            type: 'array',
+            items: obj({
+              number: { type: 'string' },
+              parent: { type: ['string', 'null'] },
+              text: { type: 'string' },
+              examples: { type: 'array', items: { type: 'string' } },
+            }),
+          },
           glossary: { type: 'array', items: obj({ term: { type: 'string' }, definition: { type: 'string' } }) },
         }),
       },

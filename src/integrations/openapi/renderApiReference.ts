@@ -24,7 +24,9 @@ function propertiesTable(s: Schema): string {
   const rows = Object.entries(props).map(
     ([name, p]) =>
       `<tr><td><code>${esc(name)}</code>${required.has(name) ? '' : ' <small>optional</small>'}</td><td>${typeOf(p)}</td><td>${esc(String(p.description ?? ''))}${
-        p.type === 'object' || (p.type === 'array' && (p.items as Schema | undefined)?.type === 'object') ? propertiesTable((p.type === 'array' ? p.items : p) as Schema) : ''
+        p.type === 'object' || (p.type === 'array' && (p.items as Schema | undefined)?.type === 'object')
+          ? propertiesTable((p.type === 'array' ? p.items : p) as Schema)
+          : ''
       }</td></tr>`,
   );
   return `<table><tr><th>field</th><th>type</th><th>meaning</th></tr>${rows.join('')}</table>`;
@@ -50,20 +52,35 @@ ${op.description ? `<p>${esc(String(op.description))}</p>` : ''}
 ${
   params.length
     ? `<h3>Parameters</h3><table><tr><th>name</th><th>in</th><th>type</th><th>meaning</th></tr>${params
-        .map((p) => `<tr><td><code>${esc(String(p.name))}</code>${p.required ? ' <small>required</small>' : ''}</td><td>${esc(String(p.in))}</td><td>${typeOf(p.schema as Schema)}</td><td>${esc(String(p.description ?? ''))}</td></tr>`)
+        .map(
+          (p) =>
+            `<tr><td><code>${esc(String(p.name))}</code>${p.required ? ' <small>required</small>' : ''}</td><td>${esc(String(p.in))}</td><td>${typeOf(p.schema as Schema)}</td><td>${esc(String(p.description ?? ''))}</td></tr>`,
+        )
         .join('')}</table>`
     : ''
 }
-${body ? `<h3>Request body</h3>${Object.entries(body).map(([type, c]) => `<p><code>${esc(type)}</code>: ${typeOf(c.schema)}</p>`).join('')}` : ''}
+${
+  body
+    ? `<h3>Request body</h3>${Object.entries(body)
+        .map(([type, c]) => `<p><code>${esc(type)}</code>: ${typeOf(c.schema)}</p>`)
+        .join('')}`
+    : ''
+}
 <h3>Responses</h3><table><tr><th>status</th><th>meaning</th><th>content</th></tr>${responses
-        .map(([status, r]) => `<tr><td>${esc(status)}</td><td>${esc(r.description)}</td><td>${Object.entries(r.content ?? {}).map(([type, c]) => `<code>${esc(type)}</code> ${typeOf(c.schema)}`).join('<br>')}</td></tr>`)
+        .map(
+          ([status, r]) =>
+            `<tr><td>${esc(status)}</td><td>${esc(r.description)}</td><td>${Object.entries(r.content ?? {})
+              .map(([type, c]) => `<code>${esc(type)}</code> ${typeOf(c.schema)}`)
+              .join('<br>')}</td></tr>`,
+        )
         .join('')}</table>
 <pre>${example}</pre>
 </section>`);
     }
   }
   const schemas = Object.entries(doc.components.schemas as Record<string, Schema>).map(
-    ([name, s]) => `<section id="schema-${esc(name)}"><h3>${esc(name)}</h3>${s.description ? `<p>${esc(String(s.description))}</p>` : ''}${propertiesTable(s)}</section>`,
+    ([name, s]) =>
+      `<section id="schema-${esc(name)}"><h3>${esc(name)}</h3>${s.description ? `<p>${esc(String(s.description))}</p>` : ''}${propertiesTable(s)}</section>`,
   );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -78,7 +95,11 @@ td table{margin:.3rem 0 0}.method{background:#234;color:#fff;padding:0 .4rem;bor
 <p>${esc(doc.info.description)}</p>
 <p>Server: <code>${esc(server)}</code> · machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI ${esc(doc.openapi)}) · GraphQL: <a href="/graphql">/graphql</a></p>
 <nav><ul>${Object.entries(doc.paths)
-    .flatMap(([path, m]) => Object.entries(m as Record<string, Schema>).map(([method, op]) => `<li><a href="#op-${esc(String(op.operationId))}">${method.toUpperCase()} ${esc(path)}</a> — ${esc(String(op.summary))}</li>`))
+    .flatMap(([path, m]) =>
+      Object.entries(m as Record<string, Schema>).map(
+        ([method, op]) => `<li><a href="#op-${esc(String(op.operationId))}">${method.toUpperCase()} ${esc(path)}</a> — ${esc(String(op.summary))}</li>`,
+      ),
+    )
     .join('')}</ul></nav>
 ${ops.join('\n')}
 <h2>Schemas</h2>

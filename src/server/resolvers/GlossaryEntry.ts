@@ -5,7 +5,10 @@ import type { CrossRefParent } from './Rule.js';
 /** Resolvers of GlossaryEntry. */
 export const GlossaryEntry = {
   references(g: GlossaryRecord, _: unknown, ctx: ApiContext): CrossRefParent[] {
-    return ctx.kb.refsOfTexts([g.textId]).get(g.textId)!.map((ref) => ({ ref, editionId: g.editionId, source: 'text', exampleIndex: null }));
+    return ctx.kb
+      .refsOfTexts([g.textId])
+      .get(g.textId)!
+      .map((ref) => ({ ref, editionId: g.editionId, source: 'text', exampleIndex: null }));
   },
   edition: (g: GlossaryRecord, _: unknown, ctx: ApiContext) => ctx.kb.editionById(g.editionId),
 };

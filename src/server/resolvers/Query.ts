@@ -55,11 +55,7 @@ export const Query = {
   },
   glossaryTerms: (_: unknown, a: Args<{ edition?: string | null }>, ctx: ApiContext) => ctx.kb.glossary(ctx.edition(a.edition).id),
   keywords: (_: unknown, a: Args<{ edition?: string | null }>, ctx: ApiContext) => ctx.kb.keywords(ctx.edition(a.edition).id),
-  diff(
-    _: unknown,
-    a: Args<{ from: string; to: string; section?: string | null; first?: number | null; after?: string | null }>,
-    ctx: ApiContext,
-  ) {
+  diff(_: unknown, a: Args<{ from: string; to: string; section?: string | null; first?: number | null; after?: string | null }>, ctx: ApiContext) {
     const from = ctx.edition(a.from, 'from');
     const to = ctx.edition(a.to, 'to');
     const first = a.first ?? 100;

@@ -20,7 +20,11 @@ const defaultQuery = `# Every edition of the Comprehensive Rules. Run with ▶ o
 // and let the keyboard reach them.
 function labelEditors() {
   for (const area of document.querySelectorAll('.graphiql-container .CodeMirror')) {
-    const box = area.closest('.graphiql-query-editor') ? 'Query' : area.closest('.graphiql-response') ? 'Response' : area.closest('[aria-label]')?.getAttribute('aria-label') ?? 'Editor';
+    const box = area.closest('.graphiql-query-editor')
+      ? 'Query'
+      : area.closest('.graphiql-response')
+        ? 'Response'
+        : (area.closest('[aria-label]')?.getAttribute('aria-label') ?? 'Editor');
     const input = area.querySelector('textarea');
     if (input && !input.hasAttribute('aria-label')) input.setAttribute('aria-label', `${box} editor`);
     const scroll = area.querySelector('.CodeMirror-scroll');
