@@ -77,18 +77,9 @@ export class RuleLinker {
     if (this.used.size === 0) return html``;
     const entries = [...this.used.values()].sort((a, b) => a.ord - b.ord);
     const defs = new RuleLinker(this.kb, this.editionId, this.edition);
-    return html`<aside class="glossary-used" aria-labelledby="glossary-used-h">
-      <h2 id="glossary-used-h">Glossary terms on this page</h2>
-      <dl>
-        ${entries.map(
-          (g) =>
-            html`<div id="${termId(g.term)}">
-              <dt>${g.term}</dt>
-              <dd>${defs.textNoTerms(g.definition, g.textId)}</dd>
-            </div>`,
-        )}
-      </dl>
-    </aside>`;
+    return html`<aside class="glossary-used" aria-labelledby="glossary-used-h"><h2 id="glossary-used-h">Glossary terms on this page</h2><dl>${entries.map(
+      (g) => html`<div id="${termId(g.term)}"><dt>${g.term}</dt><dd>${defs.textNoTerms(g.definition, g.textId)}</dd></div>`,
+    )}</dl></aside>`;
   }
 
   /** A text with references linked, no glossary terms (definitions shown in tooltips). */

@@ -29,39 +29,41 @@ export function editionLabel(e: EditionInfo): string {
 
 /** A whole HTML document: header with search, the page's main content, footer. */
 export function layout(ctx: PageContext, page: PageSpec): string {
-  const canonical: Part = page.canonical ? html`<link rel="canonical" href="${ctx.publicUrl + page.canonical}" />` : null;
+  const canonical: Part = page.canonical ? html`<link rel="canonical" href="${ctx.publicUrl + page.canonical}">` : null;
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
-        <link rel="icon" href="data:," />
-        <title>${page.title} · crkb</title>
-        ${page.description ? html`<meta name="description" content="${page.description}" />` : null} ${canonical}
-        <link rel="stylesheet" href="${ctx.assets.url('site.css')}" />
-        <script src="${ctx.assets.url('app.js')}" defer></script>
-      </head>
-      <body>
-        <a class="skip" href="#main">Skip to content</a>
-        <header class="site">
-          <nav aria-label="Site">
-            <a class="brand" href="/">crkb</a>
-            <a href="/cr/latest">Rules</a>
-            <a href="/diff">What changed</a>
-            <a href="/graphql">GraphQL</a>
-          </nav>
-          <form class="search" role="search" method="get" action="/search">
-            <label for="site-q" class="visually-hidden">Search the rules</label>
-            <input id="site-q" type="search" name="q" value="${page.query ?? ''}" placeholder="Search the rules" autocomplete="off" />
-            ${page.edition ? html`<input type="hidden" name="edition" value="${page.edition}" />` : null}
-            <button type="submit">Search</button>
-          </form>
-        </header>
-        <main id="main" tabindex="-1">${page.main}</main>
-        <footer class="site">
-          <p>Magic: The Gathering Comprehensive Rules, every edition since 1999, from <a href="/">crkb</a>. Rules text © Wizards of the Coast.</p>
-        </footer>
-      </body>
-    </html> `.value;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<link rel="icon" href="data:,">
+<title>${page.title} · crkb</title>
+${page.description ? html`<meta name="description" content="${page.description}">` : null}
+${canonical}
+<link rel="stylesheet" href="${ctx.assets.url('site.css')}">
+<script src="${ctx.assets.url('app.js')}" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site">
+<nav aria-label="Site">
+<a class="brand" href="/">crkb</a>
+<a href="/cr/latest">Rules</a>
+<a href="/diff">What changed</a>
+<a href="/graphql">GraphQL</a>
+</nav>
+<form class="search" role="search" method="get" action="/search">
+<label for="site-q" class="visually-hidden">Search the rules</label>
+<input id="site-q" type="search" name="q" value="${page.query ?? ''}" placeholder="Search the rules" autocomplete="off">
+${page.edition ? html`<input type="hidden" name="edition" value="${page.edition}">` : null}
+<button type="submit">Search</button>
+</form>
+</header>
+<main id="main" tabindex="-1">
+${page.main}
+</main>
+<footer class="site"><p>Magic: The Gathering Comprehensive Rules, every edition since 1999, from <a href="/">crkb</a>. Rules text © Wizards of the Coast.</p></footer>
+</body>
+</html>
+`.value;
 }

@@ -39,32 +39,19 @@ function change(c: RuleChange, fromArg: string, toArg: string): Html {
   const b = c.before;
   const a = c.after;
   const title = !b ? a!.number : !a ? b.number : c.renumbered ? `${b.number} → ${a.number}` : a.number;
-  const links = html`<span class="both"
-    >${b ? html`<a href="${rulePath(fromArg, b.number)}">${b.number} before</a>` : null}${b && a ? ' · ' : null}${a ? html`<a href="${rulePath(toArg, a.number)}">${a.number} after</a>` : null}</span
-  >`;
+  const links = html`<span class="both">${b ? html`<a href="${rulePath(fromArg, b.number)}">${b.number} before</a>` : null}${b && a ? ' · ' : null}${a ? html`<a href="${rulePath(toArg, a.number)}">${a.number} after</a>` : null}</span>`;
   const head = html`<h4>${title} ${c.kinds.map((k) => html`<span class="badge ${k}">${KIND_LABEL[k]}</span>`)} ${links}</h4>`;
   // the same words on both sides (renumbered, or typography only): one text in both views
   if (a && b && (!c.segments || c.textChange === 'none')) {
-    return html`<article class="change" data-section="${c.section}" data-kinds="${c.kinds.join(' ')}">
-      ${head}
-      <p>${c.segments ? inlineSegments(c.segments) : a.text}</p>
-    </article> `;
+    return html`<article class="change" data-section="${c.section}" data-kinds="${c.kinds.join(' ')}">${head}<p>${c.segments ? inlineSegments(c.segments) : a.text}</p></article>\n`;
   }
   const inline = c.segments ? inlineSegments(c.segments) : !a ? html`<del>${b!.text}</del>` : html`<ins>${a.text}</ins>`;
   const before = c.segments ? sideSegments(c.segments, 'delete') : b ? html`<del>${b.text}</del>` : null;
   const after = c.segments ? sideSegments(c.segments, 'insert') : a ? html`<ins>${a.text}</ins>` : null;
-  return html`<article class="change" data-section="${c.section}" data-kinds="${c.kinds.join(' ')}">
-    ${head}
-    <p class="inline">${inline}</p>
-    <div class="side">
-      <div class="before">
-        <span class="side-label">Before<span class="visually-hidden">:</span></span> ${before ?? html`<em>(not in this edition)</em>`}
-      </div>
-      <div class="after">
-        <span class="side-label">After<span class="visually-hidden">:</span></span> ${after ?? html`<em>(not in this edition)</em>`}
-      </div>
-    </div>
-  </article> `;
+  return html`<article class="change" data-section="${c.section}" data-kinds="${c.kinds.join(' ')}">${head}
+<p class="inline">${inline}</p>
+<div class="side"><div class="before"><span class="side-label">Before<span class="visually-hidden">:</span></span> ${before ?? html`<em>(not in this edition)</em>`}</div><div class="after"><span class="side-label">After<span class="visually-hidden">:</span></span> ${after ?? html`<em>(not in this edition)</em>`}</div></div>
+</article>\n`;
 }
 
 /** Release notes between two editions: counts, renumbering, changes by section with filters and two views. */
@@ -83,137 +70,67 @@ export function diffPage(kb: KnowledgeBase, from: EditionInfo, to: EditionInfo, 
   const renumbering = summarizeRenumbering(all.renumbering);
   const base = `/diff/${encodeURIComponent(fromArg)}/${encodeURIComponent(toArg)}`;
   const counts = html`<dl class="counts">
-    <div>
-      <dt>Changed rules</dt>
-      <dd>${c.total}</dd>
-    </div>
-    <div>
-      <dt>Added</dt>
-      <dd>${c.added}</dd>
-    </div>
-    <div>
-      <dt>Removed</dt>
-      <dd>${c.removed}</dd>
-    </div>
-    <div>
-      <dt>Reworded</dt>
-      <dd>${c.substantive}</dd>
-    </div>
-    <div>
-      <dt>Reference updates</dt>
-      <dd>${c.references}</dd>
-    </div>
-    <div>
-      <dt>Renumbered</dt>
-      <dd>${c.renumbered}</dd>
-    </div>
-    <div>
-      <dt>Typography only</dt>
-      <dd>${c.typography}</dd>
-    </div>
-    <div>
-      <dt>Glossary entries</dt>
-      <dd>${all.glossary.length}</dd>
-    </div>
-  </dl>`;
+<div><dt>Changed rules</dt><dd>${c.total}</dd></div>
+<div><dt>Added</dt><dd>${c.added}</dd></div>
+<div><dt>Removed</dt><dd>${c.removed}</dd></div>
+<div><dt>Reworded</dt><dd>${c.substantive}</dd></div>
+<div><dt>Reference updates</dt><dd>${c.references}</dd></div>
+<div><dt>Renumbered</dt><dd>${c.renumbered}</dd></div>
+<div><dt>Typography only</dt><dd>${c.typography}</dd></div>
+<div><dt>Glossary entries</dt><dd>${all.glossary.length}</dd></div>
+</dl>`;
   const filters = html`<form class="filters" method="get" action="${base}" data-diff-filters>
-    <div>
-      <label for="f-section">Section</label>
-      <select id="f-section" name="section">
-        <option value="">All sections</option>
-        ${all.sections.map(
-          (s) =>
-            html`<option value="${s.section}" ${s.section === v.section ? html` selected` : null}>
-              ${s.section}${s.title ? ` ${s.title}` : ''} (${s.changes})
-            </option>`,
-        )}
-      </select>
-    </div>
-    <fieldset>
-      <legend>Kinds</legend>
-      ${DIFF_KINDS.map(
-        (k) =>
-          html`<label
-            ><input type="checkbox" name="kind" value="${k}" ${v.kinds.length === 0 || v.kinds.includes(k) ? html` checked` : null} /> ${KIND_LABEL[k]}
-            (${c[k]})</label
-          >`,
-      )}
-    </fieldset>
-    <fieldset>
-      <legend>View</legend>
-      <label><input type="radio" name="view" value="inline" ${v.view === 'inline' ? html` checked` : null} /> inline</label>
-      <label><input type="radio" name="view" value="side" ${v.view === 'side' ? html` checked` : null} /> side by side</label>
-    </fieldset>
-    <button type="submit">Apply</button>
-    <p class="shown" aria-live="polite">${shown.length} of ${c.total} changes shown</p>
-  </form>`;
+<div><label for="f-section">Section</label>
+<select id="f-section" name="section"><option value="">All sections</option>${all.sections.map(
+    (s) =>
+      html`<option value="${s.section}"${s.section === v.section ? html` selected` : null}>${s.section}${s.title ? ` ${s.title}` : ''} (${s.changes})</option>`,
+  )}</select></div>
+<fieldset><legend>Kinds</legend>${DIFF_KINDS.map(
+    (k) =>
+      html`<label><input type="checkbox" name="kind" value="${k}"${v.kinds.length === 0 || v.kinds.includes(k) ? html` checked` : null}> ${KIND_LABEL[k]} (${c[k]})</label>`,
+  )}</fieldset>
+<fieldset><legend>View</legend>
+<label><input type="radio" name="view" value="inline"${v.view === 'inline' ? html` checked` : null}> inline</label>
+<label><input type="radio" name="view" value="side"${v.view === 'side' ? html` checked` : null}> side by side</label></fieldset>
+<button type="submit">Apply</button>
+<p class="shown" aria-live="polite">${shown.length} of ${c.total} changes shown</p>
+</form>`;
   const main = html`<h1>What changed: ${from.effectiveDate} → ${to.effectiveDate}</h1>
-    <p class="lede">
-      From <a href="/cr/${encodeURIComponent(fromArg)}">${editionLabel(from)}</a> to <a href="/cr/${encodeURIComponent(toArg)}">${editionLabel(to)}</a>.
-    </p>
-    ${counts}
-    ${
-      renumbering.length
-        ? html`<section aria-labelledby="renum-h">
-            <h2 id="renum-h">Renumbering</h2>
-            <ul class="renumbering">
-              ${renumbering.slice(0, MAX_RENUMBERING_LINES).map((l) => html`<li>${l}</li>`)}
-            </ul>
-            ${renumbering.length > MAX_RENUMBERING_LINES ? html`<p>…and ${renumbering.length - MAX_RENUMBERING_LINES} more lines.</p>` : null}
-          </section>`
-        : null
-    }
-    <section aria-labelledby="changes-h">
-      <h2 id="changes-h">Changes by section</h2>
-      ${filters}
-      ${d.changes.length > shown.length ? html`<p class="note">The first ${shown.length} of ${d.changes.length} changes are listed: pick a section to see the rest.</p>` : null}
-      <div id="changes" class="changes view-${v.view}" ${d === all && d.changes.length === shown.length ? null : html` data-filtered`}>
-        ${groups.map(
-          (g) =>
-            html`<section class="group" data-section="${g.section}" aria-labelledby="s-${g.section}">
-              <h3 id="s-${g.section}"><a href="${base}?section=${g.section}">${g.section}${titles.get(g.section) ? ` ${titles.get(g.section)!}` : ''}</a></h3>
-              ${g.changes.map((ch) => change(ch, fromArg, toArg))}
-            </section>`,
-        )}
-      </div>
-      ${shown.length === 0 ? html`<p>No change matches these filters.</p>` : null}
-    </section>
-    ${
-      all.examples.length
-        ? html`<section aria-labelledby="ex-h">
-            <h2 id="ex-h">Example changes</h2>
-            ${all.examples.map(
-              (x) =>
-                html`<article class="example-change">
-                  <h3><a href="${rulePath(toArg, x.number)}">${x.number}</a></h3>
-                  ${x.before.filter((t) => !x.after.includes(t)).map((t) => html`<p><del>Example: ${t}</del></p>`)}
-                  ${x.after.filter((t) => !x.before.includes(t)).map((t) => html`<p><ins>Example: ${t}</ins></p>`)}
-                </article>`,
-            )}
-          </section>`
-        : null
-    }
-    ${
-      all.glossary.length
-        ? html`<section aria-labelledby="gl-h">
-            <h2 id="gl-h">Glossary changes</h2>
-            <dl class="glossary-changes">
-              ${all.glossary.map(
-                (g) =>
-                  html`<div>
-                    <dt>
-                      ${g.term}
-                      <span class="badge ${g.before === null ? 'added' : g.after === null ? 'removed' : 'substantive'}"
-                        >${g.before === null ? 'added' : g.after === null ? 'removed' : 'changed'}</span
-                      >
-                    </dt>
-                    <dd>${g.segments ? inlineSegments(g.segments) : g.after !== null ? html`<ins>${g.after}</ins>` : html`<del>${g.before ?? ''}</del>`}</dd>
-                  </div>`,
-              )}
-            </dl>
-          </section>`
-        : null
-    }`;
+<p class="lede">From <a href="/cr/${encodeURIComponent(fromArg)}">${editionLabel(from)}</a> to <a href="/cr/${encodeURIComponent(toArg)}">${editionLabel(to)}</a>.</p>
+${counts}
+${renumbering.length ? html`<section aria-labelledby="renum-h"><h2 id="renum-h">Renumbering</h2><ul class="renumbering">${renumbering.slice(0, MAX_RENUMBERING_LINES).map((l) => html`<li>${l}</li>`)}</ul>${renumbering.length > MAX_RENUMBERING_LINES ? html`<p>…and ${renumbering.length - MAX_RENUMBERING_LINES} more lines.</p>` : null}</section>` : null}
+<section aria-labelledby="changes-h"><h2 id="changes-h">Changes by section</h2>
+${filters}
+${d.changes.length > shown.length ? html`<p class="note">The first ${shown.length} of ${d.changes.length} changes are listed: pick a section to see the rest.</p>` : null}
+<div id="changes" class="changes view-${v.view}"${d === all && d.changes.length === shown.length ? null : html` data-filtered`}>
+${groups.map(
+  (
+    g,
+  ) => html`<section class="group" data-section="${g.section}" aria-labelledby="s-${g.section}"><h3 id="s-${g.section}"><a href="${base}?section=${g.section}">${g.section}${titles.get(g.section) ? ` ${titles.get(g.section)!}` : ''}</a></h3>
+${g.changes.map((ch) => change(ch, fromArg, toArg))}</section>`,
+)}
+</div>
+${shown.length === 0 ? html`<p>No change matches these filters.</p>` : null}
+</section>
+${
+  all.examples.length
+    ? html`<section aria-labelledby="ex-h"><h2 id="ex-h">Example changes</h2>${all.examples.map(
+        (x) => html`<article class="example-change"><h3><a href="${rulePath(toArg, x.number)}">${x.number}</a></h3>
+${x.before.filter((t) => !x.after.includes(t)).map((t) => html`<p><del>Example: ${t}</del></p>`)}
+${x.after.filter((t) => !x.before.includes(t)).map((t) => html`<p><ins>Example: ${t}</ins></p>`)}</article>`,
+      )}</section>`
+    : null
+}
+${
+  all.glossary.length
+    ? html`<section aria-labelledby="gl-h"><h2 id="gl-h">Glossary changes</h2><dl class="glossary-changes">${all.glossary.map(
+        (
+          g,
+        ) => html`<div><dt>${g.term} <span class="badge ${g.before === null ? 'added' : g.after === null ? 'removed' : 'substantive'}">${g.before === null ? 'added' : g.after === null ? 'removed' : 'changed'}</span></dt>
+<dd>${g.segments ? inlineSegments(g.segments) : g.after !== null ? html`<ins>${g.after}</ins>` : html`<del>${g.before ?? ''}</del>`}</dd></div>`,
+      )}</dl></section>`
+    : null
+}`;
   return {
     title: `Changes ${from.effectiveDate} → ${to.effectiveDate}`,
     canonical: `/diff/${from.effectiveDate}/${to.effectiveDate}`,

@@ -26,17 +26,8 @@ export function historyPage(kb: KnowledgeBase, edition: EditionInfo, number: str
     if (same.length === 0) return;
     const first = same[0]!;
     const last = same.at(-1)!;
-    items.push(
-      html`<li class="same">
-        <p>Unchanged in ${same.length} edition${same.length > 1 ? 's' : ''}: ${first.date}${same.length > 1 ? ` to ${last.date}` : ''}</p>
-        <details>
-          <summary>Editions</summary>
-          <ul class="columns">
-            ${same.map((s) => html`<li><a href="${rulePath(s.date, s.number)}">${s.date}</a> (${s.number})</li>`)}
-          </ul>
-        </details>
-      </li>`,
-    );
+    items.push(html`<li class="same"><p>Unchanged in ${same.length} edition${same.length > 1 ? 's' : ''}: ${first.date}${same.length > 1 ? ` to ${last.date}` : ''}</p>
+<details><summary>Editions</summary><ul class="columns">${same.map((s) => html`<li><a href="${rulePath(s.date, s.number)}">${s.date}</a> (${s.number})</li>`)}</ul></details></li>`);
     same = [];
   };
   for (const s of h.steps) {
@@ -46,46 +37,22 @@ export function historyPage(kb: KnowledgeBase, edition: EditionInfo, number: str
     }
     flush();
     const text = s.segments && s.change === 'changed' ? inlineSegments(s.segments) : s.text;
-    items.push(
-      html`<li class="step ${s.change}">
-        <h2><a href="${rulePath(s.date, s.number)}">${s.date}</a> <span class="num">${s.number}</span></h2>
-        <p class="what">${what(s)}</p>
-        <p class="text">${text}</p>
-      </li>`,
-    );
+    items.push(html`<li class="step ${s.change}"><h2><a href="${rulePath(s.date, s.number)}">${s.date}</a> <span class="num">${s.number}</span></h2>
+<p class="what">${what(s)}</p><p class="text">${text}</p></li>`);
   }
   flush();
   const ed = kb.editionById(edition.id)!;
-  const main = html`<nav class="crumbs" aria-label="Breadcrumb">
-      <ol>
-        <li><a href="${rulePath(edition.effectiveDate, number)}">${number} in ${editionLabel(ed)}</a></li>
-        <li aria-current="page">History</li>
-      </ol>
-    </nav>
-    <h1>History of rule ${number}</h1>
-    <p class="lede">
-      The rule ${number} of ${edition.effectiveDate}, followed across renumbering: ${h.steps.length} editions from ${h.first} to
-      ${h.last}${h.numbers.length > 1 ? html`, under the numbers ${h.numbers.join(', ')}` : null}.
-    </p>
-    ${
-      h.links.length
-        ? html`<section aria-labelledby="links-h">
-            <h2 id="links-h">Splits and merges</h2>
-            <ul>
-              ${h.links.map(
-                (l) =>
-                  html`<li>
-                    ${l.date}: ${l.kind === 'merge' ? 'merged' : 'split'} —
-                    <a href="${rulePath(l.prevDate, l.prevNumber)}">${l.prevNumber} (${l.prevDate})</a> →
-                    <a href="${rulePath(l.date, l.number)}">${l.number} (${l.date})</a>
-                  </li>`,
-              )}
-            </ul>
-          </section>`
-        : null
-    }
-    <ol class="timeline">
-      ${items}
-    </ol>`;
+  const main = html`<nav class="crumbs" aria-label="Breadcrumb"><ol><li><a href="${rulePath(edition.effectiveDate, number)}">${number} in ${editionLabel(ed)}</a></li><li aria-current="page">History</li></ol></nav>
+<h1>History of rule ${number}</h1>
+<p class="lede">The rule ${number} of ${edition.effectiveDate}, followed across renumbering: ${h.steps.length} editions from ${h.first} to ${h.last}${h.numbers.length > 1 ? html`, under the numbers ${h.numbers.join(', ')}` : null}.</p>
+${
+  h.links.length
+    ? html`<section aria-labelledby="links-h"><h2 id="links-h">Splits and merges</h2><ul>${h.links.map(
+        (l) =>
+          html`<li>${l.date}: ${l.kind === 'merge' ? 'merged' : 'split'} — <a href="${rulePath(l.prevDate, l.prevNumber)}">${l.prevNumber} (${l.prevDate})</a> → <a href="${rulePath(l.date, l.number)}">${l.number} (${l.date})</a></li>`,
+      )}</ul></section>`
+    : null
+}
+<ol class="timeline">${items}</ol>`;
   return { title: `History of ${number}`, main, edition: edition.effectiveDate };
 }

@@ -28,31 +28,29 @@ export function rulePage(kb: KnowledgeBase, edition: EditionInfo, arg: string, r
     if (r === rule) head = isTitle(r) ? null : html`<p>${linker.text(r.text, r.textId)}</p>`;
     else if (r.kind !== 'subrule' && isTitle(r)) head = html`<h2><a class="num" href="#${r.number}">${r.number}</a> ${linker.text(r.text, r.textId)}</h2>`;
     else head = html`<p><a class="num" href="#${r.number}">${r.number}</a> ${linker.text(r.text, r.textId)}</p>`;
-    return html`<div class="rule level-${level}" id="${r.number}">${head}${examples}</div> `;
+    return html`<div class="rule level-${level}" id="${r.number}">${head}${examples}</div>\n`;
   };
   const ancestors = kb.ancestors(rule).reverse();
   const { previous, next } = kb.adjacent(rule);
   const nav = html`<nav class="prevnext" aria-label="Previous and next rule">
-    ${previous ? html`<a rel="prev" href="/cr/${e}/${previous.number}">← ${previous.number}</a>` : html`<span></span>`}
-    ${next ? html`<a rel="next" href="/cr/${e}/${next.number}">${next.number} →</a>` : html`<span></span>`}
-  </nav>`;
-  const main = html`<nav class="crumbs" aria-label="Breadcrumb">
-      <ol>
-        <li><a href="/cr/${e}">${editionLabel(edition)}</a></li>
-        ${ancestors.map((a) => html`<li><a href="${rulePath(arg, a.number)}">${a.number}${a.text.length <= TITLE_MAX ? ` ${a.text}` : ''}</a></li>`)}
-        <li aria-current="page">${rule.number}</li>
-      </ol>
-    </nav>
-    <article class="rule-page">
-      <h1>${heading(rule)}</h1>
-      ${rules.map(body)}
-    </article>
-    ${nav}
-    <ul class="links">
-      <li><a href="/history/${rule.number}?edition=${e}">History of ${rule.number} across editions</a></li>
-      <li><a href="/cr?number=${rule.number}">${rule.number} in other editions</a></li>
-    </ul>
-    ${linker.definitions()}`;
+${previous ? html`<a rel="prev" href="/cr/${e}/${previous.number}">← ${previous.number}</a>` : html`<span></span>`}
+${next ? html`<a rel="next" href="/cr/${e}/${next.number}">${next.number} →</a>` : html`<span></span>`}
+</nav>`;
+  const main = html`<nav class="crumbs" aria-label="Breadcrumb"><ol>
+<li><a href="/cr/${e}">${editionLabel(edition)}</a></li>
+${ancestors.map((a) => html`<li><a href="${rulePath(arg, a.number)}">${a.number}${a.text.length <= TITLE_MAX ? ` ${a.text}` : ''}</a></li>`)}
+<li aria-current="page">${rule.number}</li>
+</ol></nav>
+<article class="rule-page">
+<h1>${heading(rule)}</h1>
+${rules.map(body)}
+</article>
+${nav}
+<ul class="links">
+<li><a href="/history/${rule.number}?edition=${e}">History of ${rule.number} across editions</a></li>
+<li><a href="/cr?number=${rule.number}">${rule.number} in other editions</a></li>
+</ul>
+${linker.definitions()}`;
   return {
     title: `${heading(rule)} (CR ${edition.effectiveDate})`,
     canonical: `/cr/${edition.effectiveDate}/${rule.number}`,
@@ -66,11 +64,7 @@ export function rulePage(kb: KnowledgeBase, edition: EditionInfo, arg: string, r
 export function ruleEditionsPage(kb: KnowledgeBase, number: string): PageSpec {
   const eds = kb.editionsWithNumber(number).reverse();
   const main = html`<h1>Rule ${number} in every edition</h1>
-    <p>
-      ${eds.length === 0 ? `No edition has a rule ${number}.` : `${eds.length} editions have a rule numbered ${number}. A number can name different rules over the years: its `}${eds.length ? html`<a href="/history/${number}">history</a> follows the rule itself across renumbering.` : null}
-    </p>
-    <ul class="columns">
-      ${eds.map((x) => html`<li><a href="${rulePath(x.effectiveDate, number)}">${editionLabel(x)}</a></li>`)}
-    </ul>`;
+<p>${eds.length === 0 ? `No edition has a rule ${number}.` : `${eds.length} editions have a rule numbered ${number}. A number can name different rules over the years: its `}${eds.length ? html`<a href="/history/${number}">history</a> follows the rule itself across renumbering.` : null}</p>
+<ul class="columns">${eds.map((x) => html`<li><a href="${rulePath(x.effectiveDate, number)}">${editionLabel(x)}</a></li>`)}</ul>`;
   return { title: `Rule ${number} in every edition`, main };
 }

@@ -36,36 +36,23 @@ export function searchResults(kb: KnowledgeBase, edition: EditionInfo, arg: stri
   const p = parseQuery(q);
   const rule = p.kind === 'number' ? kb.rule(edition.id, p.number) : null;
   const jump = rule
-    ? html`<p class="jump">
-        Rule <a href="${rulePath(arg, rule.number)}">${rule.number}</a>: ${rule.text.length > 120 ? `${rule.text.slice(0, 119)}…` : rule.text}
-      </p>`
+    ? html`<p class="jump">Rule <a href="${rulePath(arg, rule.number)}">${rule.number}</a>: ${rule.text.length > 120 ? `${rule.text.slice(0, 119)}…` : rule.text}</p>`
     : null;
-  return html`<div id="results" aria-live="polite">
-    ${jump}
-    <p class="count">${count}</p>
-    ${
-      shown.length
-        ? html`<ol class="hits" start="${opts.offset + 1}">
-            ${items}
-          </ol>`
-        : null
-    }
-    ${more ? html`<p><a href="${next}">More results</a></p>` : null}
-  </div>`;
+  return html`<div id="results" aria-live="polite">${jump}<p class="count">${count}</p>
+${shown.length ? html`<ol class="hits" start="${opts.offset + 1}">${items}</ol>` : null}
+${more ? html`<p><a href="${next}">More results</a></p>` : null}</div>`;
 }
 
 /** The search page: a form (works without scripts), and the results (updated as you type with scripts). */
 export function searchPage(kb: KnowledgeBase, edition: EditionInfo, arg: string, q: string, offset: number): PageSpec {
   const main = html`<h1>Search the rules</h1>
-    <form class="search-page" method="get" action="/search" role="search" data-live-search>
-      <label for="q">Words or a rule number</label>
-      <input id="q" type="search" name="q" value="${q}" autocomplete="off" autofocus />
-      <label for="search-edition">Edition</label>
-      <select id="search-edition" name="edition">
-        ${editionOptions(kb, edition)}
-      </select>
-      <button type="submit">Search</button>
-    </form>
-    ${searchResults(kb, edition, arg, q, { offset, prefix: false })}`;
+<form class="search-page" method="get" action="/search" role="search" data-live-search>
+<label for="q">Words or a rule number</label>
+<input id="q" type="search" name="q" value="${q}" autocomplete="off" autofocus>
+<label for="search-edition">Edition</label>
+<select id="search-edition" name="edition">${editionOptions(kb, edition)}</select>
+<button type="submit">Search</button>
+</form>
+${searchResults(kb, edition, arg, q, { offset, prefix: false })}`;
   return { title: q ? `Search: ${q}` : 'Search', main, query: q, edition: arg };
 }

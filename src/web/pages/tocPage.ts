@@ -9,19 +9,17 @@ export function editionOptions(kb: KnowledgeBase, selected: EditionInfo | null):
     .editions()
     .filter((e) => e.family === 'cr' && e.official)
     .reverse();
-  return html`${editions.map((e) => html`<option value="${e.effectiveDate}" ${e.id === selected?.id ? html` selected` : null}>${editionLabel(e)}</option>`)}`;
+  return html`${editions.map((e) => html`<option value="${e.effectiveDate}"${e.id === selected?.id ? html` selected` : null}>${editionLabel(e)}</option>`)}`;
 }
 
 /** The edition picker: a form that opens an edition (GET /cr?edition=…), optionally at a rule number. */
 export function editionPicker(kb: KnowledgeBase, selected: EditionInfo | null, number?: string): Html {
   return html`<form class="picker" method="get" action="/cr">
-    <label for="pick-edition">Edition</label>
-    <select id="pick-edition" name="edition">
-      ${editionOptions(kb, selected)}
-    </select>
-    ${number ? html`<input type="hidden" name="number" value="${number}" />` : null}
-    <button type="submit">Open</button>
-  </form>`;
+<label for="pick-edition">Edition</label>
+<select id="pick-edition" name="edition">${editionOptions(kb, selected)}</select>
+${number ? html`<input type="hidden" name="number" value="${number}">` : null}
+<button type="submit">Open</button>
+</form>`;
 }
 
 /** An edition's table of contents: parts and their sections, the edition picker and a search box. */
@@ -31,38 +29,26 @@ export function tocPage(kb: KnowledgeBase, edition: EditionInfo, arg: string, ho
   const e = encodeURIComponent(arg);
   const partSections = (p: string) => sections.filter((s) => s.number.startsWith(p) && s.number.length === 3);
   const main = html`<h1>${home ? 'Magic: The Gathering Comprehensive Rules' : `Comprehensive Rules, ${editionLabel(edition)}`}</h1>
-    <p class="lede">
-      ${home ? html`The latest edition, effective ${edition.effectiveDate}. Every edition since 1999 is here: pick one, search, or see <a href="/diff">what changed</a>.` : html`Effective ${edition.effectiveDate}. <a href="/cr/latest">Latest edition</a>.`}
-    </p>
-    <div class="tools">
-      ${editionPicker(kb, edition)}
-      <form class="picker" method="get" action="/search" role="search">
-        <label for="toc-q">Search this edition</label>
-        <input id="toc-q" type="search" name="q" autocomplete="off" />
-        <input type="hidden" name="edition" value="${arg}" />
-        <button type="submit">Search</button>
-      </form>
-    </div>
-    <nav aria-labelledby="toc-h" class="toc">
-      <h2 id="toc-h">Contents</h2>
-      <ol class="parts">
-        ${parts.map(
-          (p) =>
-            html`<li id="part-${p.number}">
-              <h3>${p.number}. ${p.title}</h3>
-              <ol class="sections">
-                ${partSections(p.number).map(
-                  (s) =>
-                    html`<li>
-                      <a href="/cr/${e}/${s.number}"><span class="num">${s.number}</span> ${s.title}</a>
-                    </li>`,
-                )}
-              </ol>
-            </li>`,
-        )}
-      </ol>
-      <p><a href="/cr/${e}/glossary">Glossary</a> (${kb.glossary(edition.id).length} terms)</p>
-    </nav>`;
+<p class="lede">${home ? html`The latest edition, effective ${edition.effectiveDate}. Every edition since 1999 is here: pick one, search, or see <a href="/diff">what changed</a>.` : html`Effective ${edition.effectiveDate}. <a href="/cr/latest">Latest edition</a>.`}</p>
+<div class="tools">
+${editionPicker(kb, edition)}
+<form class="picker" method="get" action="/search" role="search">
+<label for="toc-q">Search this edition</label>
+<input id="toc-q" type="search" name="q" autocomplete="off">
+<input type="hidden" name="edition" value="${arg}">
+<button type="submit">Search</button>
+</form>
+</div>
+<nav aria-labelledby="toc-h" class="toc">
+<h2 id="toc-h">Contents</h2>
+<ol class="parts">${parts.map(
+    (p) =>
+      html`<li id="part-${p.number}"><h3>${p.number}. ${p.title}</h3><ol class="sections">${partSections(p.number).map(
+        (s) => html`<li><a href="/cr/${e}/${s.number}"><span class="num">${s.number}</span> ${s.title}</a></li>`,
+      )}</ol></li>`,
+  )}</ol>
+<p><a href="/cr/${e}/glossary">Glossary</a> (${kb.glossary(edition.id).length} terms)</p>
+</nav>`;
   return {
     title: home ? 'Comprehensive Rules' : `Comprehensive Rules ${edition.effectiveDate}`,
     canonical: home ? '/' : `/cr/${edition.effectiveDate}`,
