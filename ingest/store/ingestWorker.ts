@@ -1,7 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { IngestError } from '../parse/IngestError.js';
-import { runIngest, type IngestReport } from './runIngest.js';
-import type { WorkerIngestOptions } from './runIngestInWorker.js';
+import { runIngest, type IngestOptions, type IngestReport } from './runIngest.js';
+
+/** runIngest's options that can be sent to another thread (its progress and lock-wait callbacks come back as messages). */
+export type WorkerIngestOptions = Omit<IngestOptions, 'afterStore' | 'expectedDate'>;
 
 /** What the ingest worker tells the thread that started it. */
 export type IngestWorkerMessage =

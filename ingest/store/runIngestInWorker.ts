@@ -1,10 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { IngestError } from '../parse/IngestError.js';
-import type { IngestWorkerMessage } from './ingestWorker.js';
-import type { IngestOptions, IngestReport } from './runIngest.js';
-
-/** runIngest's options that can be sent to another thread (its progress and lock-wait callbacks come back as messages). */
-export type WorkerIngestOptions = Omit<IngestOptions, 'afterStore' | 'expectedDate'>;
+import type { IngestWorkerMessage, WorkerIngestOptions } from './ingestWorker.js';
+import type { IngestReport } from './runIngest.js';
 
 // The thread that stores what the parse workers parse holds some 20-40 MB, but V8 lets a heap
 // grow to four times what survives a collection (plus a 32 MB young generation): that thread's

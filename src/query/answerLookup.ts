@@ -1,10 +1,26 @@
-import type { EditionInfo, GlossaryRecord, RuleRecord } from '../core/records.js';
+import type { EditionInfo, GlossaryRecord, KeywordRecord, RuleRecord, SearchHitRecord, TextRefRecord } from '../core/records.js';
 import { compareNumbers } from '../core/ruleNumber.js';
 import { closestTerms, nearestNumbers, typoBudget } from '../core/suggest.js';
 import { expandAbbreviation } from './abbreviations.js';
-import type { KnowledgeBase } from './KnowledgeBase.js';
 import { parseQuery } from './parseQuery.js';
 import { QueryError } from './QueryError.js';
+
+/** What a lookup reads (KnowledgeBase, which calls answerLookup: named here so that this file does not import it). */
+interface LookupReader {
+  rule(editionId: number, number: string): RuleRecord | null;
+  rulesByNumbers(editionId: number, numbers: readonly string[]): Array<RuleRecord | null>;
+  numbers(editionId: number): string[];
+  descendants(rule: RuleRecord): RuleRecord[];
+  childrenOf(editionId: number, numbers: readonly string[]): Map<string, RuleRecord[]>;
+  rulesPage(editionId: number, opts: { after: number; limit: number }): RuleRecord[];
+  sections(editionId: number): Array<{ number: string; title: string }>;
+  examples(rule: RuleRecord): string[];
+  refsOfTexts(ids: readonly number[]): Map<number, TextRefRecord[]>;
+  glossaryTerm(editionId: number, term: string): GlossaryRecord | null;
+  glossary(editionId: number): GlossaryRecord[];
+  keywords(editionId: number): KeywordRecord[];
+  search(editionId: number, text: string, opts: { limit: number }): SearchHitRecord[];
+}
 
 /** How a lookup was answered. */
 export type LookupKind = 'rule' | 'range' | 'example' | 'keyword' | 'glossary' | 'fuzzy' | 'search' | 'none';
@@ -31,12 +47,12 @@ export interface LookupAnswer {
 }
 
 /** Section rules answer with their direct children only: a whole section would not fit anywhere. */
-function withBelow(reader: KnowledgeBase, rule: RuleRecord): RuleRecord[] {
+function withBelow(reader: LookupReader, rule: RuleRecord): RuleRecord[] {
   if (rule.kind === 'section') return [rule, ...(reader.childrenOf(rule.editionId, [rule.number]).get(rule.number) ?? [])];
   return [rule, ...reader.descendants(rule)];
 }
 
-function notFoundNumber(reader: KnowledgeBase, edition: EditionInfo, number: string): never {
+function notFoundNumber(reader: LookupReader, edition: EditionInfo, number: string): never {
   const suggestions = nearestNumbers(number, reader.numbers(edition.id));
   throw new QueryError('NOT_FOUND', `no rule ${number} in the ${edition.effectiveDate} edition`, {
     suggestions,
@@ -50,7 +66,7 @@ function notFoundNumber(reader: KnowledgeBase, edition: EditionInfo, number: str
  * the rules it points to) or a misspelling (best match plus suggestions).
  * Throws BAD_USER_INPUT for unreadable queries and NOT_FOUND for unknown numbers.
  */
-export function answerLookup(reader: KnowledgeBase, edition: EditionInfo, q: string): LookupAnswer {
+export function answerLookup(reader: LookupReader, edition: EditionInfo, q: string): LookupAnswer {
   const parsed = parseQuery(q);
   const base = { query: q, edition, glossary: [] as GlossaryRecord[], suggestions: [] as string[], example: null };
   switch (parsed.kind) {
@@ -91,7 +107,7 @@ export function answerLookup(reader: KnowledgeBase, edition: EditionInfo, q: str
 }
 
 function answerTerm(
-  reader: KnowledgeBase,
+  reader: LookupReader,
   edition: EditionInfo,
   term: string,
   base: Pick<LookupAnswer, 'query' | 'edition' | 'glossary' | 'suggestions' | 'example'>,
@@ -143,7 +159,7 @@ function answerTerm(
  * Rules a glossary definition points to ("See rule 700.4"), in the same edition; a section
  * ("See rule 704, State-Based Actions") comes with its first rules, not just its title.
  */
-function rulesCitedBy(reader: KnowledgeBase, g: GlossaryRecord): RuleRecord[] {
+function rulesCitedBy(reader: LookupReader, g: GlossaryRecord): RuleRecord[] {
   const refs = reader.refsOfTexts([g.textId]).get(g.textId) ?? [];
   const numbers = [...new Set(refs.map((r) => r.target))];
   const out: RuleRecord[] = [];
@@ -159,7 +175,7 @@ function rulesCitedBy(reader: KnowledgeBase, g: GlossaryRecord): RuleRecord[] {
 }
 
 /** The section of an edition titled `title` ("Power/Toughness", "casting spells"), or null. */
-function sectionTitled(reader: KnowledgeBase, edition: EditionInfo, title: string): RuleRecord | null {
+function sectionTitled(reader: LookupReader, edition: EditionInfo, title: string): RuleRecord | null {
   const t = title.trim().toLowerCase();
   const s = reader.sections(edition.id).find((x) => x.title.toLowerCase() === t);
   return s ? reader.rule(edition.id, s.number) : null;

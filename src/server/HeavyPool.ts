@@ -1,6 +1,6 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { HeavyTask, HeavyResult, WorkerSetup } from './heavyWorker.js';
+import type { HeavyTask, HeavyResult, WorkerSetup } from './heavyTask.js';
 
 /** The kinds of costly work, each with its own admission limit and time budget. */
 export type HeavyKind = 'diff' | 'history' | 'page' | 'export' | 'citations' | 'graphql';

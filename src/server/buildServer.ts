@@ -11,8 +11,9 @@ import type { CacheScope } from './ApiContext.js';
 import { GraphqlEndpoint, type GraphqlResponse } from './graphqlEndpoint.js';
 import { forwardHeavy, graphqlOnPool } from './forwardHeavy.js';
 import { HeavyPool, type HeavyKind, type KindLimit } from './HeavyPool.js';
-import { DEFAULT_LIMITS, type ExecutorChoice, type QueryLimits } from './limits.js';
-import { ERROR, IMMUTABLE, NO_STORE, SHORT, createResponseCache, etagOf, sendCached, type CachedResponse } from './ResponseCache.js';
+import type { WorkerServerOptions } from './heavyTask.js';
+import { DEFAULT_LIMITS, type ExecutorChoice } from './limits.js';
+import { ERROR, IMMUTABLE, NO_STORE, SHORT, createResponseCache, etagOf, sendCached, type CachedResponse } from '../http/ResponseCache.js';
 import { v1Routes } from './v1Routes.js';
 import { Assets } from '../web/Assets.js';
 import { graphiqlPage } from '../web/graphiqlPage.js';
@@ -21,7 +22,7 @@ import { messagePage } from '../web/pages/errorPage.js';
 import { webRoutes } from '../web/webRoutes.js';
 
 /** Options of buildServer: a database file (verified, then opened read-only) or an open database. */
-export interface BuildServerOptions {
+export interface BuildServerOptions extends WorkerServerOptions {
   /** A database file: verified first (a file crkb will not serve throws DbRefused), held open for /download. */
   dbFile?: string;
   /** An open database (tests): the server reads it, and closes it only if it opened it. */
@@ -32,18 +33,11 @@ export interface BuildServerOptions {
   warmSearch?: boolean;
   /** Base URL printed in bot answers and pages (default http://127.0.0.1:4000); request headers never set it. */
   publicUrl?: string | (() => string);
-  limits?: Partial<QueryLimits>;
-  /** Per-request time limit of GraphQL execution, ms. */
-  timeLimitMs?: number;
   /** Which executor runs a GraphQL operation of a given cost (default: yoga's, in the server's thread). */
   executorFor?: ExecutorChoice;
-  /** Request body limit, bytes. */
-  bodyLimit?: number;
   /** Keep finished GET answers in memory (default true), at most this many bytes (default 8 MB). */
   responseCache?: boolean;
   responseCacheBytes?: number;
-  /** Discord application public key (hex): serves /discord/interactions (default $CRKB_DISCORD_PUBLIC_KEY). */
-  discordPublicKey?: string;
   /** Worker threads for costly requests (HeavyPool); 0 answers them on the event loop. Default 1 with dbFile, 0 with db. */
   heavyThreads?: number;
   /** Admission and time budget per kind of costly request. */

@@ -3,8 +3,8 @@ import { GraphQLError, Source, print, type ExecutionArgs, type ExecutionResult }
 import type { CacheScope } from './ApiContext.js';
 import type { ExecutorChoice } from './limits.js';
 import { HeavyRefusal, type HeavyKind, type HeavyPool } from './HeavyPool.js';
-import type { HeavyTask } from './heavyWorker.js';
-import { etagOf, sendCached, type CachedResponse, type ResponseCache } from './ResponseCache.js';
+import type { HeavyTask } from './heavyTask.js';
+import { etagOf, sendCached, type CachedResponse, type ResponseCache } from '../http/ResponseCache.js';
 
 /** Discord commands that compute a diff or a history. */
 const HEAVY_COMMANDS = new Map<string, HeavyKind>([

@@ -2,36 +2,8 @@ import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { workerData, type MessagePort } from 'node:worker_threads';
 import inject from 'light-my-request';
-import { buildServer, type BuildServerOptions } from './buildServer.js';
-
-/** What a heavy worker thread opens, and the server options it answers with (those a worker can take). */
-export interface WorkerSetup {
-  /** The database file the serving thread verified, by the descriptor it holds (threads share descriptors). */
-  dbHeld?: { fd: number; size: number; sha256: string };
-  /** A serialized database, for servers built over an open (in-memory) database. */
-  dbImage?: Uint8Array;
-  server: Pick<BuildServerOptions, 'limits' | 'timeLimitMs' | 'bodyLimit' | 'discordPublicKey'>;
-}
-
-/** An HTTP request forwarded whole to a worker thread, or a GraphQL operation to execute there. */
-export interface HeavyTask {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: Uint8Array;
-  /** A GraphQL operation (then method, url and headers only name it in logs). */
-  graphql?: { query: string; variables?: Record<string, unknown>; operationName?: string };
-  /** The public URL links in the answer start with. */
-  publicUrl: string;
-}
-
-/** The answer of a forwarded request; of a GraphQL operation, the JSON body and which editions it read. */
-export interface HeavyResult {
-  status: number;
-  headers: Record<string, string>;
-  body: Uint8Array;
-  scope?: { exact: number; loose: number };
-}
+import { buildServer } from './buildServer.js';
+import type { HeavyResult, HeavyTask, WorkerSetup } from './heavyTask.js';
 
 /** Response headers a forwarded answer keeps (the serving thread sets the rest: CORS, encoding, length). */
 const KEPT = ['content-type', 'etag', 'cache-control', 'location', 'content-disposition', 'retry-after', 'last-modified'];

@@ -5,7 +5,7 @@ import type { KnowledgeBase } from '../query/KnowledgeBase.js';
 import { escapeMd, formatLookup, lookupJson, type LookupFormat } from '../query/formatLookup.js';
 import { parseQuery } from '../query/parseQuery.js';
 import { apiError, codeOf, statusOf, toApiError } from './errors.js';
-import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from './ResponseCache.js';
+import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from '../http/ResponseCache.js';
 import { escapeHtml } from './escapeHtml.js';
 
 /** Options of the bot endpoints. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Router } from 'express';
-import { IMMUTABLE } from '../server/ResponseCache.js';
+import { IMMUTABLE } from '../http/ResponseCache.js';
 
 /** One browser file built by scripts/buildWeb.mjs into dist/web/. */
 interface Asset {

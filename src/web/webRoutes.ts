@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { normalizeNumber, numberLevel } from '../core/ruleNumber.js';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_OFFSET, type ChangeKind, type KnowledgeBase } from '../query/KnowledgeBase.js';
 import { QueryError } from '../query/QueryError.js';
-import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from '../server/ResponseCache.js';
+import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from '../http/ResponseCache.js';
 import type { Assets } from './Assets.js';
 import { layout, type PageSpec } from './layout.js';
 import { DIFF_KINDS, diffPage, type DiffView } from './pages/diffPage.js';

@@ -7,7 +7,7 @@ import { buildServer } from '../../src/server/buildServer.js';
 import { createApiSchema } from '../../src/server/graphqlEndpoint.js';
 import { FIELD_COST } from '../../src/server/limits.js';
 import { listen } from '../../src/server/listen.js';
-import { createResponseCache } from '../../src/server/ResponseCache.js';
+import { createResponseCache } from '../../src/http/ResponseCache.js';
 import { corpusDb, skip } from '../cli/corpusDb.js';
 import { fixtureDb } from './fixtures.js';
 import { GRAPHQL_RESPONSE, gql, sharedServer } from './helpers.js';

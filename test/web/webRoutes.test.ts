@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { IMMUTABLE, SHORT } from '../../src/server/ResponseCache.js';
+import { IMMUTABLE, SHORT } from '../../src/http/ResponseCache.js';
 import { fixtureServer } from '../server/helpers.js';
 
 // The web pages over HTTP, from an in-process server over the fixture editions (2008-10-01, 2021-06-18,

@@ -3,7 +3,7 @@ import { createReadStream, fstatSync } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { Router, type Request, type Response } from 'express';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
-import { SHORT } from '../../server/ResponseCache.js';
+import { SHORT } from '../../http/ResponseCache.js';
 
 /** Options of the bulk download. */
 export interface DownloadRouteOptions {

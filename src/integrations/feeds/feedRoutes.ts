@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { normalizeNumber } from '../../core/ruleNumber.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { QueryError } from '../../query/QueryError.js';
-import { ERROR, SHORT, etagOf } from '../../server/ResponseCache.js';
+import { ERROR, SHORT, etagOf } from '../../http/ResponseCache.js';
 import { editionsFeed, ruleFeed } from './atomFeeds.js';
 
 /** Options of the feeds. */

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { SHORT, etagOf } from '../../server/ResponseCache.js';
+import { SHORT, etagOf } from '../../http/ResponseCache.js';
 import { openApiDocument } from './openApiDocument.js';
 import { renderApiReference } from './renderApiReference.js';
 

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
-import { sharedServer } from './helpers.js';
+import { sharedServer } from '../server/helpers.js';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { createResponseCache } from '../../src/server/ResponseCache.js';
+import { createResponseCache } from '../../src/http/ResponseCache.js';
 import { corpusDb, skip } from '../cli/corpusDb.js';
 
 const dbFile = corpusDb();
