@@ -1,10 +1,9 @@
-import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import crkb from './scripts/lintLayers.mjs';
 
-// The layers (README, "Layout") and what each may import; dependencies run one way. A folder not
-// listed here belongs to the layer of its nearest listed parent.
+// The layers (README, "Layout") and what each may import; dependencies run one way. A folder below
+// a layer belongs to it; a file under src/ or ingest/ outside every layer is an error (crkb/layers).
 const LAYERS = {
   'src/core': [],
   'ingest/parse': ['src/core'],
@@ -12,41 +11,12 @@ const LAYERS = {
   'src/engine': ['src/core', 'src/db'],
   'ingest/store': ['src/core', 'ingest/parse', 'src/db', 'src/engine'],
   'src/query': ['src/core', 'src/db', 'src/engine'],
-  'src/web': ['src/core', 'src/query', 'src/server/ResponseCache.ts'],
-  'src/integrations': ['src/core', 'src/query', 'src/server/ResponseCache.ts'],
-  'src/server': ['src/core', 'src/query', 'src/web', 'src/integrations'],
-  'src/cli': ['src/core', 'src/query', 'src/server', 'src/integrations', 'ingest/store', 'ingest/parse', 'src/db', 'src/engine'],
+  'src/http': ['src/core'],
+  'src/web': ['src/core', 'src/query', 'src/http'],
+  'src/integrations': ['src/core', 'src/query', 'src/http'],
+  'src/server': ['src/core', 'src/query', 'src/http', 'src/web', 'src/integrations'],
+  'src/cli': ['src/core', 'ingest/parse', 'src/db', 'src/engine', 'ingest/store', 'src/query', 'src/http', 'src/web', 'src/integrations', 'src/server'],
 };
-
-/** Every folder below a layer (itself included). */
-function folders(dir) {
-  let out = [dir];
-  try {
-    for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) out = out.concat(folders(join(dir, e.name)));
-  } catch {
-    return [];
-  }
-  return out;
-}
-
-/** One config block per folder: imports of the layers it may not use are errors. */
-function layerRules() {
-  const blocks = [];
-  for (const [layer, allowed] of Object.entries(LAYERS)) {
-    for (const dir of folders(layer)) {
-      const patterns = [];
-      for (const other of Object.keys(LAYERS)) {
-        if (other === layer || allowed.includes(other) || layer.startsWith(`${other}/`)) continue;
-        const rel = relative(dir, other);
-        // a whole layer, or (for a layer allowed only one file of it) everything else in it
-        const only = allowed.filter((a) => a.startsWith(`${other}/`)).map((a) => `!${relative(dir, a).replace(/\.ts$/, '.js')}`);
-        patterns.push({ group: [`${rel}/**`, ...only], message: `${layer} may import only ${allowed.join(', ') || 'nothing of ours'} (README, Layout)` });
-      }
-      if (patterns.length > 0) blocks.push({ files: [`${dir}/*.ts`], rules: { 'no-restricted-imports': ['error', { patterns }] } });
-    }
-  }
-  return blocks;
-}
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/*.db*', 'coverage/'] },
@@ -81,5 +51,5 @@ export default tseslint.config(
       ],
     },
   },
-  ...layerRules(),
+  { plugins: { crkb }, rules: { 'crkb/layers': ['error', { layers: LAYERS }], 'crkb/no-cycle': 'error' } },
 );
