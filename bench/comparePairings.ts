@@ -16,7 +16,7 @@ const { values, positionals } = parseArgs({
 });
 if (positionals.length !== 2) throw new Error('usage: comparePairings OLD.db NEW.db [--family cr] [--list DATE,DATE]');
 const family = values.family === 'rulings' ? 'rulings' : 'cr';
-const listed = new Set(values.list!.split(',').filter((s) => s !== ''));
+const listed = new Set(values.list.split(',').filter((s) => s !== ''));
 
 interface Side {
   reader: Snapshot;

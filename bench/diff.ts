@@ -49,7 +49,7 @@ if (!db) {
   dir = mkdtempSync(join(tmpdir(), 'crkb-bench-diff-'));
   db = join(dir, 'crkb.db');
   const t = performance.now();
-  const r = spawnSync(process.execPath, [join(root, 'bin/crkb.js'), 'ingest', '--archive', resolve(root, values.archive!), '--db', db, '--json'], {
+  const r = spawnSync(process.execPath, [join(root, 'bin/crkb.js'), 'ingest', '--archive', resolve(root, values.archive), '--db', db, '--json'], {
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });

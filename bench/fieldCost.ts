@@ -10,7 +10,7 @@ import { buildServer } from '../src/server/buildServer.js';
 import { FIELD_COST, FIELD_FLOOR } from '../src/server/limits.js';
 
 const { values } = parseArgs({ options: { db: { type: 'string', default: process.env.CRKB_DB ?? 'data/crkb.db' }, runs: { type: 'string', default: '30' } } });
-const s = await buildServer({ dbFile: values.db!, responseCache: false, limits: { maxCost: 1e9, maxAliases: 1e9, maxAnswerBytes: 1e9 } });
+const s = await buildServer({ dbFile: values.db, responseCache: false, limits: { maxCost: 1e9, maxAliases: 1e9, maxAnswerBytes: 1e9 } });
 const kb = s.kb();
 const eds = kb.editions().filter((e) => e.family === 'cr' && e.official);
 const latest = eds.at(-1)!;
@@ -64,4 +64,4 @@ for (const [field, query, items] of cases) {
     `${field.padEnd(22)} ${ms[Math.floor(ms.length / 2)]!.toFixed(4).padStart(10)} ${ms.at(-1)!.toFixed(4).padStart(8)} ${((c.user + c.system) / 1000 / runs / items).toFixed(4).padStart(8)} ${String(unit).padStart(6)} ${(unit * 0.1).toFixed(unit < 1 ? 3 : 1).padStart(9)}`,
   );
 }
-s.close();
+await s.close();

@@ -20,7 +20,7 @@ const { values } = parseArgs({
   },
 });
 const root = projectRoot();
-const archive = resolve(root, values.archive!);
+const archive = resolve(root, values.archive);
 const runs = Math.max(1, Number(values.runs));
 const DOCUMENTS = 'rulesraker-documents';
 

@@ -39,7 +39,7 @@ function startChild(dir: string): Promise<{ child: ChildProcess; url: string }> 
   const child = spawn(process.execPath, [...flags, resolve(dir, 'dist/src/server/listen.js'), dbFile, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((res, rej) => {
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
       if (m) res({ child, url: m[0] });

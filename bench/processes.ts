@@ -35,9 +35,9 @@ export function startServe(checkout: string, dbFile: string, workers: number | n
   process.once('exit', () => child.kill('SIGTERM'));
   let err = '';
   let out = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((res, rej) => {
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /GraphQL\s+(http:\/\/\S+)\/graphql/.exec(out);
       if (m) res({ child, url: m[1]!, log: () => out + err });

@@ -80,7 +80,7 @@ function startChild(args: string[], env: Record<string, string> = {}): Promise<{
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   return new Promise((res, rej) => {
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
       if (m) res({ child, url: m[0] });

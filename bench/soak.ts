@@ -58,7 +58,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
   },
 });
-const dbFile = resolve(values.db!);
+const dbFile = resolve(values.db);
 if (!existsSync(dbFile)) {
   console.error(`bench/soak: ${dbFile} missing; build it with "npx crkb ingest --archive ../shared/corpus"`);
   process.exit(1);
@@ -111,7 +111,7 @@ function startServer(root: string): Promise<{ url: string; pid: number; stop: ()
   });
   return new Promise((res) => {
     let out = '';
-    child.stdout!.on('data', (b: Buffer) => {
+    child.stdout.on('data', (b: Buffer) => {
       out += b.toString();
       const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
       if (m) res({ url: m[0], pid: child.pid!, stop: () => child.kill('SIGTERM') });

@@ -247,7 +247,7 @@ export class Writer {
     let k = 0;
     const intern = (): number => {
       const body = texts[k / 2]!;
-      const id = hashes ? this.internText(body, hashes[k]!, hashes[k + 1]!) : this.internText(body);
+      const id = hashes ? this.internText(body, hashes[k], hashes[k + 1]) : this.internText(body);
       k += 2;
       return id;
     };

@@ -70,7 +70,7 @@ export async function readWordDocument(location: string, bytes: Uint8Array, kind
       const xml = readZipEntry(bytes, 'word/document.xml', { maxBytes: MAX_PART_BYTES });
       if (xml === null) throw new IngestError(location, 'corrupt .docx: the zip holds no word/document.xml');
       const styles = readZipEntry(bytes, 'word/styles.xml', { maxBytes: MAX_PART_BYTES });
-      return docxParagraphs(xml, styles ? docxStyleNames(styles.toString('utf8')) : new Map());
+      return docxParagraphs(xml, styles ? docxStyleNames(styles.toString('utf8')) : new Map<string, string>());
     } catch (e) {
       if (e instanceof ZipEntryTooLarge) throw new IngestError(location, `${e.message}: not a Rules document`);
       if (e instanceof ZipError) throw new IngestError(location, `corrupt .docx: ${e.message}`);

@@ -62,8 +62,8 @@ export async function run(argv: string[]): Promise<number> {
     if (bad.length > 0) throw new UsageError(`--kind ${bad.join(',')}: expected one of ${KINDS.join(', ')}`, usage);
   }
   return withKb('diff', values.db, usage, (kb) => {
-    const from = kb.resolveEdition(positionals[0]!, family, 'FROM').edition;
-    const to = kb.resolveEdition(positionals[1]!, family, 'TO').edition;
+    const from = kb.resolveEdition(positionals[0], family, 'FROM').edition;
+    const to = kb.resolveEdition(positionals[1], family, 'TO').edition;
     const d = kb.diff(from, to, {
       ...(section !== undefined ? { section } : {}),
       ...(kinds ? { kinds } : {}),

@@ -37,7 +37,7 @@ export async function run(argv: string[]): Promise<number> {
   if (values.term !== undefined) {
     if (positionals.length > 0) throw new UsageError('--term replaces NUMBER: give one or the other', usage);
     if (values.term.trim() === '') throw new UsageError('--term needs a glossary term', usage);
-    return termHistory(values.term, values.edition!, values.json ?? false, values.db, family);
+    return termHistory(values.term, values.edition, values.json ?? false, values.db, family);
   }
   if (positionals.length !== 1) throw new UsageError('expected one rule NUMBER', usage);
   const number = positionals[0]!;

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Reference } from '../core/references.js';
-import type { EditionInfo, Family, GlossaryRecord, PartRecord, RuleRecord, TextRefRecord } from '../core/records.js';
+import type { EditionInfo, GlossaryRecord, PartRecord, RuleRecord, TextRefRecord } from '../core/records.js';
 import { wordsOf } from '../core/suggest.js';
 import { TextIndex, type EditionSearch } from './TextIndex.js';
 import type { Db } from './openDb.js';
@@ -93,7 +93,7 @@ export class Snapshot {
       db.prepare(`SELECT ${EDITION_COLS} FROM editions ORDER BY family, effective_date, label`).all() as Array<
         Omit<EditionInfo, 'official'> & { official: number }
       >
-    ).map((e) => ({ ...e, family: e.family as Family, official: e.official === 1 }));
+    ).map((e) => ({ ...e, family: e.family, official: e.official === 1 }));
     this.infoById = new Map(this.editions.map((e) => [e.id, e]));
     for (const family of new Set(this.editions.map((e) => e.family))) {
       const chain = this.editions.filter((e) => e.family === family);
@@ -171,7 +171,7 @@ export class Snapshot {
       : [];
     for (const [e, section, textId] of notes) {
       let bySection = this.notes.get(e);
-      if (!bySection) this.notes.set(e, (bySection = new Map()));
+      if (!bySection) this.notes.set(e, (bySection = new Map<string, number[]>()));
       const l = bySection.get(section);
       if (l) l.push(textId);
       else bySection.set(section, [textId]);

@@ -163,7 +163,7 @@ export function graphqlOnPool(pool: HeavyPool, publicUrl: () => string): Executo
     return async (args: ExecutionArgs): Promise<ExecutionResult> => {
       // the client's own text, so error locations point into it
       const query = args.document.loc?.source.body ?? print(args.document);
-      const variables = (args.variableValues ?? undefined) as Record<string, unknown> | undefined;
+      const variables = args.variableValues ?? undefined;
       const graphql = { query, ...(variables ? { variables } : {}), ...(args.operationName ? { operationName: args.operationName } : {}) };
       let r;
       try {

@@ -15,6 +15,7 @@ import {
   isUnionType,
   type ExecutionArgs,
   type GraphQLSchema,
+  type DocumentNode,
 } from 'graphql';
 
 /** Limits of one GraphQL operation. */
@@ -303,13 +304,15 @@ export function useCostLimit(schema: GraphQLSchema, limits: QueryLimits, choose?
   const estimators = [costEstimator(schema)];
   return {
     onExecute({ args, setResultAndStopExecution, setExecuteFn }) {
-      const op = getOperationAST(args.document, args.operationName);
+      // envelop types these as any
+      const document = args.document as DocumentNode;
+      const op = getOperationAST(document, args.operationName as string | null | undefined);
       // several operations and none named: execution says so
       if (!op) return;
       // graphql-query-complexity's visitor entered on the one operation (getComplexity would first walk
       // the whole document with a TypeInfo only to reach the operations)
       const errors: GraphQLError[] = [];
-      const context = new ValidationContext(schema, args.document, new TypeInfo(schema), (e) => errors.push(e));
+      const context = new ValidationContext(schema, document, new TypeInfo(schema), (e) => errors.push(e));
       const analysis = createComplexityRule({
         maximumComplexity: Infinity,
         estimators,

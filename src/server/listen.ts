@@ -132,8 +132,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     }, every * 1000).unref();
   }
   const stop = () =>
-    void l.close().then(() => {
-      built.close();
+    void l.close().then(async () => {
+      await built.close();
       process.exit(0);
     });
   process.on('SIGINT', stop);

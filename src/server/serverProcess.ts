@@ -38,9 +38,9 @@ export async function runServerProcess(built: BuiltServer, opts: ServerProcessOp
   tellSupervisor({ crkb: 'ready', sha256: built.dbSha256, url: l.url });
   const beat = setInterval(() => tellSupervisor({ crkb: 'beat' }), opts.heartbeatMs);
   const finish = (closeIdle: boolean): void => {
-    void l.drain(opts.drainMs, { closeIdle }).then(() => {
+    void l.drain(opts.drainMs, { closeIdle }).then(async () => {
       clearInterval(beat);
-      built.close();
+      await built.close();
       process.exit(0);
     });
   };

@@ -173,7 +173,7 @@ export function v1Routes(opts: V1Options): Router {
       if (format !== 'json' && format !== 'markdown' && format !== 'md') {
         throw apiError('BAD_USER_INPUT', `format must be json or markdown, not "${format.slice(0, 20)}"`, { argument: 'format' });
       }
-      const r = checkCitations(opts.kb(), { text: str('text'), numbers: (numbers as string[] | null | undefined) ?? null, asOf: str('asOf'), to: str('to') });
+      const r = checkCitations(opts.kb(), { text: str('text'), numbers: numbers ?? null, asOf: str('asOf'), to: str('to') });
       res.set('Cache-Control', 'no-store');
       if (format === 'json') res.type('application/json; charset=utf-8').send(JSON.stringify(citationsJson(r)));
       else res.type('text/markdown; charset=utf-8').send(citationsMarkdown(r));

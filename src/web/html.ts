@@ -34,7 +34,7 @@ function append(out: string[], p: Part): void {
 export function html(strings: TemplateStringsArray, ...parts: Part[]): Html {
   const out: string[] = [strings[0]!];
   for (let i = 0; i < parts.length; i++) {
-    append(out, parts[i]!);
+    append(out, parts[i]);
     out.push(strings[i + 1]!);
   }
   return new Html(out.join(''));

@@ -128,7 +128,7 @@ export function webRoutes(opts: WebOptions): Router {
 
   router.get('/cr/:edition/:number', (req, res) => {
     const arg = String(req.params.edition);
-    respond(
+    return respond(
       req,
       res,
       (kb) => {

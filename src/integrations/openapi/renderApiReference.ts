@@ -3,6 +3,9 @@ import type { openApiDocument } from './openApiDocument.js';
 type Doc = ReturnType<typeof openApiDocument>;
 type Schema = Record<string, unknown>;
 
+/** A schema's text field (description, summary, type), '' when it holds none. */
+const str = (v: unknown, none = ''): string => (typeof v === 'string' ? v : none);
+
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** A schema as a short type expression: "string | null", "LookupRule[]", "object". */
@@ -14,7 +17,7 @@ function typeOf(s: Schema | undefined): string {
   }
   if (Array.isArray(s.oneOf)) return (s.oneOf as Schema[]).map(typeOf).join(' | ');
   if (s.type === 'array') return `${typeOf(s.items as Schema)}[]`;
-  const t = Array.isArray(s.type) ? (s.type as string[]).join(' | ') : String(s.type ?? 'any');
+  const t = Array.isArray(s.type) ? (s.type as string[]).join(' | ') : str(s.type, 'any');
   return esc(Array.isArray(s.enum) ? `${t}: ${(s.enum as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` : t);
 }
 
@@ -23,7 +26,7 @@ function propertiesTable(s: Schema): string {
   const required = new Set((s.required ?? []) as string[]);
   const rows = Object.entries(props).map(
     ([name, p]) =>
-      `<tr><td><code>${esc(name)}</code>${required.has(name) ? '' : ' <small>optional</small>'}</td><td>${typeOf(p)}</td><td>${esc(String(p.description ?? ''))}${
+      `<tr><td><code>${esc(name)}</code>${required.has(name) ? '' : ' <small>optional</small>'}</td><td>${typeOf(p)}</td><td>${esc(str(p.description))}${
         p.type === 'object' || (p.type === 'array' && (p.items as Schema | undefined)?.type === 'object')
           ? propertiesTable((p.type === 'array' ? p.items : p) as Schema)
           : ''
@@ -47,14 +50,14 @@ export function renderApiReference(doc: Doc): string {
           : `curl '${server}${path.replace('{number}', '702.19b').replace('{edition}', '2021-07-23')}${path === '/v1/lookup' ? '?q=trample&amp;format=text' : path === '/v1/search' ? '?q=combat+damage' : ''}'`;
       ops.push(`<section id="op-${esc(String(op.operationId))}">
 <h2><span class="method">${method.toUpperCase()}</span> <code>${esc(path)}</code></h2>
-<p><strong>${esc(String(op.summary ?? ''))}</strong></p>
-${op.description ? `<p>${esc(String(op.description))}</p>` : ''}
+<p><strong>${esc(str(op.summary))}</strong></p>
+${op.description ? `<p>${esc(str(op.description))}</p>` : ''}
 ${
   params.length
     ? `<h3>Parameters</h3><table><tr><th>name</th><th>in</th><th>type</th><th>meaning</th></tr>${params
         .map(
           (p) =>
-            `<tr><td><code>${esc(String(p.name))}</code>${p.required ? ' <small>required</small>' : ''}</td><td>${esc(String(p.in))}</td><td>${typeOf(p.schema as Schema)}</td><td>${esc(String(p.description ?? ''))}</td></tr>`,
+            `<tr><td><code>${esc(String(p.name))}</code>${p.required ? ' <small>required</small>' : ''}</td><td>${esc(String(p.in))}</td><td>${typeOf(p.schema as Schema)}</td><td>${esc(str(p.description))}</td></tr>`,
         )
         .join('')}</table>`
     : ''
@@ -80,7 +83,7 @@ ${
   }
   const schemas = Object.entries(doc.components.schemas as Record<string, Schema>).map(
     ([name, s]) =>
-      `<section id="schema-${esc(name)}"><h3>${esc(name)}</h3>${s.description ? `<p>${esc(String(s.description))}</p>` : ''}${propertiesTable(s)}</section>`,
+      `<section id="schema-${esc(name)}"><h3>${esc(name)}</h3>${s.description ? `<p>${esc(str(s.description))}</p>` : ''}${propertiesTable(s)}</section>`,
   );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -96,7 +96,8 @@ function diffFilters(form: HTMLFormElement): void {
   const read = () => {
     const data = new FormData(form);
     const view = data.get('view') === 'side' ? 'side' : 'inline';
-    const section = String(data.get('section') ?? '');
+    const picked = data.get('section');
+    const section = typeof picked === 'string' ? picked : '';
     const kinds = new Set(data.getAll('kind').map(String));
     const params = new URLSearchParams();
     if (section) params.set('section', section);
