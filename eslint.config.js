@@ -22,7 +22,7 @@ const LAYERS = {
 const TYPED = ['src/**/*.ts', 'ingest/**/*.ts', 'bench/**/*.ts'];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/*.db*', 'coverage/'] },
+  { ignores: ['dist/', 'node_modules/', 'data/*.db*', 'coverage/', 'src/server/generated/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   // Type-aware rules on the code that ships and the benchmarks. Not on the tests: there they find

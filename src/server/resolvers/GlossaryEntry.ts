@@ -10,5 +10,6 @@ export const GlossaryEntry = {
       .get(g.textId)!
       .map((ref) => ({ ref, editionId: g.editionId, source: 'text', exampleIndex: null }));
   },
-  edition: (g: GlossaryRecord, _: unknown, ctx: ApiContext) => ctx.kb.editionById(g.editionId),
+  // a stored entry's edition always exists (Edition! in the SDL)
+  edition: (g: GlossaryRecord, _: unknown, ctx: ApiContext) => ctx.kb.editionById(g.editionId)!,
 };

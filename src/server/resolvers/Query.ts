@@ -6,8 +6,20 @@ import { escapeHtml } from '../escapeHtml.js';
 import type { ApiContext } from '../ApiContext.js';
 import { decodeCursor, encodeCursor, ruleNumberArg } from '../args.js';
 import { apiError } from '../errors.js';
-
-type Args<T> = T;
+import type {
+  QueryCitationsArgs,
+  QueryDiffArgs,
+  QueryEditionArgs,
+  QueryGlossaryArgs,
+  QueryGlossaryHistoryArgs,
+  QueryGlossaryTermsArgs,
+  QueryHistoryArgs,
+  QueryKeywordsArgs,
+  QueryLookupArgs,
+  QueryRuleArgs,
+  QueryRulesArgs,
+  QuerySearchArgs,
+} from '../generated/schema.js';
 
 function sectionArg(section: string | null | undefined): string | null {
   const s = section?.trim().replace(/\.$/, '') || null;
@@ -23,13 +35,13 @@ export const Query = {
     ctx.cache.loose++;
     return ctx.kb.editions();
   },
-  edition: (_: unknown, a: Args<{ date?: string | null }>, ctx: ApiContext) => ctx.edition(a.date, 'date'),
-  rule(_: unknown, a: Args<{ number: string; edition?: string | null }>, ctx: ApiContext) {
+  edition: (_: unknown, a: QueryEditionArgs, ctx: ApiContext) => ctx.edition(a.date, 'date'),
+  rule(_: unknown, a: QueryRuleArgs, ctx: ApiContext) {
     const e = ctx.edition(a.edition);
     const n = ruleNumberArg(a.number);
     return ctx.run(() => ctx.kb.ruleOrThrow(e, n));
   },
-  rules(_: unknown, a: Args<{ edition?: string | null; section?: string | null; first?: number | null; after?: string | null }>, ctx: ApiContext) {
+  rules(_: unknown, a: QueryRulesArgs, ctx: ApiContext) {
     const e = ctx.edition(a.edition);
     const first = a.first ?? 100;
     const after = decodeCursor('o', a.after) ?? -1;
@@ -37,11 +49,7 @@ export const Query = {
     const rows = first === 0 ? [] : ctx.kb.rulesPage(e.id, { section, after, limit: first + 1 });
     return connection(rows.slice(0, first), rows.length > first, (r) => encodeCursor('o', r.ord), e);
   },
-  search(
-    _: unknown,
-    a: Args<{ query: string; edition?: string | null; first?: number | null; after?: string | null; prefix?: boolean | null }>,
-    ctx: ApiContext,
-  ) {
+  search(_: unknown, a: QuerySearchArgs, ctx: ApiContext) {
     const e = ctx.edition(a.edition);
     const first = a.first ?? 20;
     const start = (decodeCursor('s', a.after) ?? -1) + 1;
@@ -49,13 +57,13 @@ export const Query = {
       first === 0 ? [] : ctx.run(() => ctx.kb.search(e.id, a.query, { limit: first + 1, offset: start, escape: escapeHtml, prefix: a.prefix === true }));
     return connection(hits.slice(0, first), hits.length > first, (_h, i) => encodeCursor('s', start + i), e);
   },
-  glossary(_: unknown, a: Args<{ term: string; edition?: string | null }>, ctx: ApiContext) {
+  glossary(_: unknown, a: QueryGlossaryArgs, ctx: ApiContext) {
     const e = ctx.edition(a.edition);
     return ctx.run(() => ctx.kb.glossaryTermOrThrow(e, a.term.slice(0, 200)));
   },
-  glossaryTerms: (_: unknown, a: Args<{ edition?: string | null }>, ctx: ApiContext) => ctx.kb.glossary(ctx.edition(a.edition).id),
-  keywords: (_: unknown, a: Args<{ edition?: string | null }>, ctx: ApiContext) => ctx.kb.keywords(ctx.edition(a.edition).id),
-  diff(_: unknown, a: Args<{ from: string; to: string; section?: string | null; first?: number | null; after?: string | null }>, ctx: ApiContext) {
+  glossaryTerms: (_: unknown, a: QueryGlossaryTermsArgs, ctx: ApiContext) => ctx.kb.glossary(ctx.edition(a.edition).id),
+  keywords: (_: unknown, a: QueryKeywordsArgs, ctx: ApiContext) => ctx.kb.keywords(ctx.edition(a.edition).id),
+  diff(_: unknown, a: QueryDiffArgs, ctx: ApiContext) {
     const from = ctx.edition(a.from, 'from');
     const to = ctx.edition(a.to, 'to');
     const first = a.first ?? 100;
@@ -68,7 +76,7 @@ export const Query = {
     const page = all.slice(start, start + first);
     return { from, to, counts, ...connection(page, start + first < all.length, (_c, i) => encodeCursor('d', start + i), to) };
   },
-  history(_: unknown, a: Args<{ number: string; edition?: string | null }>, ctx: ApiContext) {
+  history(_: unknown, a: QueryHistoryArgs, ctx: ApiContext) {
     const e = ctx.edition(a.edition);
     const n = ruleNumberArg(a.number);
     ctx.check();
@@ -76,19 +84,19 @@ export const Query = {
     if (h) return { lineageId: h.lineage, steps: h.steps };
     return ctx.run(() => ctx.kb.ruleOrThrow(e, n) && null);
   },
-  citations(_: unknown, a: Args<{ text?: string | null; numbers?: string[] | null; asOf: string; to?: string | null }>, ctx: ApiContext) {
+  citations(_: unknown, a: QueryCitationsArgs, ctx: ApiContext) {
     // resolved here first so the answer's cacheability is recorded
     ctx.edition(a.asOf, 'asOf');
     ctx.edition(a.to, 'to');
     return ctx.run(() => checkCitations(ctx.kb, { text: a.text ?? null, numbers: a.numbers ?? null, asOf: a.asOf, to: a.to ?? null }));
   },
-  glossaryHistory(_: unknown, a: Args<{ term: string; edition?: string | null }>, ctx: ApiContext) {
+  glossaryHistory(_: unknown, a: QueryGlossaryHistoryArgs, ctx: ApiContext) {
     const at = a.edition === undefined || a.edition === null ? null : ctx.edition(a.edition);
     if (at === null) ctx.cache.loose++;
     ctx.check();
     return ctx.kb.glossaryHistory(a.term.slice(0, 200), at);
   },
-  lookup: (_: unknown, a: Args<{ q: string; edition?: string | null }>, ctx: ApiContext) => {
+  lookup: (_: unknown, a: QueryLookupArgs, ctx: ApiContext) => {
     const e = ctx.edition(a.edition);
     return ctx.run(() => ctx.kb.lookup(e, a.q));
   },

@@ -16,7 +16,8 @@ export const Rule = {
   parent: (r: RuleRecord, _: unknown, ctx: ApiContext) => (r.parent === null ? null : ctx.kb.rule(r.editionId, r.parent)),
   children: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.children(r),
   ancestors: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.ancestors(r),
-  edition: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.editionById(r.editionId),
+  // a stored rule's edition always exists (Edition! in the SDL)
+  edition: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.editionById(r.editionId)!,
   position: (r: RuleRecord) => r.ord,
   references(r: RuleRecord, _: unknown, ctx: ApiContext): CrossRefParent[] {
     const refs = ctx.kb.refsOfTexts([r.textId, ...r.exampleIds]);
@@ -26,8 +27,8 @@ export const Rule = {
     });
     return out;
   },
-  referencedBy: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.citing(r.editionId, [r.number]).get(r.number),
-  referencedByGlossary: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.glossaryCiting(r.editionId, [r.number]).get(r.number),
+  referencedBy: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.citing(r.editionId, [r.number]).get(r.number) ?? [],
+  referencedByGlossary: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.glossaryCiting(r.editionId, [r.number]).get(r.number) ?? [],
   history(r: RuleRecord, _: unknown, ctx: ApiContext) {
     ctx.check();
     const e = ctx.kb.editionById(r.editionId)!;

@@ -1,3 +1,4 @@
+import type { Resolvers } from '../generated/schema.js';
 import { CitationReport } from './CitationReport.js';
 import { CrossReference } from './CrossReference.js';
 import { Edition } from './Edition.js';
@@ -9,5 +10,16 @@ import { Query } from './Query.js';
 import { Rule } from './Rule.js';
 
 /** Every resolver, by type name. */
-export const resolvers = { Query, Rule, CrossReference, GlossaryEntry, Edition, Keyword, HistoryStep, DiffChange, LookupResult, CitationReport };
+export const resolvers = {
+  Query,
+  Rule,
+  CrossReference,
+  GlossaryEntry,
+  Edition,
+  Keyword,
+  HistoryStep,
+  DiffChange,
+  LookupResult,
+  CitationReport,
+} satisfies Resolvers;
 export type { CrossRefParent } from './Rule.js';
