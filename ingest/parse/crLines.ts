@@ -47,7 +47,7 @@ export function ruleIdentity(number: string): Pick<RuleNode, 'number' | 'parent'
 }
 
 /** True for navigation and decoration lines that carry no rules text. */
-export function isNoiseLine(text: string): boolean {
+function isNoiseLine(text: string): boolean {
   const t = text.trim().toLowerCase().replace(/[:.]$/, '');
   return NOISE.has(t) || /^[-*_=\s]{3,}$/.test(t) || /^(?:↑|\^)\s*(?:top)?$/.test(t);
 }

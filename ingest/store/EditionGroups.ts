@@ -11,8 +11,6 @@ import { countDiffering, findingsOf, type DocumentSummary, type EditionCounts } 
 import type { AlignRule } from '../../src/engine/align.js';
 import type { DecodedText, DocumentFamily, ParsedDocument } from '../../src/core/types.js';
 
-export type { EditionCounts } from './summarizeDocument.js';
-
 /** One edition touched by an ingest run. */
 export interface EditionReport {
   family: DocumentFamily;

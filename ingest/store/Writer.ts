@@ -6,8 +6,6 @@ import { wholeWords } from './resolveAmbiguousWords.js';
 import type { Db } from '../../src/db/openDb.js';
 import { STORE_FORMAT, storeFormatProblem } from '../../src/db/storeFormat.js';
 
-export { hash53 } from './hash53.js';
-
 /** What is stored of an edition besides its parsed document. */
 export interface EditionMeta {
   family: DocumentFamily;

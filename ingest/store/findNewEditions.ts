@@ -29,7 +29,7 @@ export interface FindOptions {
 }
 
 /** The official address of a day's text file: https://media.wizards.com/YYYY/downloads/MagicCompRules%20YYYYMMDD.txt. */
-export function officialTextUrl(baseUrl: string, date: string): string {
+function officialTextUrl(baseUrl: string, date: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/${date.slice(0, 4)}/downloads/MagicCompRules%20${date.replace(/-/g, '')}.txt`;
 }
 

@@ -7,7 +7,7 @@ import { tokenizeWords, wordDiff, type DiffSegment } from '../../src/engine/word
 import { normalizeText } from '../../src/core/normalize.js';
 
 /** How a fragment rule compares with one edition's rule of the same number. */
-export type MatchStatus = 'match' | 'near' | 'differs' | 'absent';
+type MatchStatus = 'match' | 'near' | 'differs' | 'absent';
 
 /** A rule of the fragment: its number and text as published. */
 export interface FragmentRuleText {
@@ -16,7 +16,7 @@ export interface FragmentRuleText {
 }
 
 /** One edition's stored text for a rule number. */
-export interface OfficialText {
+interface OfficialText {
   /** Distinct-text id (texts.id), used to memoize comparisons; any stable key works. */
   textId: number;
   /** hash53 of the normalized text (texts.norm_h). */
@@ -35,7 +35,7 @@ export interface EditionTexts {
 }
 
 /** Counts of one edition against the fragment. */
-export interface EditionScore {
+interface EditionScore {
   editionId: number;
   effectiveDate: string;
   label: string;
@@ -57,7 +57,7 @@ export interface EditionRange {
 }
 
 /** One fragment rule compared with the reference edition. */
-export interface RuleComparison {
+interface RuleComparison {
   number: string;
   status: MatchStatus;
   text: string;

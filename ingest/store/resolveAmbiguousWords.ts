@@ -2,7 +2,7 @@ import { checkStructure, STRUCTURE_CODES } from '../parse/checkStructure.js';
 import type { AmbiguousWord, ParsedDocument, ParseWarning } from '../../src/core/types.js';
 
 /** How one ambiguous word was settled. */
-export interface WordDecision {
+interface WordDecision {
   read: string;
   /** The reading the corpus attests, when it is not the one decoded. */
   repaired: { word: string; codePage: string } | null;
@@ -19,7 +19,7 @@ export function wordsToCheck(ambiguous: readonly AmbiguousWord[]): string[] {
  * Settles a word by evidence: kept as decoded when that reading is attested elsewhere (or no
  * reading is), repaired when exactly one other code page gives a word attested elsewhere.
  */
-export function decideWord(a: AmbiguousWord, attested: ReadonlySet<string>): WordDecision {
+function decideWord(a: AmbiguousWord, attested: ReadonlySet<string>): WordDecision {
   if (attested.has(a.read)) return { read: a.read, repaired: null, unattested: false };
   const hits = a.alternatives.filter((x) => attested.has(x.word));
   if (hits.length === 1) return { read: a.read, repaired: { word: hits[0]!.word, codePage: hits[0]!.codePage }, unattested: false };

@@ -16,8 +16,6 @@ import { storeDerived, storeReferences } from './storeDerived.js';
 import { storeFragment, type FragmentReport } from './storeFragment.js';
 import { editionDateOf, fetchInput, labelDateOf, readLocalInput, type LoadedInput, type InputRef, type Manifest } from './sources.js';
 
-export type { EditionCounts, EditionReport } from './EditionGroups.js';
-
 /** What to ingest and where. */
 export interface IngestOptions {
   inputs: InputRef[];

@@ -53,7 +53,7 @@ export interface LoadedInput {
 }
 
 /** Largest input accepted, in bytes. */
-export const MAX_INPUT_BYTES = 20 * 1024 * 1024;
+const MAX_INPUT_BYTES = 20 * 1024 * 1024;
 
 const SKIP_IN_FOLDERS = /^(readme(\..*)?|url\.txt|.*\.json|\..*)$/i;
 const CANDIDATE_EXT = /\.(txt|text|md|markdown|html?|xhtml|docx?)$/i;
@@ -202,7 +202,7 @@ function shaOf(ed: ManifestEdition): { sha256?: string } {
 }
 
 /** Where a fetched edition is cached. */
-export function cachePath(cacheDir: string, ed: Pick<ManifestEdition, 'family' | 'effectiveDate'>): string {
+function cachePath(cacheDir: string, ed: Pick<ManifestEdition, 'family' | 'effectiveDate'>): string {
   return join(cacheDir, `${ed.family}-${ed.effectiveDate}.txt`);
 }
 

@@ -43,7 +43,7 @@ export function storeReferences(writer: Writer): void {
  * a new, replaced or newly neighbouring edition are aligned afresh. Unpaired rules keep their
  * old id where that joins no other lineage, so ids stay stable across re-ingests.
  */
-export function storeLineage(
+function storeLineage(
   lineage: Lineage,
   family: DocumentFamily,
   norms: Map<number, string>,

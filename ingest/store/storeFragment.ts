@@ -40,7 +40,7 @@ export interface FragmentReport {
 }
 
 /** Below this share of exact + near matches, a fragment becomes its own unofficial edition. */
-export const ATTACH_THRESHOLD = 0.8;
+const ATTACH_THRESHOLD = 0.8;
 
 /** Provenance of a parsed document against the stored official editions of its family (read-only). */
 export function provenanceOf(provenance: Provenance, doc: ParsedDocument, referenceId?: number): ProvenanceReport {

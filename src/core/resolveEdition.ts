@@ -7,13 +7,13 @@ import type { EditionInfo } from './records.js';
 export type EditionResolution = { edition: EditionInfo; exact: boolean; problem?: undefined } | { edition: null; exact: false; problem: string };
 
 /** Longest edition argument worth reading: longer ones are mistakes, refused before any lookup. */
-export const MAX_EDITION_ARG = 64;
+const MAX_EDITION_ARG = 64;
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 const SET_CODE_RE = /^[A-Za-z0-9]{2,6}$/;
 
 /** True for a real calendar date written YYYY-MM-DD. */
-export function isDate(s: string): boolean {
+function isDate(s: string): boolean {
   if (!DATE_RE.test(s)) return false;
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;

@@ -22,7 +22,7 @@ export type SourceFormat =
 export type TextFormat = Exclude<SourceFormat, 'docx' | 'doc'>;
 
 /** What kind of numbered entry a rule node is. */
-export type RuleKind =
+type RuleKind =
   | 'section' // "100. General": text is the section title
   | 'rule' // "100.1."
   | 'subrule' // "100.1a"

@@ -10,7 +10,7 @@ export interface ProvenanceEdition {
 }
 
 /** One stored text of a rule number in one edition (see ingest/identify.ts OfficialText). */
-export interface StoredRuleText {
+interface StoredRuleText {
   textId: number;
   normH: number;
   /** Null when its normalized hash equals the one asked about: the body is not needed. */

@@ -23,7 +23,7 @@ function ddlOf(dir: string): string {
 }
 
 /** All DDL in schema/*.sql, in file-name order. */
-export function schemaSql(): string {
+function schemaSql(): string {
   return ddlOf(schemaDir());
 }
 

@@ -18,7 +18,7 @@ export interface AlignRule {
 }
 
 /** How an `after` rule was matched to its predecessor. */
-export type AlignMethod =
+type AlignMethod =
   | 'exact' // same text, unique on both sides
   | 'same-number' // same number and same text
   | 'normalized' // same normalized text

@@ -127,7 +127,7 @@ export function compareRuleText(
  * hashes differ): the same verdict, without normalizing the whole texts, and normalizing nothing
  * when the words around the references are unchanged.
  */
-export function compareReworded(
+function compareReworded(
   beforeText: string,
   afterText: string,
   resolveBefore: ResolveLineage,
@@ -194,7 +194,7 @@ const PAREN_PUNCT = /\s*[.,;:]\s*(?=\))|(?<=\))\s*[.,;:]/g;
  * True when two texts differ only in typography normalizeText does not fold: a bare TM, or
  * punctuation moved around a closing parenthesis ("(See rule 116.)" / "(See rule 116).").
  */
-export function sameTypography(a: string, b: string): boolean {
+function sameTypography(a: string, b: string): boolean {
   // most reworded pairs differ in length by more than these marks could, or in a letter
   if (Math.abs(a.length - b.length) > 6 || wordsDiffer(a, b)) return false;
   const key = (t: string): string => normalizeText(t.replace(BARE_TM, '')).replace(PAREN_PUNCT, '');

@@ -43,7 +43,7 @@ export interface RuleChange {
 }
 
 /** Examples of a continuing rule that changed. */
-export interface ExampleChange {
+interface ExampleChange {
   lineage: number;
   number: string;
   before: string[];
@@ -52,7 +52,7 @@ export interface ExampleChange {
   textChange: TextClass;
 }
 
-export interface GlossaryChange {
+interface GlossaryChange {
   term: string;
   before: string | null;
   after: string | null;
@@ -147,7 +147,7 @@ export function pairLineages(from: ArrayLike<number>, to: ArrayLike<number>): In
  * The order changes are listed in: `to` document order (index i >= 0), each removed `from` rule
  * (encoded as -1 - j) right after its nearest surviving predecessor, removed rules in `from` order.
  */
-export function changeOrder(pairing: Int32Array, fromLength: number): Int32Array {
+function changeOrder(pairing: Int32Array, fromLength: number): Int32Array {
   const toPosOfFrom = new Int32Array(fromLength).fill(-1);
   for (let i = 0; i < pairing.length; i++) if (pairing[i]! >= 0) toPosOfFrom[pairing[i]!] = i;
   // removed rules after to-position p (p = -1: before everything), chained through `next` in from order
@@ -202,7 +202,7 @@ export interface PairedEditions {
 }
 
 /** Two glossaries as diffGlossary reads them: terms with their definitions' text ids, and the texts by id. */
-export interface GlossaryPair {
+interface GlossaryPair {
   from: Array<[term: string, textId: number]>;
   to: Array<[term: string, textId: number]>;
   text(id: number): DiffText;
@@ -316,7 +316,7 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
 const CLASS_ORDER: TextClass[] = ['none', 'typography', 'references', 'correction', 'substantive'];
 
 /** The strongest class among paired texts (examples, definitions); 'substantive' when their number differs. */
-export function classifyTexts(
+function classifyTexts(
   before: DiffText[],
   after: DiffText[],
   resolveFrom: ResolveLineage,
@@ -334,7 +334,7 @@ export function classifyTexts(
 }
 
 /** Glossary changes by term (case-insensitive): added, removed and reworded definitions (only their texts are read). */
-export function diffGlossary(
+function diffGlossary(
   g: GlossaryPair,
   withSegments = true,
   resolveFrom: ResolveLineage = () => null,

@@ -56,7 +56,7 @@ export interface EditionExport {
 }
 
 // The shapes of diff and history answers, for the edges (which read the engine only through this layer).
-export type { ChangeKind, EditionDiff, ExampleChange, GlossaryChange, RuleChange } from '../engine/diffEditions.js';
+export type { ChangeKind, EditionDiff, RuleChange } from '../engine/diffEditions.js';
 export type { HistoryStep } from '../engine/history.js';
 export type { DiffSegment } from '../engine/wordDiff.js';
 

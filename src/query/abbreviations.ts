@@ -2,7 +2,7 @@
  * Abbreviations judges and players type, and the glossary terms or section titles they stand
  * for, most recent wording first (an older edition may only have the older one).
  */
-export const ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map(
+const ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map(
   Object.entries({
     sba: ['State-Based Actions'],
     sbas: ['State-Based Actions'],

@@ -23,10 +23,10 @@ interface LookupReader {
 }
 
 /** How a lookup was answered. */
-export type LookupKind = 'rule' | 'range' | 'example' | 'keyword' | 'glossary' | 'fuzzy' | 'search' | 'none';
+type LookupKind = 'rule' | 'range' | 'example' | 'keyword' | 'glossary' | 'fuzzy' | 'search' | 'none';
 
 /** One example of a rule, picked by a lookup ("702.19b ex 2"); index is 1-based. */
-export interface LookupExample {
+interface LookupExample {
   index: number;
   text: string;
 }

@@ -6,10 +6,10 @@ import type { KnowledgeBase } from './KnowledgeBase.js';
 import { QueryError } from './QueryError.js';
 
 /** What became of a cited rule: same number and text, another number, same number but new text, no longer there. */
-export type CitationStatus = 'same' | 'moved' | 'changed' | 'gone' | 'unknown';
+type CitationStatus = 'same' | 'moved' | 'changed' | 'gone' | 'unknown';
 
 /** A rule as a citation sees it. */
-export interface CitedRule {
+interface CitedRule {
   number: string;
   text: string;
 }
@@ -53,9 +53,9 @@ export interface CitationReport {
 }
 
 /** Longest text checked, in characters. */
-export const MAX_CITATION_TEXT = 200_000;
+const MAX_CITATION_TEXT = 200_000;
 /** Most citations checked in one request. */
-export const MAX_CITATIONS = 1000;
+const MAX_CITATIONS = 1000;
 
 // A title quoted or in parentheses right after a number: 702.19 "Trample", 702.19 (“Trample”), 702.19 (Trample).
 const QUOTED_RE = /^\s*,?\s*\(?\s*["“]([^"“”\n]{1,80}?)[,.]?["”]/;

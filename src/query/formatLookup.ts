@@ -80,7 +80,7 @@ function lines(a: LookupAnswer, md: boolean, examplesOf: (r: RuleRecord) => stri
 }
 
 /** "704.5m–704.5z" for the rules a cut answer leaves out (first and last), "" when it shows every rule. */
-export function notShown(numbers: readonly string[]): string {
+function notShown(numbers: readonly string[]): string {
   const hidden = [...new Set(numbers)];
   if (hidden.length === 0) return '';
   return hidden.length === 1 ? hidden[0]! : `${hidden[0]}–${hidden.at(-1)}`;

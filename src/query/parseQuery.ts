@@ -23,7 +23,7 @@ const QUESTION_RE =
   /^(?:define|definition(?: of)?|meaning of|explain|what(?:'s|’s|s| is| are)|what does|what do)\s+(?:(?:an?|the)\s+)?(.+?)(?:\s+mean)?\s*\??$/i;
 
 /** Longest term a lookup accepts. */
-export const MAX_QUERY_LENGTH = 100;
+const MAX_QUERY_LENGTH = 100;
 
 function num(sec: string, rule: string | undefined, letter: string | undefined): string {
   return rule === undefined ? sec : `${sec}.${rule}${(letter ?? '').toLowerCase()}`;

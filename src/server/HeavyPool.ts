@@ -16,7 +16,7 @@ export interface KindLimit {
 }
 
 /** Default limits per kind (a process has one heavy thread by default: these bound the wait behind it). */
-export const HEAVY_LIMITS: Record<HeavyKind, KindLimit> = {
+const HEAVY_LIMITS: Record<HeavyKind, KindLimit> = {
   diff: { queue: 8, waitMs: 10_000, budgetMs: 15_000 },
   history: { queue: 16, waitMs: 10_000, budgetMs: 10_000 },
   page: { queue: 16, waitMs: 10_000, budgetMs: 10_000 },

@@ -132,7 +132,7 @@ export function forwardHeavy(opts: ForwardOptions): RequestHandler {
 }
 
 /** Operations at least this costly (in the cost table's units of about 0.1 ms) run on the heavy worker thread. */
-export const HEAVY_GRAPHQL_COST = 100;
+const HEAVY_GRAPHQL_COST = 100;
 
 /** The offset in `source` of a 1-based line and column. */
 function offsetOf(source: string, line: number, column: number): number {

@@ -12,7 +12,7 @@ import { armorPlugins, useCostLimit, type ExecutorChoice, type QueryLimits } fro
 import { resolvers } from './resolvers/index.js';
 
 /** The GraphQL SDL: every schema/*.graphql file, in name order. */
-export function loadTypeDefs(): string {
+function loadTypeDefs(): string {
   const dir = schemaDir();
   return readdirSync(dir)
     .filter((f) => f.endsWith('.graphql'))
@@ -30,7 +30,7 @@ export function createApiSchema(): GraphQLSchema {
 const TRANSIENT = new Set(['TIMEOUT', 'BUSY', 'INTERNAL_SERVER_ERROR', 'PERSISTED_QUERY_NOT_FOUND']);
 
 /** What one request produced besides its body: how cacheable its answer is. */
-export interface GraphqlOutcome {
+interface GraphqlOutcome {
   /** The `extensions.code` of each error of the answer. */
   codes: string[];
 }

@@ -218,7 +218,7 @@ const avg = (total: number, n: number): number => Math.max(1, Math.ceil(total / 
  * (at least 1), so the standard introspection query, which reads every type, is priced at what it
  * returns or more (3,271 fields for cost 184: a list averaging under one item counts one).
  */
-export function introspectionSizes(schema: GraphQLSchema): Record<string, number> {
+function introspectionSizes(schema: GraphQLSchema): Record<string, number> {
   const types = Object.values(schema.getTypeMap());
   const directives = schema.getDirectives();
   const fields = types.flatMap((t) => (isObjectType(t) || isInterfaceType(t) ? Object.values(t.getFields()) : []));
@@ -261,7 +261,7 @@ function requestError(code: 'TOO_COMPLEX' | 'BAD_USER_INPUT', message: string, e
  * `first`, an introspection list's size from the schema). A `first` outside 0..PAGE_MAX is a
  * BAD_USER_INPUT error naming the argument and the maximum.
  */
-export function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
+function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
   const sizes = introspectionSizes(schema);
   return ({ type, field, args, childComplexity }) => {
     const key = `${type.name}.${field.name}`;
@@ -287,7 +287,7 @@ export function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
 }
 
 /** Where the cost is kept for the rest of the request (the context of the resolvers has it). */
-export interface Costed {
+interface Costed {
   cost?: number;
 }
 

@@ -15,7 +15,7 @@ const TYPES = new Map([
   ['css', 'text/css; charset=utf-8'],
 ]);
 /** The browser files the pages use. */
-export const ASSET_NAMES = ['site.css', 'app.js', 'graphiql.js', 'graphiql.css'] as const;
+const ASSET_NAMES = ['site.css', 'app.js', 'graphiql.js', 'graphiql.css'] as const;
 export type AssetName = (typeof ASSET_NAMES)[number];
 
 /** The built browser files (dist/web, beside dist/src), each with a content hash for its URL. */

@@ -3,7 +3,7 @@ const STRING = 3;
 const BOOLEAN = 5;
 
 /** An application command option as Discord's API takes it. */
-export interface DiscordOption {
+interface DiscordOption {
   type: number;
   name: string;
   description: string;

@@ -10,7 +10,7 @@ import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { QueryError } from '../../query/QueryError.js';
 
 /** Where an answer comes from: the edition and the source file its text was read from. */
-export interface Provenance {
+interface Provenance {
   effectiveDate: string;
   setCode: string | null;
   setName: string | null;

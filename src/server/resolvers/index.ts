@@ -22,4 +22,3 @@ export const resolvers = {
   LookupResult,
   CitationReport,
 } satisfies Resolvers;
-export type { CrossRefParent } from './Rule.js';

@@ -7,7 +7,7 @@ import { rulePath, termId } from '../RuleLinker.js';
 import { editionOptions } from './tocPage.js';
 
 /** Hits a search page shows at once. */
-export const SEARCH_PAGE_SIZE = 25;
+const SEARCH_PAGE_SIZE = 25;
 
 /** The ranked hits of a search as a list (the page's results, and the live fragment search-as-you-type fetches). */
 export function searchResults(kb: KnowledgeBase, edition: EditionInfo, arg: string, q: string, opts: { offset: number; prefix: boolean }): Html {

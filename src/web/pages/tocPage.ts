@@ -13,7 +13,7 @@ export function editionOptions(kb: KnowledgeBase, selected: EditionInfo | null):
 }
 
 /** The edition picker: a form that opens an edition (GET /cr?edition=…), optionally at a rule number. */
-export function editionPicker(kb: KnowledgeBase, selected: EditionInfo | null, number?: string): Html {
+function editionPicker(kb: KnowledgeBase, selected: EditionInfo | null, number?: string): Html {
   return html`<form class="picker" method="get" action="/cr">
 <label for="pick-edition">Edition</label>
 <select id="pick-edition" name="edition">${editionOptions(kb, selected)}</select>
