@@ -47,7 +47,7 @@ interface AutocannonRequest {
   method?: string;
   path?: string;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | undefined;
   setupRequest?: (req: AutocannonRequest) => AutocannonRequest;
 }
 type Autocannon = (opts: {

@@ -36,7 +36,7 @@ interface Req {
   method?: string;
   path?: string;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | undefined;
   setupRequest?: (req: Req) => Req;
 }
 const autocannon = createRequire(import.meta.url)('autocannon') as (o: {

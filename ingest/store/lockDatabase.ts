@@ -15,7 +15,7 @@ export interface LockOptions {
   /** Milliseconds to wait for another ingest of the same database to finish (0: fail at once). */
   waitMs: number;
   /** Called once when the lock is busy and waiting starts. */
-  onWait?: (waitMs: number) => void;
+  onWait?: ((waitMs: number) => void) | undefined;
 }
 
 const POLL_MS = 100;

@@ -370,6 +370,7 @@ export function armorPlugins(limits: QueryLimits): Plugin[] {
       ctx?.reportError(new GraphQLError(e.message.replace(/^Syntax Error: /, ''), { extensions: { code: 'TOO_COMPLEX' } })),
   ];
   const onRejection = { onReject: report, propagateOnRejection: false };
+  // envelop's plugins, which yoga runs: their type differs from yoga's Plugin in optional hooks only
   return new EnvelopArmor({
     blockFieldSuggestion: { enabled: false },
     costLimit: { enabled: false },
@@ -378,5 +379,5 @@ export function armorPlugins(limits: QueryLimits): Plugin[] {
     maxDirectives: { n: limits.maxDirectives, ...onRejection },
     // the parser has no validation context: its error is thrown (a syntax error)
     maxTokens: { n: limits.maxTokens },
-  }).protect().plugins as Plugin[];
+  }).protect().plugins as unknown as Plugin[];
 }

@@ -74,8 +74,8 @@ test('GET /v1/editions/{edition}.json is the crkb export shape, immutable when p
 
 /** A server over a database file of its own (the caller may replace or delete the file). */
 async function fileServer(file: string, opts: { maxDownloads?: number; idleTimeoutMs?: number } = {}) {
-  const built = await buildServer({ dbFile: file, maxDownloads: opts.maxDownloads });
-  const l = await listen(built.app, 0, '127.0.0.1', { idleTimeoutMs: opts.idleTimeoutMs });
+  const built = await buildServer({ dbFile: file, ...(opts.maxDownloads === undefined ? {} : { maxDownloads: opts.maxDownloads }) });
+  const l = await listen(built.app, 0, '127.0.0.1', opts.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: opts.idleTimeoutMs });
   after(async () => {
     await l.close();
     built.close();

@@ -13,7 +13,7 @@ import { fixtureDb } from './fixtures.js';
 /** A server on a loopback port; `worked` counts the requests that reached the app. */
 async function serve(opts: Partial<BuildServerOptions>, limits: ConnectionLimits = {}) {
   const db = opts.dbFile ? undefined : fixtureDb();
-  const built = await buildServer({ db, ...opts });
+  const built = await buildServer({ ...(db ? { db } : {}), ...opts });
   const counting = express();
   counting.use((_req, _res, next) => {
     worked++;

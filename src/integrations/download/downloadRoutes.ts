@@ -10,7 +10,7 @@ export interface DownloadRouteOptions {
   /** The query layer served (its database is what is downloaded). */
   kb: () => KnowledgeBase;
   /** Downloads sent at once by this process (default 16); more are refused with 503 and Retry-After. */
-  maxConcurrent?: number;
+  maxConcurrent?: number | undefined;
 }
 
 const HEADERS = {

@@ -82,7 +82,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    tool(({ query, edition: e, examples }: { query: string; edition?: string; examples?: boolean }) => {
+    tool(({ query, edition: e, examples }: { query: string; edition?: string | undefined; examples?: boolean | undefined }) => {
       const en = ed(e);
       const a = kb.lookup(en, query);
       const examplesOf = (r: Parameters<typeof kb.examples>[0]) => kb.examples(r);
@@ -103,7 +103,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    tool(({ query, edition: e, limit }: { query: string; edition?: string; limit?: number }) => {
+    tool(({ query, edition: e, limit }: { query: string; edition?: string | undefined; limit?: number | undefined }) => {
       const en = ed(e);
       const hits = kb.search(en.id, query, { limit: limit ?? 10, marks: { open: '**', close: '**' } }).map((h) => ({
         kind: h.kind,
@@ -132,7 +132,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       inputSchema: { term: z.string().min(1).max(100).describe('The term.'), edition },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    tool(({ term, edition: e }: { term: string; edition?: string }) => {
+    tool(({ term, edition: e }: { term: string; edition?: string | undefined }) => {
       const en = ed(e);
       const a = kb.lookup(en, term);
       // no glossary entry found: NOT_FOUND with the closest terms
@@ -159,7 +159,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    tool(({ from, to, section, limit }: { from: string; to: string; section?: string; limit?: number }) => {
+    tool(({ from, to, section, limit }: { from: string; to: string; section?: string | undefined; limit?: number | undefined }) => {
       const a = ed(from, 'from');
       const b = ed(to, 'to');
       const s = section === undefined ? undefined : numberArg(section, 'section');
@@ -191,7 +191,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       inputSchema: { number: z.string().max(20).describe('The rule number, as numbered in `edition`.'), edition },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    tool(({ number, edition: e }: { number: string; edition?: string }) => {
+    tool(({ number, edition: e }: { number: string; edition?: string | undefined }) => {
       const n = numberArg(number, 'number');
       let en = ed(e);
       // a number the edition lacks: the last edition that had it (as the CLI does)
@@ -238,7 +238,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    tool(({ text, numbers, asOf, to }: { text?: string; numbers?: string[]; asOf: string; to?: string }) => {
+    tool(({ text, numbers, asOf, to }: { text?: string | undefined; numbers?: string[] | undefined; asOf: string; to?: string | undefined }) => {
       const r = checkCitations(kb, { text: text ?? null, numbers: numbers ?? null, asOf, to: to ?? null });
       return answer(citationsMarkdown(r), citationsJson(r), [r.asOf, r.to]);
     }),
