@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
 import { projectRoot } from '../../src/core/projectFiles.js';
 import { createMcpServer } from '../../src/integrations/mcp/createMcpServer.js';
 import { expandAbbreviation } from '../../src/query/abbreviations.js';
@@ -124,7 +125,8 @@ test('crkb refuses an Object.prototype name as a command like any unknown comman
 });
 
 test('lint refuses a plain object as a table keyed by any string, and `in` with a computed key', async () => {
-  const eslint = new ESLint({ cwd: projectRoot() });
+  // the rule needs no type information (and the probe is a file no TypeScript project holds)
+  const eslint = new ESLint({ cwd: projectRoot(), overrideConfig: [tseslint.configs.disableTypeChecked] });
   const code = "const T: Record<string, string> = { a: 'b' };\nexport const f = (k: string): unknown => (k in T ? T[k] : null);\n";
   const [r] = await eslint.lintText(code, { filePath: `${projectRoot()}/src/query/probe.ts` });
   assert.equal(r!.messages.filter((m) => m.ruleId === 'no-restricted-syntax').length, 2);
