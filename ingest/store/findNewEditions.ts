@@ -41,20 +41,27 @@ function nextDay(date: string): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 
-/** Whether a file is published at `url` (HEAD; 404 and other refusals: no). Throws NoNetworkError when nothing answers. */
+/**
+ * Whether a file is published at `url` (HEAD; 404 and other refusals: no). Throws NoNetworkError when
+ * nothing answers twice: a request that fails is sent once more, on a new connection, since a
+ * kept-alive connection the server closes just as it is reused fails once without saying anything
+ * about the network.
+ */
 async function exists(url: string): Promise<boolean> {
-  let res: Response;
-  try {
-    res = await fetch(url, { method: 'HEAD', redirect: 'follow', signal: AbortSignal.timeout(20_000) });
-    if (res.status === 405 || res.status === 501) {
-      res = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(20_000) });
-      await res.body?.cancel();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      let res = await fetch(url, { method: 'HEAD', redirect: 'follow', signal: AbortSignal.timeout(20_000) });
+      if (res.status === 405 || res.status === 501) {
+        res = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(20_000) });
+        await res.body?.cancel();
+      }
+      return res.ok;
+    } catch (e) {
+      if (attempt < 2) continue;
+      const cause = (e as Error & { cause?: { code?: string; message?: string } }).cause;
+      throw new NoNetworkError(`cannot reach ${new URL(url).origin} (${cause?.code ?? cause?.message ?? (e as Error).message})`);
     }
-  } catch (e) {
-    const cause = (e as Error & { cause?: { code?: string; message?: string } }).cause;
-    throw new NoNetworkError(`cannot reach ${new URL(url).origin} (${cause?.code ?? cause?.message ?? (e as Error).message})`);
   }
-  return res.ok;
 }
 
 /**

@@ -11,13 +11,14 @@ import { expandInputs, type Manifest } from '../../ingest/store/sources.js';
 import { run } from '../../src/cli/update.js';
 import { Catalog } from '../../src/db/Catalog.js';
 import { openReadOnlyDb } from '../../src/db/openDb.js';
-import { captureCli, CORPUS, skip } from './corpusDb.js';
+import { captureCli, CORPUS } from './corpusDb.js';
 
-/** Serves `routes` (request path → body) on 127.0.0.1, counting requests per path. */
-async function serve(routes: Record<string, Buffer>): Promise<{ server: Server; base: string; hits: Map<string, number> }> {
+/** Serves `routes` (request path → body) on 127.0.0.1, counting requests per path; the first `drop` requests get their connection closed unanswered. */
+async function serve(routes: Record<string, Buffer>, drop = 0): Promise<{ server: Server; base: string; hits: Map<string, number> }> {
   const hits = new Map<string, number>();
   const server = createServer((req, res) => {
     hits.set(req.url ?? '', (hits.get(req.url ?? '') ?? 0) + 1);
+    if (drop-- > 0) return void req.socket.destroy();
     const body = routes[req.url ?? ''];
     if (body === undefined) res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Not Found</body></html>');
     else res.writeHead(200, { 'content-type': 'text/plain', 'content-length': body.length }).end(body);
@@ -53,7 +54,7 @@ function stored(db: string): string[] {
 
 const read = (rel: string): Buffer => fs.readFileSync(path.join(CORPUS, rel));
 
-test('update: the manifest first (a malformed official name), then the address pattern; release notes of each new edition', { skip }, async () => {
+test('update: the manifest first (a malformed official name), then the address pattern; release notes of each new edition', async () => {
   const { dir, db, manifest } = await setup(
     ['rulesraker/2021-06-09.txt'],
     [
@@ -88,7 +89,7 @@ test('update: the manifest first (a malformed official name), then the address p
   }
 });
 
-test('update: an edition republished under a second name is stored once, both files merged', { skip }, async () => {
+test('update: an edition republished under a second name is stored once, both files merged', async () => {
   const { dir, db, manifest } = await setup(
     ['rulesraker/2022-10-07.txt'],
     [
@@ -118,7 +119,7 @@ test('update: an edition republished under a second name is stored once, both fi
   }
 });
 
-test('update with no network says so in one line and exits non-zero; nothing is written', { skip }, async () => {
+test('update with no network says so in one line and exits non-zero; nothing is written', async () => {
   const { dir, db, manifest } = await setup(['rulesraker/2022-10-07.txt'], [{ date: '2022-10-07', urls: [] }]);
   // a port nothing listens on
   const { server, base } = await serve({});
@@ -131,6 +132,31 @@ test('update with no network says so in one line and exits non-zero; nothing is 
     assert.match(r.err, /^crkb update: no network: cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)\n$/);
     assert.ok(fs.readFileSync(db).equals(before));
   } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('update: a connection closed unanswered once is tried again, not taken for no network', async () => {
+  // what a kept-alive connection the server closes just as it is reused looks like (it failed the
+  // first test under load: the second run's first request met a connection closed during the ingest)
+  const { dir, db, manifest } = await setup(['rulesraker/2022-10-07.txt'], [{ date: '2022-10-07', urls: [] }]);
+  const { server, base, hits } = await serve({}, 1);
+  try {
+    const r = await captureCli(run, db, ['--manifest', manifest, '--base-url', base, '--until', '2022-10-09']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^up to date: no edition newer than 2022-10-07 \(2 addresses tried through 2022-10-09\)/);
+    assert.equal(hits.get('/2022/downloads/MagicCompRules%2020221008.txt'), 2);
+    // twice in a row is no network
+    const twice = await serve({}, 2);
+    try {
+      const r2 = await captureCli(run, db, ['--manifest', manifest, '--base-url', twice.base, '--until', '2022-10-09']);
+      assert.equal(r2.code, 3);
+      assert.match(r2.err, /^crkb update: no network: cannot reach http:\/\/127\.0\.0\.1:\d+ /);
+    } finally {
+      twice.server.close();
+    }
+  } finally {
+    server.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
