@@ -7,8 +7,8 @@ import { projectRoot } from '../../src/core/projectFiles.js';
 
 /** The real corpus beside the project. */
 export const CORPUS = path.resolve(process.cwd(), '../shared/corpus');
-/** Skip reason for corpus tests when the corpus is missing. */
-export const skip = !fs.existsSync(CORPUS) && 'corpus not found';
+/** Why the tests cannot run when the corpus is missing (they never skip: a missing corpus fails the run). */
+export const MISSING_CORPUS = `the tests read the real corpus at ${CORPUS} (the Comprehensive Rules archive, laid beside the project as ../shared/corpus), and it is missing`;
 
 /** The editions most tests read: the 2021 insertion of 309 and 706, and the Magic 2010 rewrite. */
 export const TRANSITIONS = ['rulesraker/2021-06-09.txt', 'rulesraker/2021-07-12.txt', 'mtg-cr/CR-2009-05-01.txt', 'rulesraker/2009-07-11.txt'];
@@ -20,7 +20,8 @@ export const SHARED_DB = path.join(projectRoot(), 'dist', 'test-corpus', 'corpus
 /** The shared corpus database (built here if the run did not build it, as when one file is run alone). */
 export function corpusDb(): () => string {
   before(async () => {
-    if (skip || fs.existsSync(SHARED_DB)) return;
+    if (!fs.existsSync(CORPUS)) throw new Error(MISSING_CORPUS);
+    if (fs.existsSync(SHARED_DB)) return;
     fs.mkdirSync(path.dirname(SHARED_DB), { recursive: true });
     // the ingest lock makes concurrent builders wait; the second finds every file stored
     await runIngest({ inputs: expandInputs(SHARED_FILES.map((f) => path.join(CORPUS, f))), dbFile: SHARED_DB });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { captureCli, corpusDb, skip } from './corpusDb.js';
+import { captureCli, corpusDb } from './corpusDb.js';
 
 const db = corpusDb();
 const cli = (run: (argv: string[]) => Promise<number>, ...argv: string[]) => captureCli(run, db(), argv);
@@ -14,7 +14,7 @@ interface Change {
   textChange: 'none' | 'typography' | 'references' | 'substantive';
 }
 
-test('diff --json: the exact shape, reference update, renumbering, added rules', { skip }, async () => {
+test('diff --json: the exact shape, reference update, renumbering, added rules', async () => {
   const r = await cli(run, '2021-06-18', '2021-07-23', '--json');
   assert.equal(r.code, 0);
   const d = JSON.parse(r.out) as { from: string; to: string; changes: Change[] };
@@ -38,7 +38,7 @@ test('diff --json: the exact shape, reference update, renumbering, added rules',
   assert.ok(d.changes.filter((c) => /^707\.\d+$/.test(c.after?.number ?? '') && c.renumbered).length > 10);
 });
 
-test('a reverse diff swaps before and after', { skip }, async () => {
+test('a reverse diff swaps before and after', async () => {
   const r = await cli(run, '2021-07-23', '2021-06-18', '--json');
   const d = JSON.parse(r.out) as { from: string; changes: Change[] };
   assert.equal(d.from, '2021-07-23');
@@ -48,7 +48,7 @@ test('a reverse diff swaps before and after', { skip }, async () => {
   assert.equal(d.changes.find((c) => c.after?.number === '700.2g')?.textChange, 'references');
 });
 
-test('diff across the Magic 2010 rewrite pairs the copy rule 503.10 → 706.9', { skip }, async () => {
+test('diff across the Magic 2010 rewrite pairs the copy rule 503.10 → 706.9', async () => {
   const r = await cli(run, '2009-05-01', '2009-07-11', '--json', '--section', '706');
   const d = JSON.parse(r.out) as { changes: Change[] };
   const c = d.changes.find((x) => x.after?.number === '706.9');
@@ -56,7 +56,7 @@ test('diff across the Magic 2010 rewrite pairs the copy rule 503.10 → 706.9', 
   assert.equal(c?.renumbered, true);
 });
 
-test('--section, --kind, --renumbering, --markdown and the text summary', { skip }, async () => {
+test('--section, --kind, --renumbering, --markdown and the text summary', async () => {
   const s = JSON.parse((await cli(run, '2021-06-18', '2021-07-23', '--json', '--section', '700')).out) as { changes: Change[] };
   assert.ok(s.changes.length > 0 && s.changes.every((c) => /^700(\.|$)/.test(c.after?.number ?? c.before!.number)));
   const k = JSON.parse((await cli(run, '2021-06-18', '2021-07-23', '--json', '--kind', 'references')).out) as { changes: Change[] };
@@ -71,7 +71,7 @@ test('--section, --kind, --renumbering, --markdown and the text summary', { skip
   assert.match(text, /^2021-07-23 -> 2021-06-18: \d+ changed rules/);
 });
 
-test('an unknown edition date is a usage error naming it', { skip }, async () => {
+test('an unknown edition date is a usage error naming it', async () => {
   await assert.rejects(
     cli(run, '1990-01-01', '2021-07-23'),
     (e: unknown) => e instanceof UsageError && /FROM: no cr edition was in force on 1990-01-01: the earliest stored is 2009-05-01/.test(e.message),
@@ -80,7 +80,7 @@ test('an unknown edition date is a usage error naming it', { skip }, async () =>
   await assert.rejects(cli(run, '2021-06-18'), UsageError);
 });
 
-test('diff --explain: the method and score of each pair, adjacent or far', { skip }, async () => {
+test('diff --explain: the method and score of each pair, adjacent or far', async () => {
   type Explained = Change & { explain: { method: string; score: number | null; steps?: number } | null };
   const r = await cli(run, '2021-06-18', '2021-07-23', '--json', '--explain');
   const d = JSON.parse(r.out) as { changes: Explained[] };

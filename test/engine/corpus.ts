@@ -11,8 +11,3 @@ export const CORPUS = path.resolve(process.cwd(), '../shared/corpus');
 export function loadEdition(rel: string): ParsedDocument {
   return parseCrText(decodeBuffer(fs.readFileSync(path.join(CORPUS, rel))).text);
 }
-
-/** True when the corpus is present (real-corpus tests skip otherwise). */
-export function hasCorpus(): boolean {
-  return fs.existsSync(CORPUS);
-}

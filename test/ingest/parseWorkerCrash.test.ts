@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runIngest } from '../../ingest/store/runIngest.js';
 import { expandInputs } from '../../ingest/store/sources.js';
-import { CORPUS, skip } from '../cli/corpusDb.js';
+import { CORPUS } from '../cli/corpusDb.js';
 import { tempDir } from '../support/tempDir.js';
 
 // Eight editions: enough for two parse workers (small batches are parsed inline).
@@ -12,7 +12,7 @@ const FILES = ['2020-08-07', '2020-09-25', '2020-11-20', '2021-02-02', '2021-04-
   join(CORPUS, 'rulesraker', `${d}.txt`),
 );
 
-test('a parse worker that dies (here: out of memory) stops the run with its reason; the stored database is untouched', { skip }, async () => {
+test('a parse worker that dies (here: out of memory) stops the run with its reason; the stored database is untouched', async () => {
   const dir = tempDir('crkb-crash-');
   const db = join(dir, 'x.db');
   await runIngest({ inputs: expandInputs([join(CORPUS, 'rulesraker', '2020-06-01.txt')]), dbFile: db });

@@ -8,7 +8,7 @@ import { IngestError } from '../../ingest/parse/IngestError.js';
 import { parseInput } from '../../ingest/store/parseInput.js';
 import { runIngest } from '../../ingest/store/runIngest.js';
 import { corpusDb } from '../cli/corpusDb.js';
-import { CORPUS, hasCorpus } from '../engine/corpus.js';
+import { CORPUS } from '../engine/corpus.js';
 import { tempDir } from '../support/tempDir.js';
 
 const MB = 1024 * 1024;
@@ -143,7 +143,7 @@ function overlappingPieces(doc: Buffer): Buffer {
   return b;
 }
 
-test('a .doc whose sector chain loops is refused by name before word-extractor follows it (it aborted the process)', { skip: !hasCorpus() }, async () => {
+test('a .doc whose sector chain loops is refused by name before word-extractor follows it (it aborted the process)', async () => {
   const bomb = loopingChain(readFileSync(DOC));
   let error: IngestError | undefined;
   const grew = await peakGrowthMb(async () => (error = await rejection('/in/loop.doc', bomb)));
@@ -151,7 +151,7 @@ test('a .doc whose sector chain loops is refused by name before word-extractor f
   assert.ok(grew < 200, `peak resident memory grew by ${grew.toFixed(0)} MB`);
 });
 
-test('a .doc whose text pieces overlap (365 KB expanding to 1.3 GB of text) is refused by name', { skip: !hasCorpus() }, async () => {
+test('a .doc whose text pieces overlap (365 KB expanding to 1.3 GB of text) is refused by name', async () => {
   const doc = readFileSync(DOC);
   const bomb = overlappingPieces(doc);
   let error: IngestError | undefined;

@@ -15,7 +15,7 @@ import { runIngest } from '../../ingest/store/runIngest.js';
 import { expandInputs } from '../../ingest/store/sources.js';
 import { normalizeText } from '../../src/core/normalize.js';
 import type { ParsedDocument } from '../../src/core/types.js';
-import { CORPUS, hasCorpus } from '../engine/corpus.js';
+import { CORPUS } from '../engine/corpus.js';
 
 const DOCS = join(CORPUS, 'rulesraker-documents');
 
@@ -196,7 +196,7 @@ function differences(doc: ParsedDocument, text: ParsedDocument): string[] {
   return out;
 }
 
-test('every edition that has both: rules, examples and glossary from the document equal those from the text', { skip: !hasCorpus() }, async () => {
+test('every edition that has both: rules, examples and glossary from the document equal those from the text', async () => {
   const texts = textFilesByDate();
   let compared = 0;
   const problems: string[] = [];
@@ -228,7 +228,7 @@ test('every edition that has both: rules, examples and glossary from the documen
   assert.equal(compared, 57);
 });
 
-test('the editions that exist only as documents: 2003-06-01 (Scourge, .doc) and 2023-02-03 (.docx)', { skip: !hasCorpus() }, async () => {
+test('the editions that exist only as documents: 2003-06-01 (Scourge, .doc) and 2023-02-03 (.docx)', async () => {
   const scourge = await parseInput(join(DOCS, 'doc/2004-06-01.doc'), readFileSync(join(DOCS, 'doc/2004-06-01.doc')));
   assert.equal(scourge.doc.effectiveDate, '2003-06-01');
   // Scourge brought storm (502.30 in the 2003 numbering)
@@ -240,7 +240,7 @@ test('the editions that exist only as documents: 2003-06-01 (Scourge, .doc) and 
   assert.match(scourge.doc.introduction ?? '', /’/);
 });
 
-test('bad Word documents get one rejection line each, naming the file; the other inputs are stored', { skip: !hasCorpus() }, async () => {
+test('bad Word documents get one rejection line each, naming the file; the other inputs are stored', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'crkb-word-'));
   try {
     const docx = readFileSync(join(DOCS, 'docx/2023-02-03.docx'));
@@ -272,14 +272,14 @@ test('bad Word documents get one rejection line each, naming the file; the other
   }
 });
 
-test('Word documents are found when walking folders; a .doc is read with the Word reader', { skip: !hasCorpus() }, async () => {
+test('Word documents are found when walking folders; a .doc is read with the Word reader', async () => {
   const found = expandInputs([DOCS]).map((i) => i.location.split('/').slice(-2).join('/'));
   assert.ok(found.includes('docx/2023-02-03.docx') && found.includes('doc/2004-06-01.doc'));
   const paragraphs = await readWordDocument('2004-06-01.doc', readFileSync(join(DOCS, 'doc/2004-06-01.doc')), 'doc');
   assert.ok(paragraphs.some((p) => p.text === 'These rules are current as of June 1, 2003.'));
 });
 
-test('the date of a Word document is guessed from its head before parsing, not from its archive label', { skip: !hasCorpus() }, () => {
+test('the date of a Word document is guessed from its head before parsing, not from its archive label', () => {
   const guess = (rel: string): string | null => expectedInputDate(join(DOCS, rel), readFileSync(join(DOCS, rel)));
   assert.equal(guess('docx/2013-04-29.docx'), '2013-05-01');
   assert.equal(guess('doc/2004-06-01.doc'), '2003-06-01');

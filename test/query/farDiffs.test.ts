@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { runIngest } from '../../ingest/store/runIngest.js';
 import { expandInputs } from '../../ingest/store/sources.js';
 import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
-import { CORPUS, skip } from '../cli/corpusDb.js';
+import { CORPUS } from '../cli/corpusDb.js';
 import { tempDir } from '../support/tempDir.js';
 
 /** A database of the given corpus (or seed) files, read through the query layer. */
@@ -14,7 +14,7 @@ async function kbOf(files: string[]): Promise<KnowledgeBase> {
   return KnowledgeBase.open(db);
 }
 
-test('a diff against an unofficial fragment edition pairs its rules by text', { skip }, async () => {
+test('a diff against an unofficial fragment edition pairs its rules by text', async () => {
   const kb = await kbOf(['rulesraker/2021-07-12.txt', '../seeds/000_fd7f68269be61ced.txt']);
   try {
     const official = kb.editions().find((e) => e.official && e.family === 'cr')!;
@@ -35,7 +35,7 @@ test('a diff against an unofficial fragment edition pairs its rules by text', { 
   }
 });
 
-test('a far diff follows merge links: 407.3 is "merged into 402.9", not only removed', { skip }, async () => {
+test('a far diff follows merge links: 407.3 is "merged into 402.9", not only removed', async () => {
   const kb = await kbOf(['mtg-cr/CR-2008-05-01.txt', 'mtg-cr/CR-2008-07-15.txt', 'mtg-cr/CR-2008-10-01.txt']);
   try {
     const chain = kb.editions().filter((e) => e.family === 'cr' && e.official);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { corpusDb, skip } from '../cli/corpusDb.js';
+import { corpusDb } from '../cli/corpusDb.js';
 import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
 
 const dbFile = corpusDb();
@@ -9,7 +9,7 @@ const dbFile = corpusDb();
 const place = (h: { kind: string; rule: { number: string } | null; exampleIndex: number | null; glossary: { term: string } | null }): string =>
   h.kind === 'glossary' ? `glossary ${h.glossary!.term}` : h.kind === 'example' ? `${h.rule!.number} example ${h.exampleIndex}` : h.rule!.number;
 
-test('a search finds every place of an edition that holds the word, best first, and pages through them', { skip }, () => {
+test('a search finds every place of an edition that holds the word, best first, and pages through them', () => {
   const kb = KnowledgeBase.open(dbFile());
   try {
     const e = kb.resolveEdition('2021-07-23').edition;
@@ -34,7 +34,7 @@ test('a search finds every place of an edition that holds the word, best first, 
   }
 });
 
-test('editions share a search index by group, and a search of one reads only the texts it shows', { skip }, () => {
+test('editions share a search index by group, and a search of one reads only the texts it shows', () => {
   // no warm(): editions read for the first time by a search (as `crkb search --edition` does)
   const kb = KnowledgeBase.open(dbFile());
   try {
@@ -74,7 +74,7 @@ test('editions share a search index by group, and a search of one reads only the
   }
 });
 
-test('a misspelt word is read as the closest word of the edition; a word of another edition is not misspelt', { skip }, () => {
+test('a misspelt word is read as the closest word of the edition; a word of another edition is not misspelt', () => {
   const kb = KnowledgeBase.open(dbFile());
   try {
     const e2009 = kb.resolveEdition('2009-05-01').edition;

@@ -17,7 +17,7 @@ import {
 } from 'graphql';
 import { createApiSchema } from '../../src/server/graphqlEndpoint.js';
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
-import { corpusDb, skip } from '../cli/corpusDb.js';
+import { corpusDb } from '../cli/corpusDb.js';
 
 // Grammar-based fuzzing of the GraphQL endpoint: random documents built from the schema (fields with
 // arguments, aliases, fragments spread again and again, inline fragments, introspection, directives,
@@ -26,7 +26,7 @@ import { corpusDb, skip } from '../cli/corpusDb.js';
 // cap, and the heap must stay bounded. A fixed seed: every run sends the same requests.
 
 const dbFile = corpusDb();
-const shared = sharedServer(dbFile, { responseCache: false }, skip);
+const shared = sharedServer(dbFile, { responseCache: false });
 
 /** A small deterministic random source. */
 function rng(seed: number): () => number {
@@ -210,61 +210,55 @@ class DocumentGenerator {
   }
 }
 
-test(
-  'fuzz: 1,000 generated GraphQL documents (fragments, spreads, aliases, introspection, directives, variables, garbage): no 5xx, no stack trace, answers and heap bounded',
-  { skip },
-  async () => {
-    const r = rng(20260517);
-    const g = new DocumentGenerator(createApiSchema(), r);
-    const cap = DEFAULT_LIMITS.maxAnswerBytes + 1024;
-    const heap0 = process.memoryUsage().heapUsed;
-    let heapMax = heap0;
-    const seen = { data: 0, refused: 0, requestErrors: 0 };
-    for (let i = 0; i < 1000; i++) {
-      const { query: clean, variables } = g.document();
-      const query = r() < 0.15 ? g.garbage(clean) : clean;
-      const accept = r() < 0.5 ? 'application/json' : 'application/graphql-response+json';
-      const how = r();
-      let status: number;
-      let body: string;
-      if (how < 0.75) {
-        const res = await shared.built.graphql(query, variables, { accept });
-        [status, body] = [res.status, res.body];
-      } else if (how < 0.95) {
-        const params = new URLSearchParams({ query, variables: r() < 0.1 ? g.garbage(JSON.stringify(variables)) : JSON.stringify(variables) });
-        if (r() < 0.1) params.set('extensions', JSON.stringify({ persistedQuery: { version: 1, sha256Hash: 'ab'.repeat(32) } }));
-        if (r() < 0.05) params.set('operationName', 'Op');
-        const res = await fetch(`${shared.l.url}/graphql?${params.toString()}`, { headers: { accept } });
-        [status, body] = [res.status, await res.text()];
-      } else {
-        const raw =
-          r() < 0.5
-            ? JSON.stringify({ query, variables: r() < 0.5 ? JSON.stringify(variables) : [variables] })
-            : g.garbage(JSON.stringify({ query, variables }));
-        const res = await fetch(`${shared.l.url}/graphql`, {
-          method: 'POST',
-          headers: { 'content-type': r() < 0.8 ? 'application/json' : 'text/plain', accept },
-          body: raw,
-        });
-        [status, body] = [res.status, await res.text()];
-      }
-      assert.ok(status < 500, `request ${i}: ${status} ${body.slice(0, 300)}\n${query.slice(0, 500)}`);
-      assert.ok(body.length <= cap, `request ${i}: ${body.length} characters`);
-      assert.doesNotMatch(body, /at \w+ \(.*:\d+:\d+\)|node_modules/, `request ${i} leaked a stack trace`);
-      if (body !== '') {
-        const json = JSON.parse(body) as { data?: unknown; errors?: Array<{ extensions?: { code?: string } }> };
-        if (json.data) seen.data++;
-        if (json.errors?.some((e) => e.extensions?.code === 'TOO_COMPLEX')) seen.refused++;
-        if (json.data === undefined) seen.requestErrors++;
-      }
-      heapMax = Math.max(heapMax, process.memoryUsage().heapUsed);
+test('fuzz: 1,000 generated GraphQL documents (fragments, spreads, aliases, introspection, directives, variables, garbage): no 5xx, no stack trace, answers and heap bounded', async () => {
+  const r = rng(20260517);
+  const g = new DocumentGenerator(createApiSchema(), r);
+  const cap = DEFAULT_LIMITS.maxAnswerBytes + 1024;
+  const heap0 = process.memoryUsage().heapUsed;
+  let heapMax = heap0;
+  const seen = { data: 0, refused: 0, requestErrors: 0 };
+  for (let i = 0; i < 1000; i++) {
+    const { query: clean, variables } = g.document();
+    const query = r() < 0.15 ? g.garbage(clean) : clean;
+    const accept = r() < 0.5 ? 'application/json' : 'application/graphql-response+json';
+    const how = r();
+    let status: number;
+    let body: string;
+    if (how < 0.75) {
+      const res = await shared.built.graphql(query, variables, { accept });
+      [status, body] = [res.status, res.body];
+    } else if (how < 0.95) {
+      const params = new URLSearchParams({ query, variables: r() < 0.1 ? g.garbage(JSON.stringify(variables)) : JSON.stringify(variables) });
+      if (r() < 0.1) params.set('extensions', JSON.stringify({ persistedQuery: { version: 1, sha256Hash: 'ab'.repeat(32) } }));
+      if (r() < 0.05) params.set('operationName', 'Op');
+      const res = await fetch(`${shared.l.url}/graphql?${params.toString()}`, { headers: { accept } });
+      [status, body] = [res.status, await res.text()];
+    } else {
+      const raw =
+        r() < 0.5 ? JSON.stringify({ query, variables: r() < 0.5 ? JSON.stringify(variables) : [variables] }) : g.garbage(JSON.stringify({ query, variables }));
+      const res = await fetch(`${shared.l.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': r() < 0.8 ? 'application/json' : 'text/plain', accept },
+        body: raw,
+      });
+      [status, body] = [res.status, await res.text()];
     }
-    // the documents are varied: many answered, some refused by the limits, many rejected as requests
-    assert.ok(seen.data > 100, JSON.stringify(seen));
-    assert.ok(seen.refused > 50, JSON.stringify(seen));
-    assert.ok(seen.requestErrors > 100, JSON.stringify(seen));
-    assert.ok(heapMax - heap0 < 512 * 1024 * 1024, `heap grew by ${((heapMax - heap0) / 1048576).toFixed(0)} MB`);
-    const alive = await shared.built.graphql('{ rule(number: "702.19b") { number } }');
-    assert.equal(JSON.parse(alive.body).data.rule.number, '702.19b');
-  },
-);
+    assert.ok(status < 500, `request ${i}: ${status} ${body.slice(0, 300)}\n${query.slice(0, 500)}`);
+    assert.ok(body.length <= cap, `request ${i}: ${body.length} characters`);
+    assert.doesNotMatch(body, /at \w+ \(.*:\d+:\d+\)|node_modules/, `request ${i} leaked a stack trace`);
+    if (body !== '') {
+      const json = JSON.parse(body) as { data?: unknown; errors?: Array<{ extensions?: { code?: string } }> };
+      if (json.data) seen.data++;
+      if (json.errors?.some((e) => e.extensions?.code === 'TOO_COMPLEX')) seen.refused++;
+      if (json.data === undefined) seen.requestErrors++;
+    }
+    heapMax = Math.max(heapMax, process.memoryUsage().heapUsed);
+  }
+  // the documents are varied: many answered, some refused by the limits, many rejected as requests
+  assert.ok(seen.data > 100, JSON.stringify(seen));
+  assert.ok(seen.refused > 50, JSON.stringify(seen));
+  assert.ok(seen.requestErrors > 100, JSON.stringify(seen));
+  assert.ok(heapMax - heap0 < 512 * 1024 * 1024, `heap grew by ${((heapMax - heap0) / 1048576).toFixed(0)} MB`);
+  const alive = await shared.built.graphql('{ rule(number: "702.19b") { number } }');
+  assert.equal(JSON.parse(alive.body).data.rule.number, '702.19b');
+});

@@ -8,7 +8,7 @@ import { createApiSchema } from '../../src/server/graphqlEndpoint.js';
 import { FIELD_COST } from '../../src/server/limits.js';
 import { listen } from '../../src/server/listen.js';
 import { createResponseCache } from '../../src/http/ResponseCache.js';
-import { corpusDb, skip } from '../cli/corpusDb.js';
+import { corpusDb } from '../cli/corpusDb.js';
 import { fixtureDb } from './fixtures.js';
 import { GRAPHQL_RESPONSE, gql, sharedServer } from './helpers.js';
 
@@ -96,9 +96,9 @@ test('the response cache is bounded in bytes: old answers are evicted, oversized
   assert.equal(cache.get('/big'), undefined, 'an answer over a quarter of the budget is not kept');
 });
 
-const shared = sharedServer(dbFile, { publicUrl: 'https://crkb.test' }, skip);
+const shared = sharedServer(dbFile, { publicUrl: 'https://crkb.test' });
 
-test('answers never depend on Host or X-Forwarded-Proto; GET /graphql varies on Accept', { skip }, async () => {
+test('answers never depend on Host or X-Forwarded-Proto; GET /graphql varies on Accept', async () => {
   const path = '/v1/lookup?q=trample&format=markdown';
   const plain = await (await fetch(shared.l.url + path)).text();
   const evil = await fetch(shared.l.url + path + '&x=1', { headers: { host: 'x>) **[Click](https://evil.example)** (<y', 'x-forwarded-proto': 'javascript' } });
@@ -110,35 +110,27 @@ test('answers never depend on Host or X-Forwarded-Proto; GET /graphql varies on 
   assert.match(g.headers.get('vary') ?? '', /Accept\b/);
 });
 
-test(
-  'malformed input is a 4xx or a GraphQL BAD_USER_INPUT error, never a 500: bad percent-encoding, bad variables, forged cursors, markdown links',
-  { skip },
-  async () => {
-    for (const [path, status, code] of [
-      ['/v1/rules/%', 400, undefined],
-      ['/v1/rules/%E0%A4%A', 400, undefined],
-      ['/graphql?query=%7Beditions%7Blabel%7D%7D&variables=%7B', 400, 'BAD_USER_INPUT'],
-      ['/graphql?query=%7Beditions%7Blabel%7D%7D&extensions=%5B', 400, 'BAD_USER_INPUT'],
-      // a field's bad argument is an error beside the answer's data (null here: the field is non-null)
-      [`/graphql?query=${encodeURIComponent('{ search(query: "x", after: "czotOTk5OTk5OTk5OTk5") { nodes { kind } } }')}`, 200, 'BAD_USER_INPUT'],
-      [
-        `/graphql?query=${encodeURIComponent('{ diff(from: "2021-06-18", to: "2021-07-23", after: "ZDotNQ") { nodes { textChange } } }')}`,
-        200,
-        'BAD_USER_INPUT',
-      ],
-      [`/v1/lookup?q=${'e'.repeat(5000)}`, 400, undefined],
-    ] as const) {
-      const r = await fetch(shared.l.url + path, { headers: { accept: 'application/json' } });
-      assert.equal(r.status, status, path.slice(0, 80));
-      const body = await r.text();
-      assert.doesNotMatch(body, /at \w+ \(|node_modules|stack/);
-      if (code) assert.equal(JSON.parse(body).errors[0].extensions.code, code, path.slice(0, 80));
-    }
-    const md = await (await fetch(`${shared.l.url}/v1/lookup?format=markdown&q=${encodeURIComponent('[x](https://x.example/)')}`)).text();
-    assert.match(md, /`\[x\]\(https:\/\/x\.example\/\)`/, 'the query is shown in a code span (rendered literally)');
-    assert.doesNotMatch(md.replace(/`[^`]*`/g, ''), /x\.example/, 'and nowhere else: no live link');
-  },
-);
+test('malformed input is a 4xx or a GraphQL BAD_USER_INPUT error, never a 500: bad percent-encoding, bad variables, forged cursors, markdown links', async () => {
+  for (const [path, status, code] of [
+    ['/v1/rules/%', 400, undefined],
+    ['/v1/rules/%E0%A4%A', 400, undefined],
+    ['/graphql?query=%7Beditions%7Blabel%7D%7D&variables=%7B', 400, 'BAD_USER_INPUT'],
+    ['/graphql?query=%7Beditions%7Blabel%7D%7D&extensions=%5B', 400, 'BAD_USER_INPUT'],
+    // a field's bad argument is an error beside the answer's data (null here: the field is non-null)
+    [`/graphql?query=${encodeURIComponent('{ search(query: "x", after: "czotOTk5OTk5OTk5OTk5") { nodes { kind } } }')}`, 200, 'BAD_USER_INPUT'],
+    [`/graphql?query=${encodeURIComponent('{ diff(from: "2021-06-18", to: "2021-07-23", after: "ZDotNQ") { nodes { textChange } } }')}`, 200, 'BAD_USER_INPUT'],
+    [`/v1/lookup?q=${'e'.repeat(5000)}`, 400, undefined],
+  ] as const) {
+    const r = await fetch(shared.l.url + path, { headers: { accept: 'application/json' } });
+    assert.equal(r.status, status, path.slice(0, 80));
+    const body = await r.text();
+    assert.doesNotMatch(body, /at \w+ \(|node_modules|stack/);
+    if (code) assert.equal(JSON.parse(body).errors[0].extensions.code, code, path.slice(0, 80));
+  }
+  const md = await (await fetch(`${shared.l.url}/v1/lookup?format=markdown&q=${encodeURIComponent('[x](https://x.example/)')}`)).text();
+  assert.match(md, /`\[x\]\(https:\/\/x\.example\/\)`/, 'the query is shown in a code span (rendered literally)');
+  assert.doesNotMatch(md.replace(/`[^`]*`/g, ''), /x\.example/, 'and nowhere else: no live link');
+});
 
 /** A small deterministic random source (fixed seed: every run sends the same requests). */
 function rng(seed: number): () => number {
@@ -149,7 +141,7 @@ function rng(seed: number): () => number {
   };
 }
 
-test('fuzz: 2,000 generated REST and GraphQL requests, no 500, no request over 2 s, the server still answers', { skip }, async () => {
+test('fuzz: 2,000 generated REST and GraphQL requests, no 500, no request over 2 s, the server still answers', async () => {
   const r = rng(20261122);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const junk = (): string => {
@@ -244,7 +236,7 @@ test('fuzz: 2,000 generated REST and GraphQL requests, no 500, no request over 2
   assert.equal(alive.status, 200);
 });
 
-test('memory attack regression: unique oversized edition arguments and ordinary diff/search traffic leave a 96 MB-heap server alive', { skip }, async () => {
+test('memory attack regression: unique oversized edition arguments and ordinary diff/search traffic leave a 96 MB-heap server alive', async () => {
   const child: ChildProcess = spawn(process.execPath, ['--max-old-space-size=96', '--max-semi-space-size=4', 'dist/src/server/listen.js', dbFile(), '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -39,15 +39,13 @@ export async function gql(
 }
 
 /** The server a test file shares: over a database file, on a loopback port, started before the file's tests and closed after them. */
-export function sharedServer(dbFile: () => string, opts: Partial<BuildServerOptions> = {}, skip: string | false = false): { built: BuiltServer; l: Listening } {
+export function sharedServer(dbFile: () => string, opts: Partial<BuildServerOptions> = {}): { built: BuiltServer; l: Listening } {
   const s = {} as { built: BuiltServer; l: Listening };
   before(async () => {
-    if (skip) return;
     s.built = await buildServer({ dbFile: dbFile(), ...opts });
     s.l = await listen(s.built.app, 0);
   });
   after(async () => {
-    if (skip) return;
     await s.l.close();
     await s.built.close();
   });
