@@ -655,6 +655,11 @@ export class KnowledgeBase {
     return d;
   }
 
+  /** Bytes the diff cache holds (its estimate of what the diffs it keeps take), at most diffCacheBytes. */
+  get diffCacheBytes(): number {
+    return this.diffs.calculatedSize;
+  }
+
   /** Why a diff paired each rule: the aligner's method and score (neighbouring editions), or the alignment steps between. */
   explain(from: EditionInfo, to: EditionInfo): (c: RuleChange) => PairReason | null {
     if (!this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'lineage_pairs'`).get()) {

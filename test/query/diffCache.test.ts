@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
+import { corpusDb } from '../cli/corpusDb.js';
+
+const dbFile = corpusDb();
+
+test('the diff cache keeps at most 8 MB of diffs by default, and fills up to about that', () => {
+  const MB = 1024 * 1024;
+  const kb = KnowledgeBase.open(dbFile());
+  // the same diffs in a cache that keeps them all: what they weigh together
+  const all = KnowledgeBase.open(dbFile(), { diffCacheBytes: 1024 * MB });
+  try {
+    const editions = kb.editions().filter((e) => e.family === 'cr');
+    assert.ok(editions.length >= 4);
+    // every ordered pair, without word segments (quick to compute): about 1.2-1.7 MB each, 15 MB together
+    let largest = 0;
+    for (const from of editions) {
+      for (const to of editions) {
+        if (from.id === to.id) continue;
+        const before = all.diffCacheBytes;
+        all.diff(from, to, { segments: false });
+        largest = Math.max(largest, all.diffCacheBytes - before);
+        kb.diff(from, to, { segments: false });
+        assert.ok(kb.diffCacheBytes <= 8 * MB, `${kb.diffCacheBytes} bytes`);
+      }
+    }
+    assert.ok(all.diffCacheBytes > 12 * MB, `the diffs weigh ${all.diffCacheBytes} bytes together: not enough to fill the cache`);
+    // full: the next diff would not have fitted
+    assert.ok(kb.diffCacheBytes > 8 * MB - largest, `${kb.diffCacheBytes} bytes kept, the largest diff ${largest}`);
+  } finally {
+    kb.close();
+    all.close();
+  }
+});
