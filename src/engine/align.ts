@@ -823,23 +823,3 @@ function kindsCompatible(a: string, b: string): boolean {
   // the 2009 rewrite turned some rules into sections and some subrules into rules
   return a !== 'ruling' && b !== 'ruling';
 }
-
-/**
- * Assigns lineage ids along a chain of editions in date order: `alignments[k]` aligns
- * edition k with edition k+1. Ids are consecutive integers from `firstId`.
- */
-export function assignLineages(sizes: number[], alignments: Array<Pick<Alignment, 'afterToBefore'>>, firstId = 1): { ids: Int32Array[]; nextId: number } {
-  let next = firstId;
-  const ids: Int32Array[] = [];
-  sizes.forEach((n, k) => {
-    const cur = new Int32Array(n);
-    const prev = ids[k - 1];
-    const al = k > 0 ? alignments[k - 1] : undefined;
-    for (let i = 0; i < n; i++) {
-      const j = al ? (al.afterToBefore[i] ?? -1) : -1;
-      cur[i] = prev && j !== -1 ? prev[j]! : next++;
-    }
-    ids.push(cur);
-  });
-  return { ids, nextId: next };
-}

@@ -1,8 +1,6 @@
 import { inScope, sectionOf } from '../core/ruleNumber.js';
 import { compareTexts, textClass } from './compareRule.js';
 import type { DiffText, ResolveLineage, TextChange, TextClass, TitleOf } from './compareRule.js';
-import { extractReferences } from '../core/references.js';
-import type { Reference } from '../core/references.js';
 import { wordDiff } from './wordDiff.js';
 import type { DiffSegment } from './wordDiff.js';
 
@@ -390,12 +388,6 @@ export function diffToJson(d: EditionDiff): {
     glossary: d.glossary.map((g) => ({ term: g.term, before: g.before, after: g.after, textChange: g.textChange })),
     examples: d.examples.map((x) => ({ number: x.number, before: x.before, after: x.after, textChange: x.textChange })),
   };
-}
-
-/** Extracts the references of every rule once, so repeated diffs don't redo it. */
-export function withReferences<T extends { text: string; refs?: Reference[] }>(rules: T[]): T[] {
-  for (const r of rules) r.refs ??= extractReferences(r.text);
-  return rules;
 }
 
 /**
