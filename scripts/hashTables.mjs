@@ -22,7 +22,10 @@ for (const table of tables) {
     .map((c) => `"${c}"`);
   const hash = createHash('sha256');
   let rows = 0;
-  for (const row of db.prepare(`SELECT ${columns.join(', ')} FROM "${table}" ORDER BY ${columns.join(', ')}`).raw().iterate()) {
+  for (const row of db
+    .prepare(`SELECT ${columns.join(', ')} FROM "${table}" ORDER BY ${columns.join(', ')}`)
+    .raw()
+    .iterate()) {
     hash.update(JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) + '\n');
     rows++;
   }
