@@ -289,11 +289,7 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
     kept = kept.filter((c) => c.kinds.some((k) => ks.has(k)));
   }
 
-  const counts = { added: 0, removed: 0, renumbered: 0, substantive: 0, references: 0, typography: 0, total: 0 };
-  for (const c of kept) {
-    counts.total++;
-    for (const k of c.kinds) counts[k]++;
-  }
+  const counts = countChanges(kept);
   const bySection = new Map<string, number>();
   for (const c of kept) bySection.set(c.section, (bySection.get(c.section) ?? 0) + 1);
   const titles = e.titles([...bySection.keys()].filter((s) => SECTION.test(s)));
@@ -309,6 +305,16 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
     examples: opts.section === undefined ? examples : examples.filter((x) => inScope(x.number, opts.section!)),
     glossary: e.glossary ? diffGlossary(e.glossary, withSegments, resolveFrom, resolveTo, e.targetTitles) : [],
   };
+}
+
+/** Counts rule changes by kind (a renumbered rule may be reworded too: it counts in both), and in all. */
+export function countChanges(changes: readonly RuleChange[]): EditionDiff['counts'] {
+  const counts = { added: 0, removed: 0, renumbered: 0, substantive: 0, references: 0, typography: 0, total: 0 };
+  for (const c of changes) {
+    counts.total++;
+    for (const k of c.kinds) counts[k]++;
+  }
+  return counts;
 }
 
 const CLASS_ORDER: TextClass[] = ['none', 'typography', 'references', 'correction', 'substantive'];
