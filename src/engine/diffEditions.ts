@@ -1,4 +1,5 @@
 import { inScope, sectionOf } from '../core/ruleNumber.js';
+import { termKey } from '../core/termKey.js';
 import { compareTexts, textClass } from './compareRule.js';
 import type { DiffText, ResolveLineage, TextChange, TextClass, TitleOf } from './compareRule.js';
 import { wordDiff } from './wordDiff.js';
@@ -337,7 +338,7 @@ export function classifyTexts(
   return CLASS_ORDER[worst]!;
 }
 
-/** Glossary changes by term (case-insensitive): added, removed and reworded definitions (only their texts are read). */
+/** Glossary changes by term (the same term: see termKey): added, removed and reworded definitions (only their texts are read). */
 export function diffGlossary(
   g: GlossaryPair,
   withSegments = true,
@@ -345,12 +346,11 @@ export function diffGlossary(
   resolveTo: ResolveLineage = () => null,
   titles?: { before: TitleOf; after: TitleOf },
 ): GlossaryChange[] {
-  const key = (t: string): string => t.trim().toLowerCase();
-  const before = new Map(g.from.map(([term, id]) => [key(term), id]));
+  const before = new Map(g.from.map(([term, id]) => [termKey(term), id]));
   const out: GlossaryChange[] = [];
   const seen = new Set<string>();
   for (const [term, id] of g.to) {
-    const k = key(term);
+    const k = termKey(term);
     seen.add(k);
     const old = before.get(k);
     if (old === undefined) out.push({ term, before: null, after: g.text(id).text, textChange: 'substantive' });
@@ -368,7 +368,7 @@ export function diffGlossary(
       });
     }
   }
-  for (const [term, id] of g.from) if (!seen.has(key(term))) out.push({ term, before: g.text(id).text, after: null, textChange: 'substantive' });
+  for (const [term, id] of g.from) if (!seen.has(termKey(term))) out.push({ term, before: g.text(id).text, after: null, textChange: 'substantive' });
   return out;
 }
 

@@ -492,7 +492,7 @@ export class KnowledgeBase {
 
   // ---- glossary and keywords
 
-  /** A glossary entry by term, case-insensitive (ASCII letters), or null. */
+  /** A glossary entry by term (case and typography folded: see termKey), or null. */
   glossaryTerm(editionId: number, term: string): GlossaryRecord | null {
     return this.snapshot.glossaryEntry(editionId, term);
   }
