@@ -273,7 +273,7 @@ export class EditionGroups {
       if (repairAmbiguousWords(doc, best.decoded.ambiguous, attested) > 0 && hashes) {
         // the worker hashed the texts as decoded: the repaired ones are hashed again
         const before = hashes;
-        hashes = textHashes(doc, (t, i) => (t === decoded[i] ? [before[2 * i]!, before[2 * i + 1]!] : hashPair(t)));
+        hashes = textHashes(doc, (t, i) => (t === decoded[i] ? [before.h[i]!, before.normH[i]!] : hashPair(t)));
       }
       // the repair reports itself, and checks the structure again, in the document's warnings
       best.docWarnings = doc.warnings;
