@@ -214,11 +214,43 @@ const SECTION = /^\d{3}$/;
 /** Diffs two editions already paired (see loadDiff): reads only the rules of changed pairs, added and removed rules. */
 export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDiff {
   const withSegments = opts.segments ?? true;
+  const { resolveFrom, resolveTo } = e;
+  const { changes, examples, renumbering } = ruleChanges(e, withSegments);
+
+  let kept = changes;
+  if (opts.section !== undefined) {
+    const s = opts.section;
+    kept = kept.filter((c) => inScope(c.after?.number ?? '', s) || inScope(c.before?.number ?? '', s));
+  }
+  if (opts.kinds) {
+    const ks = new Set(opts.kinds);
+    kept = kept.filter((c) => c.kinds.some((k) => ks.has(k)));
+  }
+
+  const counts = countChanges(kept);
+  const bySection = new Map<string, number>();
+  for (const c of kept) bySection.set(c.section, (bySection.get(c.section) ?? 0) + 1);
+  const titles = e.titles([...bySection.keys()].filter((s) => SECTION.test(s)));
+  const sections = [...bySection].map(([section, n]) => ({ section, title: titles.get(section) ?? null, changes: n }));
+
+  return {
+    from: e.from,
+    to: e.to,
+    changes: kept,
+    sections,
+    counts,
+    renumbering: opts.section === undefined ? renumbering : renumbering.filter((r) => inScope(r.from, opts.section!) || inScope(r.to, opts.section!)),
+    examples: opts.section === undefined ? examples : examples.filter((x) => inScope(x.number, opts.section!)),
+    glossary: e.glossary ? diffGlossary(e.glossary, withSegments, resolveFrom, resolveTo, e.targetTitles) : [],
+  };
+}
+
+/** Every rule change of two paired editions (`to` order, a removed rule where it stood), changed examples, and renumberings. */
+function ruleChanges(e: PairedEditions, withSegments: boolean): Pick<EditionDiff, 'changes' | 'examples' | 'renumbering'> {
   const { pairing, resolveFrom, resolveTo } = e;
   const changes: RuleChange[] = [];
   const examples: ExampleChange[] = [];
   const renumbering: EditionDiff['renumbering'] = [];
-
   const order = changeOrder(pairing, e.fromLength);
   // (an index loop: for-of over a typed array allocates a result object per element until optimized)
   for (let n = 0; n < order.length; n++) {
@@ -279,33 +311,7 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
     if (cmp.correction) changes[changes.length - 1]!.correction = true;
     if (withSegments && b.text !== r.text) changes[changes.length - 1]!.segments = wordDiff(b.text, r.text);
   }
-
-  let kept = changes;
-  if (opts.section !== undefined) {
-    const s = opts.section;
-    kept = kept.filter((c) => inScope(c.after?.number ?? '', s) || inScope(c.before?.number ?? '', s));
-  }
-  if (opts.kinds) {
-    const ks = new Set(opts.kinds);
-    kept = kept.filter((c) => c.kinds.some((k) => ks.has(k)));
-  }
-
-  const counts = countChanges(kept);
-  const bySection = new Map<string, number>();
-  for (const c of kept) bySection.set(c.section, (bySection.get(c.section) ?? 0) + 1);
-  const titles = e.titles([...bySection.keys()].filter((s) => SECTION.test(s)));
-  const sections = [...bySection].map(([section, n]) => ({ section, title: titles.get(section) ?? null, changes: n }));
-
-  return {
-    from: e.from,
-    to: e.to,
-    changes: kept,
-    sections,
-    counts,
-    renumbering: opts.section === undefined ? renumbering : renumbering.filter((r) => inScope(r.from, opts.section!) || inScope(r.to, opts.section!)),
-    examples: opts.section === undefined ? examples : examples.filter((x) => inScope(x.number, opts.section!)),
-    glossary: e.glossary ? diffGlossary(e.glossary, withSegments, resolveFrom, resolveTo, e.targetTitles) : [],
-  };
+  return { changes, examples, renumbering };
 }
 
 /** Counts rule changes by kind (a renumbered rule may be reworded too: it counts in both), and in all. */
