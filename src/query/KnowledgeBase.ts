@@ -16,7 +16,7 @@ import { citing, danglingRefs, glossaryCiting, staleRefs, type DanglingRef, type
 import { GlossaryMatcher, type GlossaryMention } from './GlossaryMatcher.js';
 import { QueryError } from './QueryError.js';
 import { ruleHistoryOf, termHistoryOf, type RuleHistoryAnswer } from './ruleHistories.js';
-import { adjacent, ancestors, children, childrenOf, descendants, neighbours, rulesPage, sections } from './ruleTree.js';
+import { adjacent, ancestors, children, childrenOf, descendants, rulesPage, sections } from './ruleTree.js';
 import { searchEdition, type SearchQuery } from './searchEdition.js';
 
 /** An edition argument resolved: the edition, and whether the argument pinned it (answers never change). */
@@ -206,11 +206,6 @@ export class KnowledgeBase {
    */
   adjacent(rule: RuleRecord): { previous: RuleRecord | null; next: RuleRecord | null } {
     return adjacent(this.snapshot, rule);
-  }
-
-  /** The rules just before and after a rule in document order. */
-  neighbours(rule: RuleRecord): { previous: RuleRecord | null; next: RuleRecord | null } {
-    return neighbours(this.snapshot, rule);
   }
 
   /**

@@ -58,11 +58,6 @@ export function adjacent(s: Snapshot, rule: RuleRecord): { previous: RuleRecord 
   return { previous: find(-1), next: find(1) };
 }
 
-/** The rules just before and after a rule in document order. */
-export function neighbours(s: Snapshot, rule: RuleRecord): { previous: RuleRecord | null; next: RuleRecord | null } {
-  return { previous: rule.ord > 0 ? s.ruleAt(rule.editionId, rule.ord - 1) : null, next: s.ruleAt(rule.editionId, rule.ord + 1) };
-}
-
 /** A page of rules in document order after position `after`, within `section` (a part, section or rule) if given. */
 export function rulesPage(s: Snapshot, editionId: number, opts: { section?: string | null; after?: number; limit: number }): RuleRecord[] {
   const section = opts.section ?? null;
