@@ -1,6 +1,3 @@
-import type { WordParagraph } from './parseWordDocument.js';
-
-const VAL = /\bw:val="([^"]*)"/;
 const ENTITY = /&(?:#(\d+)|#x([0-9a-fA-F]+)|(amp|lt|gt|quot|apos));/g;
 const NAMED = new Map([
   ['amp', '&'],
@@ -18,21 +15,6 @@ function unescapeXml(s: string): string {
   );
 }
 
-/** Text read from UTF-8 bytes as Latin-1 (one character a byte), decoded as the UTF-8 it is. */
-function utf8(s: string): string {
-  return HIGH.test(s) ? Buffer.from(s, 'latin1').toString('utf8') : s;
-}
-
-/** Style names by style id, from word/styles.xml ("CR1001a" → "CR 100.1a"). */
-export function docxStyleNames(stylesXml: string): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const m of stylesXml.matchAll(/<w:style\b[^>]*\bw:styleId="([^"]*)"[^>]*>([\s\S]*?)<\/w:style>/g)) {
-    const name = /<w:name\b[^>]*\bw:val="([^"]*)"/.exec(m[2]!);
-    names.set(unescapeXml(m[1]!), unescapeXml(name ? name[1]! : m[1]!));
-  }
-  return names;
-}
-
 /** Whether `xml` has `name` at `at`, followed by white space, ">" or "/" (a whole tag name). */
 function tagAt(xml: string, at: number, name: string): boolean {
   if (!xml.startsWith(name, at)) return false;
@@ -42,14 +24,14 @@ function tagAt(xml: string, at: number, name: string): boolean {
 
 /**
  * The tag at `at` (after "<w:") that makes text or structure, or null (runs, properties and the rest):
- * a text run, a paragraph, its style, tabs, breaks, hyphens and symbols. Deleted text and field codes are other tags.
+ * a text run, a paragraph, tabs, breaks, hyphens and symbols. Deleted text and field codes are other tags.
  */
 function tagOf(xml: string, at: number): string | null {
   switch (xml.charCodeAt(at)) {
     case 0x74: // t
       return tagAt(xml, at, 't') ? 't' : tagAt(xml, at, 'tab') ? 'tab' : null;
     case 0x70: // p
-      return tagAt(xml, at, 'p') ? 'p' : tagAt(xml, at, 'pStyle') ? 'pStyle' : null;
+      return tagAt(xml, at, 'p') ? 'p' : null;
     case 0x62: // b
       return tagAt(xml, at, 'br') ? 'br' : null;
     case 0x63: // c
@@ -64,18 +46,18 @@ function tagOf(xml: string, at: number): string | null {
 }
 
 /**
- * The paragraphs of a .docx body (word/document.xml, as its UTF-8 bytes) in document order, each with
- * its text and paragraph style name: text runs, tabs and breaks as Word shows them; deleted text, field
- * codes and the fallback copy of alternate content are left out.
+ * The paragraphs of a .docx body (word/document.xml, as its UTF-8 bytes) in document order, each as
+ * its text: text runs, tabs and breaks as Word shows them; deleted text, field codes and the fallback
+ * copy of alternate content are left out.
  */
-export function docxParagraphs(documentXml: Uint8Array, styleNames: Map<string, string> = new Map()): WordParagraph[] {
+export function docxParagraphs(documentXml: Uint8Array): string[] {
   // Scanned as Latin-1 (the markup is ASCII; a one-byte string, half the size of the text decoded),
-  // and only the text runs and style names are decoded as UTF-8.
+  // and only the text runs are decoded as UTF-8.
   const bytes = Buffer.from(documentXml.buffer, documentXml.byteOffset, documentXml.byteLength);
   const xml = bytes.toString('latin1');
-  const out: WordParagraph[] = [];
+  const out: string[] = [];
   // A paragraph can hold another (a text box inside a run): a stack, emitted as each one closes.
-  const open: Array<{ text: string; style: string | null }> = [];
+  const open: Array<{ text: string }> = [];
   for (let lt = xml.indexOf('<'); lt !== -1; lt = xml.indexOf('<', lt + 1)) {
     const close = xml.charCodeAt(lt + 1) === 0x2f;
     const at = lt + (close ? 2 : 1);
@@ -116,15 +98,9 @@ export function docxParagraphs(documentXml: Uint8Array, styleNames: Map<string, 
       case 'p':
         if (close) {
           const done = open.pop();
-          if (done) out.push(done);
-        } else if (selfClosing) out.push({ text: '', style: null });
-        else open.push({ text: '', style: null });
-        break;
-      case 'pStyle':
-        if (p) {
-          const id = unescapeXml(utf8(VAL.exec(attrs)?.[1] ?? ''));
-          p.style = styleNames.get(id) ?? id;
-        }
+          if (done) out.push(done.text);
+        } else if (selfClosing) out.push('');
+        else open.push({ text: '' });
         break;
       case 'tab':
         // a tab stop definition in the paragraph properties is not text

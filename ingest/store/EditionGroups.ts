@@ -4,7 +4,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { ParsedCopy } from './parseTask.js';
 import { outranks } from './outranks.js';
 import { releaseBuffer } from './releaseBuffer.js';
-import { hashedRules, hashPair, storedTexts, textHashes } from './textHashes.js';
+import { hashedRules, hashPair, storedTexts, textHashes, type TextHashes } from './textHashes.js';
 import { labelDateOf, type Manifest } from './sources.js';
 import { repairAmbiguousWords, wordsToCheck } from './resolveAmbiguousWords.js';
 import { countDiffering, findingsOf, type DocumentSummary, type EditionCounts } from './summarizeDocument.js';
@@ -264,19 +264,7 @@ export class EditionGroups {
     // a better copy is always one not stored yet (the others were worse than the stored one), so it still has its document
     const parsed = best.copy ? readCopy(best.copy, best.deflated) : null;
     const doc = parsed?.doc;
-    let hashes = parsed?.hashes;
-    if (attested && doc && best.decoded.ambiguous && !this.settled.has(best.index)) {
-      this.settled.add(best.index);
-      const decoded = storedTexts(doc);
-      if (repairAmbiguousWords(doc, best.decoded.ambiguous, attested) > 0 && hashes) {
-        // the worker hashed the texts as decoded: the repaired ones are hashed again
-        const before = hashes;
-        hashes = textHashes(doc, (t, i) => (t === decoded[i] ? [before[2 * i]!, before[2 * i + 1]!] : hashPair(t)));
-      }
-      // the repair reports itself, and checks the structure again, in the document's warnings
-      best.docWarnings = doc.warnings;
-      best.findings = findingsOf(doc);
-    }
+    const hashes = parsed && attested ? this.repaired(best, parsed, attested) : parsed?.hashes;
     let editionId: number;
     if (replace) {
       if (g.ourPrimary || g.before) this.replacedContent = true;
@@ -297,7 +285,46 @@ export class EditionGroups {
     } else {
       editionId = g.ourPrimary ? this.writer.findEdition(family, date)!.id : g.before!.id;
     }
+    const files = this.recordFiles(g, best, editionId);
     const primary = g.ourPrimary;
+    g.report = {
+      family,
+      effectiveDate: date,
+      label: '',
+      official: true,
+      status: g.before ? (primary ? 'replaced' : 'merged') : 'added',
+      primary: primary ? primary.path : '(previously stored file)',
+      files,
+      counts: best.counts,
+      unaccountedLines: best.unaccounted,
+      findings: best.findings.length,
+      warnings: [...warnings, ...best.docWarnings.map((w) => `${best.path}${w.line === null ? '' : `:${w.line}`}: ${w.message}`)],
+    };
+    g.clean = true;
+  }
+
+  /**
+   * Settles the ambiguous words of the best copy's document (once per input) by the words other editions
+   * attest, in place; returns its text hashes, those of repaired texts hashed again.
+   */
+  private repaired(best: Member, parsed: ParsedCopy, attested: ReadonlySet<string>): TextHashes {
+    const { doc, hashes } = parsed;
+    if (!best.decoded.ambiguous || this.settled.has(best.index)) return hashes;
+    this.settled.add(best.index);
+    const decoded = storedTexts(doc);
+    let out = hashes;
+    if (repairAmbiguousWords(doc, best.decoded.ambiguous, attested) > 0) {
+      // the worker hashed the texts as decoded: the repaired ones are hashed again
+      out = textHashes(doc, (t, i) => (t === decoded[i] ? [hashes.h[i]!, hashes.normH[i]!] : hashPair(t)));
+    }
+    // the repair reports itself, and checks the structure again, in the document's warnings
+    best.docWarnings = doc.warnings;
+    best.findings = findingsOf(doc);
+    return out;
+  }
+
+  /** Records the files of an edition (its candidates and their identical copies) as stored; returns them as its report lists them. */
+  private recordFiles(g: Group, best: Member, editionId: number): EditionReport['files'] {
     const files: EditionReport['files'] = [];
     for (const c of g.candidates) {
       const differing = c === best ? 0 : c.entries.length === 0 ? c.differing : countDiffering(best.entries, c.entries);
@@ -322,7 +349,7 @@ export class EditionGroups {
         format: c.format,
         labelDate: labelDateOf(c.path),
         editionId,
-        role: c === primary ? 'primary' : 'duplicate',
+        role: c === g.ourPrimary ? 'primary' : 'duplicate',
         differing,
         report: {
           identicalCopies: copies,
@@ -337,20 +364,7 @@ export class EditionGroups {
       dropCopy(c);
       if (c !== best) c.entries = new Float64Array(0);
     }
-    g.report = {
-      family,
-      effectiveDate: date,
-      label: '',
-      official: true,
-      status: g.before ? (primary ? 'replaced' : 'merged') : 'added',
-      primary: primary ? primary.path : '(previously stored file)',
-      files,
-      counts: best.counts,
-      unaccountedLines: best.unaccounted,
-      findings: best.findings.length,
-      warnings: [...warnings, ...best.docWarnings.map((w) => `${best.path}${w.line === null ? '' : `:${w.line}`}: ${w.message}`)],
-    };
-    g.clean = true;
+    return files;
   }
 }
 

@@ -1,10 +1,12 @@
 import type { DocumentFamily, ParsedDocument } from '../../src/core/types.js';
 import { hash53 } from './hash53.js';
 import { normalizeText } from '../../src/core/normalize.js';
-import { storedTexts } from './textHashes.js';
+import { storedTexts, type TextHashes } from './textHashes.js';
 import { wholeWords } from './resolveAmbiguousWords.js';
 import type { Db } from '../../src/db/openDb.js';
 import { STORE_FORMAT, storeFormatProblem } from '../../src/db/storeFormat.js';
+
+export { hash53 } from './hash53.js';
 
 /** What is stored of an edition besides its parsed document. */
 export interface EditionMeta {
@@ -239,14 +241,14 @@ export class Writer {
    * Stores (or replaces the content of) one edition from a parsed document; returns its id.
    * New texts reach the full-text index at the next indexNewTexts() (one batch indexes faster).
    */
-  storeEdition(meta: EditionMeta, doc: ParsedDocument, hashes?: Float64Array): number {
+  storeEdition(meta: EditionMeta, doc: ParsedDocument, hashes?: TextHashes): number {
     // texts in storedTexts order, with their precomputed hashes when given
     const texts = storedTexts(doc);
     let k = 0;
     const intern = (): number => {
-      const body = texts[k / 2]!;
-      const id = hashes ? this.internText(body, hashes[k], hashes[k + 1]) : this.internText(body);
-      k += 2;
+      const body = texts[k]!;
+      const id = hashes ? this.internText(body, hashes.h[k]!, hashes.normH[k]!) : this.internText(body);
+      k++;
       return id;
     };
     const row = {
@@ -313,7 +315,7 @@ export class Writer {
     }
     doc.abilityWords.forEach((word, ord) => this.s.insertAbilityWord.run({ editionId: id, ord, word }));
     doc.index.forEach((e, ord) => this.s.insertIndex.run({ editionId: id, ord, topic: e.topic, targets: JSON.stringify(e.targets) }));
-    if (hashes && k !== hashes.length) throw new Error(`storeEdition: ${hashes.length / 2} text hashes given for ${k / 2} texts`);
+    if (hashes && k !== hashes.h.length) throw new Error(`storeEdition: ${hashes.h.length} text hashes given for ${k} texts`);
     return id;
   }
 

@@ -4,7 +4,7 @@ import { parseInput } from './parseInput.js';
 import { CopyGate } from './CopyGate.js';
 import { editionDateOf, readLocalInput, sha256Hex } from './sources.js';
 import { summarizeDocument, type DocumentSummary } from './summarizeDocument.js';
-import { hashPair, textHashes } from './textHashes.js';
+import { hashPair, textHashes, type TextHashes } from './textHashes.js';
 import type { DecodedText, ParsedDocument } from '../../src/core/types.js';
 
 /** One input to parse: its name (for messages), bytes and transport content type. */
@@ -35,15 +35,15 @@ export type ParseOutcome =
       doc: ParsedDocument;
       decoded: Omit<DecodedText, 'text'>;
       fidelity: number[];
-      /** hash53 of each text and of its normalized form (see textHashes), for the writer. */
-      hashes: Float64Array;
+      /** hash53 of each text and of its normalized form, for the writer. */
+      hashes: TextHashes;
     }
   | { ok: false; source: string; reason: string };
 
 /** A parsed document with its text hashes (see textHashes). */
 export interface ParsedCopy {
   doc: ParsedDocument;
-  hashes: Float64Array;
+  hashes: TextHashes;
 }
 
 /**

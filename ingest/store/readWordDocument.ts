@@ -1,9 +1,8 @@
 import { extname } from 'node:path';
-import { docxParagraphs, docxStyleNames } from '../parse/docxParagraphs.js';
+import { docxParagraphs } from '../parse/docxParagraphs.js';
 import { findEffectiveDate } from '../parse/effectiveDate.js';
 import { expectedDate } from './expectedDate.js';
 import { IngestError } from '../parse/IngestError.js';
-import type { WordParagraph } from '../parse/parseWordDocument.js';
 import { readZipEntry, ZipEntryTooLarge, ZipError, zipEntryNames } from './readZipEntry.js';
 import { labelDateOf } from './sources.js';
 import { wordBinaryProblem } from './wordBinaryProblem.js';
@@ -55,7 +54,7 @@ function notWord(bytes: Uint8Array): string {
  * Extracts the paragraphs of a Word document (the library loading stays here, at the edge).
  * Throws IngestError naming `location` for a corrupt, truncated, encrypted or mislabelled document.
  */
-export async function readWordDocument(location: string, bytes: Uint8Array, kind: WordKind): Promise<WordParagraph[]> {
+export async function readWordDocument(location: string, bytes: Uint8Array, kind: WordKind): Promise<string[]> {
   if (kind === 'docx') {
     if (startsWith(bytes, OLE)) {
       // Word saves a password-protected .docx as an encrypted compound file
@@ -69,8 +68,7 @@ export async function readWordDocument(location: string, bytes: Uint8Array, kind
     try {
       const xml = readZipEntry(bytes, 'word/document.xml', { maxBytes: MAX_PART_BYTES });
       if (xml === null) throw new IngestError(location, 'corrupt .docx: the zip holds no word/document.xml');
-      const styles = readZipEntry(bytes, 'word/styles.xml', { maxBytes: MAX_PART_BYTES });
-      return docxParagraphs(xml, styles ? docxStyleNames(styles.toString('utf8')) : new Map<string, string>());
+      return docxParagraphs(xml);
     } catch (e) {
       if (e instanceof ZipEntryTooLarge) throw new IngestError(location, `${e.message}: not a Rules document`);
       if (e instanceof ZipError) throw new IngestError(location, `corrupt .docx: ${e.message}`);
@@ -89,7 +87,7 @@ export async function readWordDocument(location: string, bytes: Uint8Array, kind
   } catch (e) {
     throw new IngestError(location, `corrupt .doc (truncated, encrypted or damaged): ${(e as Error).message}`);
   }
-  return body.split('\n').map((text) => ({ text, style: null }));
+  return body.split('\n');
 }
 
 /**

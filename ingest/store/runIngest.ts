@@ -1,19 +1,20 @@
-import { copyFileSync, existsSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { openReadOnlyDb, openWritableDb } from '../../src/db/openDb.js';
+import { existsSync } from 'node:fs';
+import { openReadOnlyDb } from '../../src/db/openDb.js';
 import { storeFormatProblem } from '../../src/db/storeFormat.js';
-import { Writer } from './Writer.js';
+import type { Writer } from './Writer.js';
 import { Catalog } from '../../src/db/Catalog.js';
-import { alignEditions, type Alignment } from '../../src/engine/align.js';
 import type { DecodedText, ParsedDocument } from '../../src/core/types.js';
-import { EditionGroups, type AlignablePair, type Candidate, type EditionReport } from './EditionGroups.js';
+import { ChainAlignments } from './ChainAlignments.js';
+import { EditionGroups, type Candidate, type EditionReport } from './EditionGroups.js';
 import { expectedInputDate } from './readWordDocument.js';
 import { IngestError } from '../parse/IngestError.js';
 import { lockDatabase } from './lockDatabase.js';
-import { startParsing, type ParsePool } from './parsePool.js';
-import type { ParseReply } from './parseTask.js';
+import { startParsing } from './parsePool.js';
+import type { ParseReply, ParseTask } from './parseTask.js';
 import { storeDerived, storeReferences } from './storeDerived.js';
 import { storeFragment, type FragmentReport } from './storeFragment.js';
+import { threadCpu, threadCpuSeconds } from './threadCpu.js';
+import { removeStaleCopies, writeAtomically } from './writeAtomically.js';
 import { editionDateOf, fetchInput, labelDateOf, readLocalInput, type LoadedInput, type InputRef, type Manifest } from './sources.js';
 
 /** What to ingest and where. */
@@ -93,6 +94,23 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
   }
 }
 
+/** The inputs of a run once read: those to parse, as parse tasks, and what the run reports of each. */
+interface ReadInputs {
+  tasks: ParseTask[];
+  inputs: Array<{ location: string; sha256: string; size: number }>;
+  /** Byte-identical copies of an input (the two archives often hold the same file): parsed once, reported as merged. */
+  aliases: Map<string, string[]>;
+  /** Each input's expected effective date (see IngestOptions.expectedDate), guessed when read. */
+  expected: Array<string | null>;
+}
+
+/** What the parse-and-store phase leaves for the phases after it. */
+interface Parsed {
+  fragments: Array<{ index: number; decoded: Omit<DecodedText, 'text'>; doc: ParsedDocument }>;
+  rejections: Array<{ index: number; source: string; reason: string }>;
+}
+
+/** An ingest under the lock, in named phases: read, parse+store, fragments, align, derived, commit. */
 async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
   const started = performance.now();
   const report: IngestReport = {
@@ -115,16 +133,57 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
     mark = now;
   };
   const stored = storedState(opts.dbFile);
-  const known = stored.hashes;
+  const read = await readInputs(opts, stored.hashes, report);
+  phase('read');
+  if (read.tasks.length === 0) return finish(report, started);
+
+  await writeAtomically(opts.dbFile, opts.maxPages, async (writer) => {
+    const groups = new EditionGroups(writer, opts.manifest ?? null, read.aliases, read.expected);
+    const chain = new ChainAlignments(groups, stored.editions);
+    // CPU seconds of each thread (by id) when the parse workers ended
+    const workersCpu = new Map<number, number>();
+    try {
+      const parsed = await parseAndStore(writer, groups, chain, read, opts, workersCpu);
+      phase('parse+store');
+      writer.db.transaction(() => {
+        storeFragments(writer, parsed.fragments, read.inputs, opts.edition ?? null, report);
+        // replaced editions leave texts nothing refers to
+        if (groups.replacedContent) writer.pruneOrphans();
+      })();
+      report.editions = groups.reports();
+      report.rejected.push(...parsed.rejections.sort((a, b) => a.index - b.index).map(({ source, reason }) => ({ source, reason })));
+      if (report.editions.length === 0 && report.fragments.length === 0) return false;
+      phase('fragments');
+      const alignments = chain.final();
+      phase('align');
+      writer.db.transaction(() => {
+        storeDerived(writer, alignments);
+        opts.afterStore?.(writer);
+      })();
+      phase('derived');
+      return true;
+    } finally {
+      report.threadCpuSeconds = threadCpuSeconds(workersCpu);
+    }
+  });
+  phase('commit');
+  report.wrote = report.editions.length > 0 || report.fragments.length > 0;
+  return finish(report, started);
+}
+
+/**
+ * Reads every input (a download or a local file), skipping those already stored or identical to one
+ * read before and rejecting those that cannot be read; guesses the date of each of the others.
+ */
+async function readInputs(opts: IngestOptions, known: Set<string>, report: IngestReport): Promise<ReadInputs> {
   const seen = new Map<string, string>();
-  // Byte-identical copies (the two archives often hold the same file) are parsed once and reported as merged.
   const aliases = new Map<string, string[]>();
   const loaded: Array<Omit<LoadedInput, 'bytes'> & { bytes: Buffer | null; size: number }> = [];
   // guessed when read: a local file's bytes are then let go, and read again by the parse worker
   const expected: Array<string | null> = [];
   const guess = opts.expectedDate ?? expectedInputDate;
-  let done = 0;
   const total = opts.inputs.length * 2;
+  let done = 0;
   for (const ref of opts.inputs) {
     opts.onProgress?.(done++, total, ref.location);
     try {
@@ -150,174 +209,88 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
       report.rejected.push({ source: e.source, reason: e.reason });
     }
   }
-  done = opts.inputs.length + (opts.inputs.length - loaded.length);
-  phase('read');
-  if (loaded.length === 0) return finish(report, started);
   // Downloaded bytes go to the parse pool, which lets go of each input once it is sent to a worker.
   const tasks = loaded.map((l) => ({ path: l.ref.location, bytes: l.bytes, size: l.size, sha256: l.sha256, contentType: l.contentType }));
   const inputs = loaded.map((l) => ({ location: l.ref.location, sha256: l.sha256, size: l.size }));
-  loaded.length = 0;
+  return { tasks, inputs, aliases, expected };
+}
 
-  await writeAtomically(opts.dbFile, opts.maxPages, async (writer) => {
-    const groups = new EditionGroups(writer, opts.manifest ?? null, aliases, expected);
-    const fragments: Array<{ index: number; decoded: Omit<DecodedText, 'text'>; doc: ParsedDocument }> = [];
-    // reported in input order, whichever worker finished first
-    const parseRejections: Array<{ index: number; source: string; reason: string }> = [];
-    // Consecutive editions aligned as they become final (null: one was let go; the lineage step aligns them).
-    const alignments = new Map<string, { before: number; after: number; result: Alignment | null }>();
-    // sides each stored document was aligned on: 1 with its successor, 2 with its predecessor, 4 let go
-    const aligned = new Map<number, number>();
-    const align = (p: AlignablePair): void => {
-      const prev = alignments.get(p.key);
-      if (prev && prev.before === p.before && prev.after === p.after) return;
-      const rules = p.rules();
-      alignments.set(p.key, { before: p.before, after: p.after, result: rules ? alignEditions(...rules) : null });
-      aligned.set(p.before, (aligned.get(p.before) ?? 0) | 1);
-      aligned.set(p.after, (aligned.get(p.after) ?? 0) | 2);
-    };
-    let pool: ParsePool | null = null;
-    let failure: unknown = null;
-    // Aligns the consecutive editions that are final; an edition aligned with both its neighbours is not needed again.
-    const alignReady = (): void => {
-      for (const p of groups.alignablePairs(stored.editions)) align(p);
-      for (const [i, sides] of aligned) {
-        if (sides !== 3) continue;
-        groups.letGo(i);
-        aligned.set(i, 4);
-      }
-      groups.compactRules();
-    };
-    // Stores what is ready, aligning editions as they are stored.
-    const progress = (all: boolean): void => {
-      if (groups.storeReady(all, alignReady) === 0 && !all) return;
-      // references of the new texts now, while the workers are still parsing
-      writer.db.transaction(() => storeReferences(writer))();
-    };
-    const onParsed = (i: number, o: ParseReply): void => {
-      if (failure !== null) return;
-      opts.onProgress?.(++done, total, inputs[i]!.location);
-      try {
-        let candidate: Candidate | null = null;
-        if (!o.ok) parseRejections.push({ index: i, source: o.source, reason: o.reason });
-        else if (!o.complete) fragments.push({ index: i, decoded: o.decoded, doc: o.doc });
-        else {
-          try {
-            candidate = toCandidate(inputs[i]!, o, i);
-          } catch (e) {
-            if (!(e instanceof IngestError)) throw e;
-            parseRejections.push({ index: i, source: e.source, reason: e.reason });
-          }
-        }
-        groups.parsed(i, candidate);
-        progress(false);
-      } catch (e) {
-        failure = e;
-      }
-    };
-    pool = startParsing(tasks, onParsed, { order: parseOrder(expected), ...(opts.workerMemoryMb ? { workerMemoryMb: opts.workerMemoryMb } : {}) });
-    // CPU seconds of each thread (by id) when the parse workers ended
-    let workersCpu = new Map<number, number>();
+/**
+ * Parses the inputs on worker threads and stores each edition as soon as no input still being parsed
+ * can belong to it, aligning consecutive editions as they are stored and storing the new texts'
+ * references while the workers parse; then, the workers gone, stores what is left. Fragments and
+ * rejections are left for the next phases. `workersCpu` gets each thread's CPU seconds when the workers ended.
+ */
+async function parseAndStore(
+  writer: Writer,
+  groups: EditionGroups,
+  chain: ChainAlignments,
+  read: ReadInputs,
+  opts: IngestOptions,
+  workersCpu: Map<number, number>,
+): Promise<Parsed> {
+  const { inputs } = read;
+  const out: Parsed = { fragments: [], rejections: [] };
+  // progress counts each input read, then each parsed (skipped ones were done when read)
+  const total = opts.inputs.length * 2;
+  let done = opts.inputs.length + (opts.inputs.length - inputs.length);
+  let failure: unknown = null;
+  const progress = (all: boolean): void => {
+    if (groups.storeReady(all, () => chain.alignReady()) === 0 && !all) return;
+    // references of the new texts now, while the workers are still parsing
+    writer.db.transaction(() => storeReferences(writer))();
+  };
+  const onParsed = (i: number, o: ParseReply): void => {
+    if (failure !== null) return;
+    opts.onProgress?.(++done, total, inputs[i]!.location);
     try {
-      await pool.parsed;
-      // the parse workers are done: their memory goes before the last editions and the lineage are stored
-      workersCpu = threadCpu();
-      await pool.close();
-      if (failure !== null) throw failure;
-      progress(true);
-      opts.onProgress?.(total, total, '');
-      phase('parse+store');
-      writer.db.transaction(() => {
-        for (const f of fragments.sort((a, b) => a.index - b.index)) {
-          const { location: path, sha256, size } = inputs[f.index]!;
-          const input = { path, sha256, size, decoded: f.decoded, doc: f.doc };
-          try {
-            // A nested transaction is a savepoint: a refused fragment leaves nothing behind.
-            report.fragments.push(writer.db.transaction(() => storeFragment(writer, input, opts.edition ?? null))());
-          } catch (e) {
-            if (!(e instanceof IngestError)) throw e;
-            report.rejected.push({ source: e.source, reason: e.reason });
-          }
+      let candidate: Candidate | null = null;
+      if (!o.ok) out.rejections.push({ index: i, source: o.source, reason: o.reason });
+      else if (!o.complete) out.fragments.push({ index: i, decoded: o.decoded, doc: o.doc });
+      else {
+        try {
+          candidate = toCandidate(inputs[i]!, o, i);
+        } catch (e) {
+          if (!(e instanceof IngestError)) throw e;
+          out.rejections.push({ index: i, source: e.source, reason: e.reason });
         }
-        // replaced editions leave texts nothing refers to
-        if (groups.replacedContent) writer.pruneOrphans();
-      })();
-      report.editions = groups.reports();
-      report.rejected.push(...parseRejections.sort((a, b) => a.index - b.index).map(({ source, reason }) => ({ source, reason })));
-      if (report.editions.length === 0 && report.fragments.length === 0) return false;
-      phase('fragments');
-      // alignments of the final chain whose documents are the ones stored
-      const precomputed = new Map<string, Alignment>();
-      for (const p of groups.alignablePairs(stored.editions)) {
-        align(p);
-        const al = alignments.get(p.key)!.result;
-        if (al) precomputed.set(p.key, al);
       }
-      phase('align');
-      writer.db.transaction(() => {
-        storeDerived(writer, precomputed);
-        opts.afterStore?.(writer);
-      })();
-      phase('derived');
-      return true;
-    } finally {
-      await pool.close();
-      report.threadCpuSeconds = threadCpuSeconds(workersCpu);
+      groups.parsed(i, candidate);
+      progress(false);
+    } catch (e) {
+      failure = e;
     }
+  };
+  const pool = startParsing(read.tasks, onParsed, {
+    order: parseOrder(read.expected),
+    ...(opts.workerMemoryMb ? { workerMemoryMb: opts.workerMemoryMb } : {}),
   });
-  phase('commit');
-  report.wrote = report.editions.length > 0 || report.fragments.length > 0;
-  return finish(report, started);
-}
-
-/**
- * Deletes temporary copies of the database left by ingest runs that were killed. Called under
- * the ingest lock, so no other run is writing one: every copy is stale, even one whose process
- * id now belongs to another process.
- */
-function removeStaleCopies(dbFile: string): void {
-  const dir = dirname(resolve(dbFile));
-  const prefix = `${basename(dbFile)}.tmp-`;
-  if (!existsSync(dir)) return;
-  for (const name of readdirSync(dir)) {
-    if (name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length))) rmSync(join(dir, name), { force: true });
+  try {
+    await pool.parsed;
+    // the parse workers are done: their memory goes before the last editions and the lineage are stored
+    for (const [tid, s] of threadCpu()) workersCpu.set(tid, s);
+    await pool.close();
+    if (failure !== null) throw failure;
+    progress(true);
+    opts.onProgress?.(total, total, '');
+    return out;
+  } finally {
+    await pool.close();
   }
 }
 
-/** CPU seconds used so far by each thread of this process, by thread id (Linux /proc; elsewhere none). */
-function threadCpu(): Map<number, number> {
-  const dir = '/proc/self/task';
-  const out = new Map<number, number>();
-  if (!existsSync(dir)) return out;
-  for (const tid of readdirSync(dir)) {
+/** Stores the fragments (excerpts, scraped pages) in input order, each in a savepoint: a refused one leaves nothing behind. */
+function storeFragments(writer: Writer, fragments: Parsed['fragments'], inputs: ReadInputs['inputs'], edition: string | null, report: IngestReport): void {
+  for (const f of fragments.sort((a, b) => a.index - b.index)) {
+    const { location: path, sha256, size } = inputs[f.index]!;
+    const input = { path, sha256, size, decoded: f.decoded, doc: f.doc };
     try {
-      // utime and stime: fields 14 and 15, counted after the parenthesized thread name
-      const f = readFileSync(`${dir}/${tid}/stat`, 'utf8')
-        .replace(/^.*\) /, '')
-        .split(' ');
-      out.set(Number(tid), (Number(f[11]) + Number(f[12])) / 100);
-    } catch {
-      // the thread ended meanwhile
+      report.fragments.push(writer.db.transaction(() => storeFragment(writer, input, edition))());
+    } catch (e) {
+      if (!(e instanceof IngestError)) throw e;
+      report.rejected.push({ source: e.source, reason: e.reason });
     }
   }
-  return out;
-}
-
-/**
- * CPU seconds of each thread of this process, the one running the ingest first; threads that ended
- * since `earlier` was taken (the parse workers) as they were then. Threads under 0.05 s are left out.
- */
-function threadCpuSeconds(earlier: Map<number, number>): number[] {
-  const all = new Map([...earlier, ...threadCpu()]);
-  if (all.size === 0) return [];
-  // this thread's id ("PID/task/TID"): the main thread's is the process id
-  let self = process.pid;
-  try {
-    self = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  } catch {
-    // no /proc/thread-self: the main thread
-  }
-  const others = [...all].filter(([tid, s]) => tid !== self && s >= 0.05).sort((a, b) => a[0] - b[0]);
-  return [all.get(self) ?? 0, ...others.map(([, s]) => s)];
 }
 
 function finish(report: IngestReport, started: number): IngestReport {
@@ -370,50 +343,4 @@ function storedState(dbFile: string): { hashes: Set<string>; editions: Set<strin
   } finally {
     db.close();
   }
-}
-
-/**
- * Builds into a temporary copy and renames it over the database only on success, and only
- * when `fn` says something was written. A full disk (or quota) fails the run with a message
- * naming the copy being written; the database itself is never written, so it stays as it was.
- */
-async function writeAtomically(dbFile: string, maxPages: number | undefined, fn: (writer: Writer) => Promise<boolean>): Promise<void> {
-  const tmp = `${dbFile}.tmp-${process.pid}`;
-  rmSync(tmp, { force: true });
-  try {
-    if (existsSync(dbFile)) copyFileSync(dbFile, tmp);
-    const db = openWritableDb(tmp);
-    let keep = false;
-    try {
-      // The copy is thrown away on failure, so it needs no journal on disk; and one outer
-      // transaction (each edition's db.transaction() inside it is a savepoint) writes every
-      // page once at the end instead of at each edition's commit.
-      db.pragma('journal_mode = MEMORY');
-      if (maxPages !== undefined) db.pragma(`max_page_count = ${Math.floor(maxPages)}`);
-      db.exec('BEGIN');
-      keep = await fn(new Writer(db));
-      if (keep) {
-        db.exec('COMMIT');
-        db.pragma('optimize');
-      }
-    } finally {
-      db.close();
-    }
-    if (keep) renameSync(tmp, dbFile);
-    else rmSync(tmp, { force: true });
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    const why = fullDisk(e);
-    if (why === null) throw e;
-    const previous = existsSync(dbFile) ? 'the previous database is intact' : 'no database was created';
-    throw new Error(`${why} while writing ${tmp} (the new copy of ${dbFile}); nothing was changed: ${previous}`, { cause: e });
-  }
-}
-
-/** What a write error says about the disk ("the disk is full"), or null when it is some other error. */
-function fullDisk(e: unknown): string | null {
-  const code = (e as { code?: unknown } | null)?.code;
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC') return 'the disk is full';
-  if (code === 'EDQUOT') return 'the disk quota is exceeded';
-  return null;
 }

@@ -1,5 +1,6 @@
 import { FINDING_CODES } from '../parse/checkStructure.js';
 import { hash53 } from './hash53.js';
+import type { TextHashes } from './textHashes.js';
 import type { DocumentFamily, ParsedDocument } from '../../src/core/types.js';
 
 /** Counts of what an edition holds. */
@@ -28,8 +29,8 @@ export interface DocumentSummary {
   entries: Float64Array;
 }
 
-/** The summary of a parsed document, from its text hashes (textHashes order). */
-export function summarizeDocument(doc: ParsedDocument, hashes: Float64Array): DocumentSummary {
+/** The summary of a parsed document, from its text hashes. */
+export function summarizeDocument(doc: ParsedDocument, hashes: TextHashes): DocumentSummary {
   return {
     family: doc.family,
     format: doc.format,
@@ -52,35 +53,34 @@ export function findingsOf(doc: ParsedDocument): string[] {
  * text hashes, in storedTexts order), keyed by number or term, for comparing two files of an edition
  * (see countDiffering): [hash53 of the key, hash of the texts] pairs, sorted by key, one per key (the last).
  */
-function entries(doc: ParsedDocument, hashes: Float64Array): Float64Array {
+function entries(doc: ParsedDocument, hashes: TextHashes): Float64Array {
   const keys: string[] = [];
   const values: number[] = [];
-  let k = 1;
+  const norm = hashes.normH;
+  let k = 0;
   for (const r of doc.rules) {
     keys.push(r.number);
-    const text = hashes[k]!;
-    k += 2;
+    const text = norm[k++]!;
     if (r.examples.length === 0) values.push(text);
     else {
       const parts = [text];
-      for (let e = 0; e < r.examples.length; e++, k += 2) parts.push(hashes[k]!);
+      for (let e = 0; e < r.examples.length; e++) parts.push(norm[k++]!);
       values.push(hash53(parts.join(',')));
     }
   }
   for (const g of doc.glossary) {
     keys.push(`glossary:${g.term.toLowerCase()}`);
-    values.push(hashes[k]!);
-    k += 2;
+    values.push(norm[k++]!);
   }
   // the Rulings Summaries' notes, by section (see storedTexts)
   for (const r of doc.rules) {
     if (!r.notes || r.notes.length === 0) continue;
     const parts: number[] = [];
-    for (let n = 0; n < r.notes.length; n++, k += 2) parts.push(hashes[k]!);
+    for (let n = 0; n < r.notes.length; n++) parts.push(norm[k++]!);
     keys.push(`notes:${r.number}`);
     values.push(hash53(parts.join(',')));
   }
-  if (k - 1 !== hashes.length) throw new Error(`entries: ${hashes.length / 2} text hashes do not match the document's texts`);
+  if (k !== norm.length) throw new Error(`entries: ${norm.length} text hashes do not match the document's texts`);
   // as numbers, a few bytes each instead of a map of strings (an ingest keeps one for each edition)
   const h = Float64Array.from(keys, hash53);
   // by key, and of the entries of one key the last (as a map keeps it) first

@@ -15,36 +15,43 @@ export function storedTexts(doc: ParsedDocument): string[] {
   return out;
 }
 
+/**
+ * hash53 of every text of a document (in storedTexts order) and of its normalized form: text i hashes to
+ * `h[i]`, normalized to `normH[i]`. Computed where the document is parsed, so the writer only looks them up;
+ * typed arrays, so they cost 16 bytes a text, travel in a serialized copy and are freed with it.
+ */
+export interface TextHashes {
+  h: Float64Array;
+  normH: Float64Array;
+}
+
 /** hash53 of a text and of its normalized form. */
 export function hashPair(text: string, normalize: (s: string) => string = normalizeText): [h: number, normH: number] {
   return [hash53(text), hash53(normalize(text))];
 }
 
 /**
- * hash53 of every text of a document and of its normalized form, in storedTexts order
- * ([h, normH] pairs): computed where the document is parsed, so the writer only looks them up.
- * `pair` (given each text and its position) may be memoized by the caller (consecutive editions repeat most texts).
+ * The TextHashes of a document. `pair` (given each text and its position) may be memoized by the caller
+ * (consecutive editions repeat most texts).
  */
-export function textHashes(doc: ParsedDocument, pair: (text: string, index: number) => readonly [number, number] = (t) => hashPair(t)): Float64Array {
+export function textHashes(doc: ParsedDocument, pair: (text: string, index: number) => readonly [number, number] = (t) => hashPair(t)): TextHashes {
   const texts = storedTexts(doc);
-  const out = new Float64Array(texts.length * 2);
+  const out = { h: new Float64Array(texts.length), normH: new Float64Array(texts.length) };
   texts.forEach((t, i) => {
-    const [h, nh] = pair(t, i);
-    out[2 * i] = h;
-    out[2 * i + 1] = nh;
+    [out.h[i], out.normH[i]] = pair(t, i);
   });
   return out;
 }
 
-/** A document's rules as the aligner takes them, with their texts' hashes (`hashes` in storedTexts order, see textHashes). */
-export function hashedRules(rules: RuleNode[], hashes: Float64Array): AlignRule[] {
+/** A document's rules as the aligner takes them, with their texts' hashes. */
+export function hashedRules(rules: RuleNode[], hashes: TextHashes): AlignRule[] {
   const out = new Array<AlignRule>(rules.length);
   let k = 0;
   for (let i = 0; i < rules.length; i++) {
     const { number, text, parent, kind, examples } = rules[i]!;
-    out[i] = { number, text, parent, kind, examples, h: hashes[k]!, normH: hashes[k + 1]! };
+    out[i] = { number, text, parent, kind, examples, h: hashes.h[k]!, normH: hashes.normH[k]! };
     // a rule's text, then its examples'
-    k += 2 * (1 + examples.length);
+    k += 1 + examples.length;
   }
   return out;
 }

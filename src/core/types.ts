@@ -126,14 +126,6 @@ export interface ParsedDocument {
   warnings: ParseWarning[];
 }
 
-/** A keyword ability (702.x) or keyword action (701.x) derived from the rules. */
-export interface KeywordEntry {
-  kind: 'ability' | 'action';
-  /** The keyword's section rule number, e.g. "702.19". */
-  number: string;
-  name: string;
-}
-
 /** Result of decoding a byte buffer into text. */
 export interface DecodedText {
   text: string;

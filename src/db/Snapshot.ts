@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Reference } from '../core/references.js';
 import type { EditionInfo, GlossaryRecord, PartRecord, RuleRecord, TextRefRecord } from '../core/records.js';
 import { wordsOf } from '../core/suggest.js';
+import { termKey } from '../core/termKey.js';
 import { TextIndex, type EditionSearch } from './TextIndex.js';
 import type { Db } from './openDb.js';
 
@@ -41,9 +42,6 @@ interface LinkRow {
   prevEditionId: number;
   prevPos: number;
 }
-
-/** A glossary term folded for lookup: ASCII letters lower-cased, as SQLite's lower() does. */
-const foldTerm = (s: string): string => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
 
 /** Editions per search index: neighbours share most texts (twenty hold about 1.3 times the texts of one). */
 const SEARCH_GROUP = 20;
@@ -129,7 +127,7 @@ export class Snapshot {
     for (const [id, term, textId] of all<[number, string, number]>('SELECT id, term, text_id FROM glossary_versions')) {
       this.glossaryVersions.set(id, { term, textId });
       add(this.glossaryVersionsOfText, textId, id);
-      const key = foldTerm(term);
+      const key = termKey(term);
       const same = this.glossaryByTerm.get(key);
       if (same) same.push(id);
       else this.glossaryByTerm.set(key, [id]);
@@ -378,9 +376,9 @@ export class Snapshot {
     return Array.from(e.glossary, (id, ord) => this.glossaryRecord(editionId, ord, id));
   }
 
-  /** An edition's glossary entry for a term, case-insensitive (ASCII letters), or null. */
+  /** An edition's glossary entry for a term (the same term: see termKey), or null. */
   glossaryEntry(editionId: number, term: string): GlossaryRecord | null {
-    const ids = this.glossaryByTerm.get(foldTerm(term.trim()));
+    const ids = this.glossaryByTerm.get(termKey(term));
     if (!ids) return null;
     const e = this.edition(editionId);
     let best: GlossaryRecord | null = null;

@@ -1,8 +1,7 @@
 import { inScope, sectionOf } from '../core/ruleNumber.js';
+import { termKey } from '../core/termKey.js';
 import { compareTexts, textClass } from './compareRule.js';
 import type { DiffText, ResolveLineage, TextChange, TextClass, TitleOf } from './compareRule.js';
-import { extractReferences } from '../core/references.js';
-import type { Reference } from '../core/references.js';
 import { wordDiff } from './wordDiff.js';
 import type { DiffSegment } from './wordDiff.js';
 
@@ -43,7 +42,7 @@ export interface RuleChange {
 }
 
 /** Examples of a continuing rule that changed. */
-interface ExampleChange {
+export interface ExampleChange {
   lineage: number;
   number: string;
   before: string[];
@@ -52,7 +51,7 @@ interface ExampleChange {
   textChange: TextClass;
 }
 
-interface GlossaryChange {
+export interface GlossaryChange {
   term: string;
   before: string | null;
   after: string | null;
@@ -147,7 +146,7 @@ export function pairLineages(from: ArrayLike<number>, to: ArrayLike<number>): In
  * The order changes are listed in: `to` document order (index i >= 0), each removed `from` rule
  * (encoded as -1 - j) right after its nearest surviving predecessor, removed rules in `from` order.
  */
-function changeOrder(pairing: Int32Array, fromLength: number): Int32Array {
+export function changeOrder(pairing: Int32Array, fromLength: number): Int32Array {
   const toPosOfFrom = new Int32Array(fromLength).fill(-1);
   for (let i = 0; i < pairing.length; i++) if (pairing[i]! >= 0) toPosOfFrom[pairing[i]!] = i;
   // removed rules after to-position p (p = -1: before everything), chained through `next` in from order
@@ -198,11 +197,11 @@ export interface PairedEditions {
   targetTitles?: { before: TitleOf; after: TitleOf };
   /** Section titles ("702" -> its text) of the given sections: the `to` edition's, else the `from` one's. */
   titles(sections: string[]): Map<string, string>;
-  glossary?: GlossaryPair | undefined;
+  glossary?: GlossaryPair;
 }
 
 /** Two glossaries as diffGlossary reads them: terms with their definitions' text ids, and the texts by id. */
-interface GlossaryPair {
+export interface GlossaryPair {
   from: Array<[term: string, textId: number]>;
   to: Array<[term: string, textId: number]>;
   text(id: number): DiffText;
@@ -215,11 +214,43 @@ const SECTION = /^\d{3}$/;
 /** Diffs two editions already paired (see loadDiff): reads only the rules of changed pairs, added and removed rules. */
 export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDiff {
   const withSegments = opts.segments ?? true;
+  const { resolveFrom, resolveTo } = e;
+  const { changes, examples, renumbering } = ruleChanges(e, withSegments);
+
+  let kept = changes;
+  if (opts.section !== undefined) {
+    const s = opts.section;
+    kept = kept.filter((c) => inScope(c.after?.number ?? '', s) || inScope(c.before?.number ?? '', s));
+  }
+  if (opts.kinds) {
+    const ks = new Set(opts.kinds);
+    kept = kept.filter((c) => c.kinds.some((k) => ks.has(k)));
+  }
+
+  const counts = countChanges(kept);
+  const bySection = new Map<string, number>();
+  for (const c of kept) bySection.set(c.section, (bySection.get(c.section) ?? 0) + 1);
+  const titles = e.titles([...bySection.keys()].filter((s) => SECTION.test(s)));
+  const sections = [...bySection].map(([section, n]) => ({ section, title: titles.get(section) ?? null, changes: n }));
+
+  return {
+    from: e.from,
+    to: e.to,
+    changes: kept,
+    sections,
+    counts,
+    renumbering: opts.section === undefined ? renumbering : renumbering.filter((r) => inScope(r.from, opts.section!) || inScope(r.to, opts.section!)),
+    examples: opts.section === undefined ? examples : examples.filter((x) => inScope(x.number, opts.section!)),
+    glossary: e.glossary ? diffGlossary(e.glossary, withSegments, resolveFrom, resolveTo, e.targetTitles) : [],
+  };
+}
+
+/** Every rule change of two paired editions (`to` order, a removed rule where it stood), changed examples, and renumberings. */
+function ruleChanges(e: PairedEditions, withSegments: boolean): Pick<EditionDiff, 'changes' | 'examples' | 'renumbering'> {
   const { pairing, resolveFrom, resolveTo } = e;
   const changes: RuleChange[] = [];
   const examples: ExampleChange[] = [];
   const renumbering: EditionDiff['renumbering'] = [];
-
   const order = changeOrder(pairing, e.fromLength);
   // (an index loop: for-of over a typed array allocates a result object per element until optimized)
   for (let n = 0; n < order.length; n++) {
@@ -280,43 +311,23 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
     if (cmp.correction) changes[changes.length - 1]!.correction = true;
     if (withSegments && b.text !== r.text) changes[changes.length - 1]!.segments = wordDiff(b.text, r.text);
   }
+  return { changes, examples, renumbering };
+}
 
-  let kept = changes;
-  if (opts.section !== undefined) {
-    const s = opts.section;
-    kept = kept.filter((c) => inScope(c.after?.number ?? '', s) || inScope(c.before?.number ?? '', s));
-  }
-  if (opts.kinds) {
-    const ks = new Set(opts.kinds);
-    kept = kept.filter((c) => c.kinds.some((k) => ks.has(k)));
-  }
-
+/** Counts rule changes by kind (a renumbered rule may be reworded too: it counts in both), and in all. */
+export function countChanges(changes: readonly RuleChange[]): EditionDiff['counts'] {
   const counts = { added: 0, removed: 0, renumbered: 0, substantive: 0, references: 0, typography: 0, total: 0 };
-  for (const c of kept) {
+  for (const c of changes) {
     counts.total++;
     for (const k of c.kinds) counts[k]++;
   }
-  const bySection = new Map<string, number>();
-  for (const c of kept) bySection.set(c.section, (bySection.get(c.section) ?? 0) + 1);
-  const titles = e.titles([...bySection.keys()].filter((s) => SECTION.test(s)));
-  const sections = [...bySection].map(([section, n]) => ({ section, title: titles.get(section) ?? null, changes: n }));
-
-  return {
-    from: e.from,
-    to: e.to,
-    changes: kept,
-    sections,
-    counts,
-    renumbering: opts.section === undefined ? renumbering : renumbering.filter((r) => inScope(r.from, opts.section!) || inScope(r.to, opts.section!)),
-    examples: opts.section === undefined ? examples : examples.filter((x) => inScope(x.number, opts.section!)),
-    glossary: e.glossary ? diffGlossary(e.glossary, withSegments, resolveFrom, resolveTo, e.targetTitles) : [],
-  };
+  return counts;
 }
 
 const CLASS_ORDER: TextClass[] = ['none', 'typography', 'references', 'correction', 'substantive'];
 
 /** The strongest class among paired texts (examples, definitions); 'substantive' when their number differs. */
-function classifyTexts(
+export function classifyTexts(
   before: DiffText[],
   after: DiffText[],
   resolveFrom: ResolveLineage,
@@ -333,20 +344,19 @@ function classifyTexts(
   return CLASS_ORDER[worst]!;
 }
 
-/** Glossary changes by term (case-insensitive): added, removed and reworded definitions (only their texts are read). */
-function diffGlossary(
+/** Glossary changes by term (the same term: see termKey): added, removed and reworded definitions (only their texts are read). */
+export function diffGlossary(
   g: GlossaryPair,
   withSegments = true,
   resolveFrom: ResolveLineage = () => null,
   resolveTo: ResolveLineage = () => null,
   titles?: { before: TitleOf; after: TitleOf },
 ): GlossaryChange[] {
-  const key = (t: string): string => t.trim().toLowerCase();
-  const before = new Map(g.from.map(([term, id]) => [key(term), id]));
+  const before = new Map(g.from.map(([term, id]) => [termKey(term), id]));
   const out: GlossaryChange[] = [];
   const seen = new Set<string>();
   for (const [term, id] of g.to) {
-    const k = key(term);
+    const k = termKey(term);
     seen.add(k);
     const old = before.get(k);
     if (old === undefined) out.push({ term, before: null, after: g.text(id).text, textChange: 'substantive' });
@@ -364,7 +374,7 @@ function diffGlossary(
       });
     }
   }
-  for (const [term, id] of g.from) if (!seen.has(key(term))) out.push({ term, before: g.text(id).text, after: null, textChange: 'substantive' });
+  for (const [term, id] of g.from) if (!seen.has(termKey(term))) out.push({ term, before: g.text(id).text, after: null, textChange: 'substantive' });
   return out;
 }
 
@@ -390,12 +400,6 @@ export function diffToJson(d: EditionDiff): {
     glossary: d.glossary.map((g) => ({ term: g.term, before: g.before, after: g.after, textChange: g.textChange })),
     examples: d.examples.map((x) => ({ number: x.number, before: x.before, after: x.after, textChange: x.textChange })),
   };
-}
-
-/** Extracts the references of every rule once, so repeated diffs don't redo it. */
-export function withReferences<T extends { text: string; refs?: Reference[] }>(rules: T[]): T[] {
-  for (const r of rules) r.refs ??= extractReferences(r.text);
-  return rules;
 }
 
 /**

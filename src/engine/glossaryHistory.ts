@@ -1,4 +1,5 @@
 import { normalizeText } from '../core/normalize.js';
+import { termKey } from '../core/termKey.js';
 import type { ResolveLineage } from './compareRule.js';
 import { compareRuleText } from './compareRule.js';
 import { ruleHistory } from './history.js';
@@ -16,11 +17,9 @@ export interface GlossaryHistory extends Omit<RuleHistory, 'numbers'> {
   terms: string[];
 }
 
-const termKey = (t: string): string => normalizeText(t);
-
 /**
  * Lineage ids of glossary entries along a chain of editions (date order): an entry continues the
- * previous edition's entry of the same term (case and typography folded), else the one unpaired
+ * previous edition's entry of the same term (termKey), else the one unpaired
  * entry with the same definition (a renamed term). `ids[k][n]` is the id of entry n of edition k.
  */
 export function glossaryLineages(editions: GlossaryEdition[]): Int32Array[] {

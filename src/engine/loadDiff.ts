@@ -21,6 +21,51 @@ export interface DiffSource {
 
 const NO_EXAMPLES: DiffText[] = [];
 
+/** An edition's rule ids as a diff reads them, with the last position of each number. */
+type EditionIds = ReturnType<DiffSource['ruleIds']> & { positionOf: ReturnType<typeof lastPositions> };
+
+/**
+ * The rule ids of two editions to pair on their lineages. An edition outside the lineage chain (an
+ * unofficial fragment) has no lineage to pair on: its rules are aligned by text with the other
+ * edition's and take their lineages.
+ */
+function lineagesOf(reader: DiffSource, fromId: number, toId: number): [EditionIds, EditionIds] {
+  const ids = (e: ReturnType<DiffSource['ruleIds']>): EditionIds => ({ ...e, positionOf: lastPositions(e.numbers) });
+  const a = ids(reader.ruleIds(fromId));
+  const b = ids(reader.ruleIds(toId));
+  const unaligned = (e: EditionIds): boolean => {
+    for (let k = 0; k < e.lineages.length; k++) if (e.lineages[k]! >= 0) return false;
+    return e.lineages.length > 0;
+  };
+  if (fromId !== toId && (unaligned(a) || unaligned(b))) {
+    const al = alignEditions(reader.alignRules(fromId), reader.alignRules(toId));
+    const take = (e: EditionIds, other: EditionIds, map: Int32Array): number[] =>
+      Array.from(e.lineages, (l, i) => (map[i]! >= 0 ? other.lineages[map[i]!]! : l));
+    if (unaligned(b)) b.lineages = take(b, a, al.afterToBefore);
+    else a.lineages = take(a, b, al.beforeToAfter);
+  }
+  return [a, b];
+}
+
+/** Example texts of the pairs whose examples changed, by examples key; the others' examples stay unread. */
+function changedExamples(reader: DiffSource, pairing: Int32Array, from: ArrayLike<number>, to: ArrayLike<number>): Map<string, DiffText[]> {
+  const out = new Map<string, DiffText[]>();
+  for (let i = 0; i < pairing.length; i++) {
+    const j = pairing[i]!;
+    if (j < 0 || from[j] === to[i]) continue;
+    const o = reader.version(from[j]!);
+    const r = reader.version(to[i]!);
+    if (o.examplesKey === r.examplesKey) continue;
+    for (const v of [o, r])
+      if (!out.has(v.examplesKey))
+        out.set(
+          v.examplesKey,
+          v.exampleIds.map((id) => reader.diffText(id)),
+        );
+  }
+  return out;
+}
+
 /**
  * Loads both editions and diffs them (the timed part of bench/diff). Rules are paired on their
  * lineage and version ids first; only the rules of changed pairs, added and removed rules are read
@@ -34,38 +79,9 @@ export function loadDiff(
   opts: { section?: string; kinds?: ChangeKind[]; segments?: boolean; rulesOnly?: boolean } = {},
 ): EditionDiff {
   const { rulesOnly = false, ...diffOpts } = opts;
-  const ids = (e: ReturnType<DiffSource['ruleIds']>) => ({ ...e, positionOf: lastPositions(e.numbers) });
-  const a = ids(reader.ruleIds(from.id));
-  const b = ids(reader.ruleIds(to.id));
-  // An edition outside the lineage chain (an unofficial fragment) has no lineage to pair on: its
-  // rules are aligned by text with the other edition's and take their lineages.
-  const unaligned = (e: typeof a): boolean => {
-    for (let k = 0; k < e.lineages.length; k++) if (e.lineages[k]! >= 0) return false;
-    return e.lineages.length > 0;
-  };
-  if (from.id !== to.id && (unaligned(a) || unaligned(b))) {
-    const al = alignEditions(reader.alignRules(from.id), reader.alignRules(to.id));
-    const take = (e: typeof a, other: typeof a, map: Int32Array): number[] => Array.from(e.lineages, (l, i) => (map[i]! >= 0 ? other.lineages[map[i]!]! : l));
-    if (unaligned(b)) b.lineages = take(b, a, al.afterToBefore);
-    else a.lineages = take(a, b, al.beforeToAfter);
-  }
+  const [a, b] = lineagesOf(reader, from.id, to.id);
   const pairing = pairLineages(a.lineages, b.lineages);
-
-  // Example texts of pairs whose examples changed; the others' examples stay unread, [] on both sides.
-  const exampleLists = new Map<string, DiffText[]>();
-  for (let i = 0; i < pairing.length && !rulesOnly; i++) {
-    const j = pairing[i]!;
-    if (j < 0 || a.versions[j] === b.versions[i]) continue;
-    const o = reader.version(a.versions[j]!);
-    const r = reader.version(b.versions[i]!);
-    if (o.examplesKey === r.examplesKey) continue;
-    for (const v of [o, r])
-      if (!exampleLists.has(v.examplesKey))
-        exampleLists.set(
-          v.examplesKey,
-          v.exampleIds.map((id) => reader.diffText(id)),
-        );
-  }
+  const exampleLists = rulesOnly ? new Map<string, DiffText[]>() : changedExamples(reader, pairing, a.versions, b.versions);
 
   // parts (read when a reference names no rule: few do) are the same part when their titles are
   let partRows: [Array<[string, string]>, Array<[string, string]>] | null = null;

@@ -1,4 +1,5 @@
 import type { GlossaryRecord } from '../core/records.js';
+import { termKey } from '../core/termKey.js';
 
 /** A glossary term used in a text: where it reads, and the entry it names. */
 export interface GlossaryMention {
@@ -12,13 +13,8 @@ const WORD_RE = /[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*/gu;
 // The longest term, in words, looked for.
 const MAX_WORDS = 6;
 
-function lower(s: string): string {
-  const l = s.toLowerCase();
-  return l.includes('’') ? l.replace(/’/g, "'") : l;
-}
-
 /**
- * Finds the glossary terms of one edition in texts: whole words, case-insensitive, longest term
+ * Finds the glossary terms of one edition in texts: whole words that are the term's (termKey, word by word), longest term
  * first, a plural "s" allowed, each term at most once per text. Obsolete entries, compound
  * headings ("Active Player, Nonactive Player Order") and terms of two letters or fewer are not looked for.
  */
@@ -30,7 +26,7 @@ export class GlossaryMatcher {
   constructor(entries: readonly GlossaryRecord[]) {
     for (const g of entries) {
       if (/\(obsolete\)|,/i.test(g.term)) continue;
-      const key = (g.term.match(WORD_RE) ?? []).map(lower).join(' ');
+      const key = (g.term.match(WORD_RE) ?? []).map(termKey).join(' ');
       const words = key.split(' ');
       // one- and two-letter terms read as ordinary words
       if (key.length <= 2 || words.length > MAX_WORDS || this.terms.has(key)) continue;
@@ -48,7 +44,7 @@ export class GlossaryMatcher {
 
   /** The terms used in a text, in text order; `skip` leaves out one entry (a definition does not cite itself). */
   mentions(text: string, skip?: GlossaryRecord): GlossaryMention[] {
-    const words = [...text.matchAll(WORD_RE)].map((m) => ({ start: m.index, end: m.index + m[0].length, key: lower(m[0]) }));
+    const words = [...text.matchAll(WORD_RE)].map((m) => ({ start: m.index, end: m.index + m[0].length, key: termKey(m[0]) }));
     const out: GlossaryMention[] = [];
     const seen = new Set<GlossaryRecord>();
     for (let i = 0; i < words.length;) {

@@ -1,36 +1,23 @@
 import { closeSync } from 'node:fs';
-import { LRUCache } from 'lru-cache';
 import { findKeywords } from '../core/keywords.js';
-import type {
-  EditionInfo,
-  Family,
-  GlossaryRecord,
-  HighlightMarks,
-  KeywordRecord,
-  PartRecord,
-  RuleRecord,
-  SearchHitKind,
-  SearchHitRecord,
-  TextRefRecord,
-} from '../core/records.js';
-import { citedTitle, titleMatches } from '../core/references.js';
+import type { EditionInfo, Family, GlossaryRecord, KeywordRecord, PartRecord, RuleRecord, SearchHitRecord, TextRefRecord } from '../core/records.js';
 import { resolveEdition } from '../core/resolveEdition.js';
-import { inScope } from '../core/ruleNumber.js';
-import { closestTerms, nearestNumbers, typoBudget } from '../core/suggest.js';
+import { closestTerms, nearestNumbers } from '../core/suggest.js';
 import { openImageDb, openReadOnlyDb, type Db } from '../db/openDb.js';
 import { openVerifiedDb, type DbFile } from '../db/openVerifiedDb.js';
 import { Snapshot } from '../db/Snapshot.js';
-import type { EditionSearch } from '../db/TextIndex.js';
-import { compareRuleText } from '../engine/compareRule.js';
-import type { ChangeKind, EditionDiff } from '../engine/diffEditions.js';
-import { ruleHistory, type RuleHistory } from '../engine/history.js';
-import { loadDiff } from '../engine/loadDiff.js';
+import type { EditionDiff, RuleChange } from '../engine/diffEditions.js';
 import { explainPairs, type PairReason } from '../engine/explainPairs.js';
-import { glossaryHistory, type GlossaryHistory } from '../engine/glossaryHistory.js';
-import type { RuleChange } from '../engine/diffEditions.js';
+import type { GlossaryHistory } from '../engine/glossaryHistory.js';
 import { answerLookup, type LookupAnswer } from './answerLookup.js';
+import { DiffCache, type DiffQuery } from './DiffCache.js';
+import { editionSummaries, exportEdition, type EditionExport, type EditionSummary } from './editionSummaries.js';
+import { citing, danglingRefs, glossaryCiting, staleRefs, type DanglingRef, type StaleRef } from './editionReferences.js';
 import { GlossaryMatcher, type GlossaryMention } from './GlossaryMatcher.js';
 import { QueryError } from './QueryError.js';
+import { ruleHistoryOf, termHistoryOf, type RuleHistoryAnswer } from './ruleHistories.js';
+import { adjacent, ancestors, children, childrenOf, descendants, rulesPage, sections } from './ruleTree.js';
+import { searchEdition, type SearchQuery } from './searchEdition.js';
 
 /** An edition argument resolved: the edition, and whether the argument pinned it (answers never change). */
 export interface ResolvedEdition {
@@ -38,118 +25,16 @@ export interface ResolvedEdition {
   exact: boolean;
 }
 
-/** An edition as `crkb editions` lists it. */
-export interface EditionSummary extends EditionInfo {
-  rules: number;
-  glossary: number;
-  files: number;
-  /** The source file whose text is stored, and its sha256 (provenance). */
-  primaryFile: string | null;
-  sha256: string | null;
-}
-
-/** One edition whole: rules in document order with their examples, and the glossary. */
-export interface EditionExport {
-  effectiveDate: string;
-  rules: Array<{ number: string; parent: string | null; text: string; examples: string[] }>;
-  glossary: Array<{ term: string; definition: string }>;
-}
-
 // The shapes of diff and history answers, for the edges (which read the engine only through this layer).
 export type { ChangeKind, EditionDiff, RuleChange } from '../engine/diffEditions.js';
 export type { HistoryStep } from '../engine/history.js';
 export type { DiffSegment } from '../engine/wordDiff.js';
-
-/** Options of a diff. */
-export interface DiffQuery {
-  section?: string;
-  kinds?: ChangeKind[];
-  /** Word-level segments of changed texts (default true). */
-  segments?: boolean;
-  /** Rules only: no example or glossary changes. */
-  rulesOnly?: boolean;
-}
-
-/** A split or merge a lineage took part in, as history shows it. */
-export interface LineageLink {
-  kind: 'split' | 'merge';
-  date: string;
-  number: string;
-  lineage: number;
-  prevDate: string;
-  prevNumber: string;
-  prevLineage: number;
-}
-
-/** A rule's history across editions: the engine's steps and the splits and merges it took part in. */
-export interface RuleHistoryAnswer extends RuleHistory {
-  links: LineageLink[];
-}
-
-/** A reference whose target is no rule, section or part of its edition. */
-export interface DanglingRef {
-  source: 'rule' | 'example' | 'glossary';
-  /** The citing rule's number, or the glossary term. */
-  at: string;
-  target: string;
-  kind: 'rule' | 'section' | 'part';
-  /** The mention as it reads in the text. */
-  mention: string;
-}
-
-/** A reference whose target exists but is not what its quoted title names. */
-export interface StaleRef extends DanglingRef {
-  /** The title the citation quotes. */
-  cited: string;
-  /** The target's own title (its text) in the edition. */
-  title: string;
-}
-
-/** Options of a search. */
-export interface SearchQuery {
-  limit: number;
-  /** Hits to skip (paging). */
-  offset?: number;
-  marks?: HighlightMarks;
-  /** Escapes the text around the marks (HTML, Markdown). */
-  escape?: (text: string) => string;
-  /** Read the last word as a prefix (search as you type). */
-  prefix?: boolean;
-}
-
-/** The deepest page a search may ask for. */
-export const MAX_SEARCH_OFFSET = 10_000;
-/** Longest search text accepted, in characters. */
-export const MAX_SEARCH_LENGTH = 500;
-
-/** A word as an FTS5 string: never read as query syntax. */
-const quote = (w: string): string => `"${w.replace(/"/g, '""')}"`;
-
-/** Unicode letters and digits: what the FTS tokenizer keeps. */
-const TOKEN_RE = /[\p{L}\p{N}]+/gu;
-
-/** Where a text sits in an edition: a rule's text, one of its examples, or a glossary definition. */
-interface Place {
-  textId: number;
-  score: number;
-  /** Sort position: rules by document order, glossary entries after them. */
-  ord: number;
-  pos: number;
-  exampleIndex: number;
-  glossary: GlossaryRecord | null;
-}
-
-// Bytes a diff holds, roughly: its texts twice (before/after, two bytes a character) and some per change.
-function diffBytes(d: EditionDiff): number {
-  // texts are shared with the snapshot; what a diff adds is its objects and word segments
-  const segs = (s: Array<{ text: string }> | undefined): number => (s ? s.reduce((n, x) => n + 64 + 2 * x.text.length, 0) : 0);
-  let n = 1024 + 64 * d.renumbering.length;
-  for (const c of d.changes) n += 300 + segs(c.segments);
-  const chars = (ts: string[]): number => ts.reduce((k, t) => k + t.length, 0);
-  for (const x of d.examples) n += 300 + 2 * (chars(x.before) + chars(x.after));
-  for (const g of d.glossary) n += 300 + 2 * ((g.before?.length ?? 0) + (g.after?.length ?? 0)) + segs(g.segments);
-  return n;
-}
+// The shapes of the answers the split modules give (see the class below).
+export type { DiffQuery } from './DiffCache.js';
+export type { EditionExport, EditionSummary } from './editionSummaries.js';
+export type { DanglingRef, StaleRef } from './editionReferences.js';
+export type { LineageLink, RuleHistoryAnswer } from './ruleHistories.js';
+export { MAX_SEARCH_LENGTH, MAX_SEARCH_OFFSET, type SearchQuery } from './searchEdition.js';
 
 /** Bounds of a KnowledgeBase's caches. */
 export interface KnowledgeBaseOptions {
@@ -160,13 +45,15 @@ export interface KnowledgeBaseOptions {
 /**
  * The query layer: every read of the CLI, the API and the web pages, answered from one in-memory
  * snapshot of the database. Throws QueryError for bad arguments and missing rules; each edge
- * translates it once.
+ * translates it once. Its answers are written in modules by concern, which it calls: the rule tree
+ * (ruleTree), references (editionReferences), search (searchEdition), histories (ruleHistories), diffs
+ * (DiffCache), edition lists and exports (editionSummaries); rules, texts and the glossary it reads from the snapshot itself.
  */
 export class KnowledgeBase {
   readonly snapshot: Snapshot;
   private readonly keywordMemo = new Map<number, KeywordRecord[]>();
   private readonly matchers = new Map<number, GlossaryMatcher>();
-  private readonly diffs: LRUCache<string, EditionDiff>;
+  private readonly diffs: DiffCache;
 
   constructor(
     readonly db: Db,
@@ -175,7 +62,7 @@ export class KnowledgeBase {
     readonly file: DbFile | null = null,
   ) {
     this.snapshot = new Snapshot(db);
-    this.diffs = new LRUCache<string, EditionDiff>({ maxSize: opts.diffCacheBytes ?? 8 * 1024 * 1024, sizeCalculation: diffBytes });
+    this.diffs = new DiffCache(this.snapshot, opts.diffCacheBytes ?? 8 * 1024 * 1024);
   }
 
   /** Opens a database file read-only and loads it. */
@@ -243,29 +130,12 @@ export class KnowledgeBase {
 
   /** Every edition of a family with its counts and source files, oldest first (`crkb editions`). */
   editionSummaries(family: Family = 'cr'): EditionSummary[] {
-    return this.snapshot.editions
-      .filter((e) => e.family === family)
-      .map((e) => {
-        const src = this.snapshot.sourcesOf(e.id);
-        return {
-          ...e,
-          rules: this.ruleCount(e.id),
-          glossary: this.glossary(e.id).length,
-          files: src.files,
-          primaryFile: src.primary?.path ?? null,
-          sha256: src.primary?.sha256 ?? null,
-        };
-      });
+    return editionSummaries(this.snapshot, family);
   }
 
   /** One edition whole, as `crkb export` prints it and `/v1/editions/{edition}.json` serves it. */
   exportEdition(edition: EditionInfo): EditionExport {
-    const rules: EditionExport['rules'] = [];
-    for (let p = 0; p < this.ruleCount(edition.id); p++) {
-      const r = this.snapshot.ruleAt(edition.id, p)!;
-      rules.push({ number: r.number, parent: r.parent, text: r.text, examples: this.examples(r) });
-    }
-    return { effectiveDate: edition.effectiveDate, rules, glossary: this.glossary(edition.id).map((g) => ({ term: g.term, definition: g.definition })) };
+    return exportEdition(this.snapshot, edition);
   }
 
   /** Number of rules of an edition. */
@@ -312,45 +182,22 @@ export class KnowledgeBase {
 
   /** The rules below a rule (subrules at every depth), in document order. */
   descendants(rule: RuleRecord, limit = 2000): RuleRecord[] {
-    const inside = new Set([rule.number]);
-    const out: RuleRecord[] = [];
-    for (let p = rule.ord + 1; out.length < limit; p++) {
-      const r = this.snapshot.ruleAt(rule.editionId, p);
-      if (!r || r.parent === null || !inside.has(r.parent)) break;
-      inside.add(r.number);
-      out.push(r);
-    }
-    return out;
+    return descendants(this.snapshot, rule, limit);
   }
 
   /** Direct children of a rule, in document order. */
   children(rule: RuleRecord): RuleRecord[] {
-    return this.descendants(rule, Infinity).filter((r) => r.parent === rule.number);
+    return children(this.snapshot, rule);
   }
 
   /** Direct children of several rules of one edition, by parent number. */
   childrenOf(editionId: number, numbers: readonly string[]): Map<string, RuleRecord[]> {
-    return new Map(
-      numbers.map((n) => {
-        const r = this.rule(editionId, n);
-        return [n, r ? this.children(r) : []];
-      }),
-    );
+    return childrenOf(this.snapshot, editionId, numbers);
   }
 
   /** The enclosing rules of a rule, nearest first. */
   ancestors(rule: RuleRecord): RuleRecord[] {
-    const out: RuleRecord[] = [];
-    const seen = new Set<string>();
-    let parent = rule.parent;
-    while (parent !== null && !seen.has(parent)) {
-      seen.add(parent);
-      const r = this.rule(rule.editionId, parent);
-      if (!r) break;
-      out.push(r);
-      parent = r.parent;
-    }
-    return out;
+    return ancestors(this.snapshot, rule);
   }
 
   /**
@@ -358,18 +205,7 @@ export class KnowledgeBase {
    * (702.19 → 702.18 and 702.20; 702.19b → 702.19a and 702.19c; 702 → 701 and 703).
    */
   adjacent(rule: RuleRecord): { previous: RuleRecord | null; next: RuleRecord | null } {
-    const find = (step: 1 | -1): RuleRecord | null => {
-      for (let p = rule.ord + step; ; p += step) {
-        const r = p >= 0 ? this.snapshot.ruleAt(rule.editionId, p) : null;
-        if (!r || r.kind === rule.kind) return r;
-      }
-    };
-    return { previous: find(-1), next: find(1) };
-  }
-
-  /** The rules just before and after a rule in document order. */
-  neighbours(rule: RuleRecord): { previous: RuleRecord | null; next: RuleRecord | null } {
-    return { previous: rule.ord > 0 ? this.snapshot.ruleAt(rule.editionId, rule.ord - 1) : null, next: this.snapshot.ruleAt(rule.editionId, rule.ord + 1) };
+    return adjacent(this.snapshot, rule);
   }
 
   /**
@@ -377,27 +213,12 @@ export class KnowledgeBase {
    * section ("702") or rule ("702.19") with everything below it.
    */
   rulesPage(editionId: number, opts: { section?: string | null; after?: number; limit: number }): RuleRecord[] {
-    const section = opts.section ?? null;
-    const keep = (n: string): boolean => section === null || inScope(n, section);
-    const out: RuleRecord[] = [];
-    const count = this.ruleCount(editionId);
-    const numbers = this.numbers(editionId);
-    for (let p = Math.max(0, (opts.after ?? -1) + 1); p < count && out.length < opts.limit; p++) {
-      if (keep(numbers[p]!)) out.push(this.snapshot.ruleAt(editionId, p)!);
-    }
-    return out;
+    return rulesPage(this.snapshot, editionId, opts);
   }
 
   /** Section rules of an edition ("702" → "Keyword Abilities"). */
   sections(editionId: number): Array<{ number: string; title: string }> {
-    const out: Array<{ number: string; title: string }> = [];
-    this.numbers(editionId).forEach((n, p) => {
-      // CR sections are numbered without a dot ("702"); the Rulings Summaries' are not numbers ("E.13")
-      if (n.includes('.') && /^\d/.test(n)) return;
-      const r = this.snapshot.ruleAt(editionId, p)!;
-      if (r.kind === 'section') out.push({ number: r.number, title: r.text });
-    });
-    return out;
+    return sections(this.snapshot, editionId);
   }
 
   /** Texts by id. */
@@ -424,75 +245,27 @@ export class KnowledgeBase {
 
   /** Rules of an edition whose text or examples cite each number, by cited number, in document order. */
   citing(editionId: number, numbers: readonly string[]): Map<string, RuleRecord[]> {
-    return new Map(
-      numbers.map((n) => {
-        const positions = new Set<number>();
-        for (const t of this.snapshot.textsCitingNumber(n)) {
-          for (const p of this.snapshot.positionsUsingText(editionId, t, 'text')) positions.add(p);
-          for (const p of this.snapshot.positionsUsingText(editionId, t, 'example')) positions.add(p);
-        }
-        return [n, [...positions].sort((a, b) => a - b).map((p) => this.snapshot.ruleAt(editionId, p)!)];
-      }),
-    );
+    return citing(this.snapshot, editionId, numbers);
   }
 
   /** Glossary entries of an edition citing each number. */
   glossaryCiting(editionId: number, numbers: readonly string[]): Map<string, GlossaryRecord[]> {
-    return new Map(
-      numbers.map((n) => {
-        const out = this.snapshot.textsCitingNumber(n).flatMap((t) => this.snapshot.glossaryUsingText(editionId, t));
-        return [n, out.sort((a, b) => a.ord - b.ord)];
-      }),
-    );
-  }
-
-  /** Every reference of an edition's texts (rule texts, examples, glossary definitions), in document order. */
-  private eachRef(editionId: number, f: (source: DanglingRef['source'], at: string, text: string, ref: TextRefRecord) => void): void {
-    const each = (source: DanglingRef['source'], at: string, textId: number): void => {
-      const refs = this.snapshot.refsOfText(textId);
-      if (refs.length === 0) return;
-      const text = this.snapshot.text(textId);
-      for (const r of refs) f(source, at, text, r);
-    };
-    for (let p = 0; p < this.ruleCount(editionId); p++) {
-      const r = this.snapshot.ruleAt(editionId, p)!;
-      each('rule', r.number, r.textId);
-      for (const x of r.exampleIds) each('example', r.number, x);
-    }
-    for (const g of this.glossary(editionId)) each('glossary', g.term, g.textId);
+    return glossaryCiting(this.snapshot, editionId, numbers);
   }
 
   /** References of an edition (rule texts, examples, glossary) that resolve to nothing in it. */
   dangling(editionId: number): DanglingRef[] {
-    const numbers = new Set(this.numbers(editionId));
-    const parts = new Set(this.parts(editionId).map((p) => p.number));
-    const out: DanglingRef[] = [];
-    this.eachRef(editionId, (source, at, text, r) => {
-      if (numbers.has(r.target) || (r.kind === 'part' && parts.has(r.target))) return;
-      out.push({ source, at, target: r.target, kind: r.kind, mention: text.slice(r.start, r.end) });
-    });
-    return out;
+    return danglingRefs(this.snapshot, editionId);
   }
 
   /** References whose quoted title no longer names their (existing) target ("rule 727, "Day and Night"" when 727 is another rule). */
   staleRefs(editionId: number): StaleRef[] {
-    const parts = new Map(this.parts(editionId).map((p) => [p.number, p.title]));
-    const out: StaleRef[] = [];
-    this.eachRef(editionId, (source, at, text, r) => {
-      const after = text.slice(r.end, r.end + 4);
-      if (!after.includes('"') && !after.includes('“')) return;
-      const title = r.kind === 'part' ? parts.get(r.target) : this.rule(editionId, r.target)?.text;
-      if (title === undefined) return;
-      const cited = citedTitle(text, r.end);
-      if (cited === null || titleMatches(cited, title)) return;
-      out.push({ source, at, target: r.target, kind: r.kind, mention: text.slice(r.start, r.end), cited, title });
-    });
-    return out;
+    return staleRefs(this.snapshot, editionId);
   }
 
   // ---- glossary and keywords
 
-  /** A glossary entry by term, case-insensitive (ASCII letters), or null. */
+  /** A glossary entry by term (case and typography folded: see termKey), or null. */
   glossaryTerm(editionId: number, term: string): GlossaryRecord | null {
     return this.snapshot.glossaryEntry(editionId, term);
   }
@@ -542,117 +315,14 @@ export class KnowledgeBase {
    * word (a typo); when no text has all the words, any word may.
    */
   search(editionId: number, text: string, opts: SearchQuery): SearchHitRecord[] {
-    if (text.length > MAX_SEARCH_LENGTH) {
-      throw new QueryError('BAD_INPUT', `the search text is longer than ${MAX_SEARCH_LENGTH} characters`, { argument: 'query' });
-    }
-    const offset = opts.offset ?? 0;
-    if (!Number.isInteger(offset) || offset < 0 || offset > MAX_SEARCH_OFFSET) {
-      throw new QueryError('BAD_INPUT', `a search can be paged up to hit ${MAX_SEARCH_OFFSET}`, { argument: 'after' });
-    }
-    const words = (text.match(TOKEN_RE) ?? []).slice(0, 32);
-    if (words.length === 0 || opts.limit <= 0) return [];
-    const query = (ws: string[], join: string): string => ws.map((w, i) => (opts.prefix && i === ws.length - 1 ? `${quote(w)}*` : quote(w))).join(join);
-    const index = this.snapshot.searchOf(editionId);
-    let fts = query(words, ' ');
-    let places = this.places(editionId, index, fts, offset + opts.limit);
-    if (places.length === 0) {
-      const fixed = this.correctTypos(index, words, opts.prefix === true);
-      if (fixed) {
-        fts = query(fixed, ' ');
-        places = this.places(editionId, index, fts, offset + opts.limit);
-      }
-      // the same choice on every page: OR only when no text has all the words
-      if (places.length === 0 && words.length > 1) {
-        fts = query(fixed ?? words, ' OR ');
-        places = this.places(editionId, index, fts, offset + opts.limit);
-      }
-    }
-    const page = places.slice(offset, offset + opts.limit);
-    if (page.length === 0) return [];
-    const wanted = opts.marks ?? { open: '<mark>', close: '</mark>' };
-    // With `escape`, texts are marked with private-use characters, escaped, then given the real marks.
-    const escape = opts.escape;
-    const marks = escape ? { open: '\ue000', close: '\ue001' } : wanted;
-    const finish = (m: string): string => (escape ? escape(m).replaceAll('\ue000', wanted.open).replaceAll('\ue001', wanted.close) : m);
-    const ids = [...new Set(page.map((p) => p.textId))];
-    // Snippets and highlights are made for the whole page on first use: many callers read neither.
-    const marked: { snippet?: Map<number, string>; highlight?: Map<number, string> } = {};
-    const markOf = (id: number, what: 'snippet' | 'highlight') => (marked[what] ??= index.marks(fts, ids, marks.open, marks.close, what)).get(id);
-    return page.map((p) => {
-      const kind: SearchHitKind = p.glossary ? 'glossary' : p.exampleIndex >= 0 ? 'example' : 'rule';
-      return {
-        kind,
-        textId: p.textId,
-        score: p.score,
-        rule: p.glossary ? null : this.snapshot.ruleAt(editionId, p.pos),
-        exampleIndex: p.exampleIndex >= 0 ? p.exampleIndex : null,
-        glossary: p.glossary,
-        get snippet() {
-          return finish(markOf(p.textId, 'snippet') ?? '');
-        },
-        get highlighted() {
-          return finish(markOf(p.textId, 'highlight') ?? '');
-        },
-      };
-    });
-  }
-
-  /** The places of the best-ranked texts of an edition: at least `wanted`, and every text tied with the last. */
-  private places(editionId: number, index: EditionSearch, fts: string, wanted: number): Place[] {
-    // Every matching text has a place in the edition, so `wanted` texts (plus one, to see a tie) usually do.
-    for (let limit = wanted + 1; ; limit *= 4) {
-      const rows = index.matches(fts, limit);
-      const out: Place[] = [];
-      let last = Infinity;
-      let complete = rows.length < limit;
-      for (const [textId, score] of rows) {
-        if (out.length >= wanted && score > last) {
-          complete = true;
-          break;
-        }
-        for (const pos of this.snapshot.positionsUsingText(editionId, textId, 'text'))
-          out.push({ textId, score, ord: pos, pos, exampleIndex: -1, glossary: null });
-        for (const pos of this.snapshot.positionsUsingText(editionId, textId, 'example')) {
-          const r = this.snapshot.ruleAt(editionId, pos)!;
-          r.exampleIds.forEach((x, i) => {
-            if (x === textId) out.push({ textId, score, ord: pos, pos, exampleIndex: i, glossary: null });
-          });
-        }
-        for (const g of this.snapshot.glossaryUsingText(editionId, textId))
-          out.push({ textId, score, ord: 1_000_000 + g.ord, pos: -1, exampleIndex: -1, glossary: g });
-        last = score;
-      }
-      if (complete) return out.sort((a, b) => a.score - b.score || a.ord - b.ord || a.exampleIndex - b.exampleIndex);
-    }
-  }
-
-  /**
-   * The words with each one no text holds (in any edition: a word of another edition is no typo)
-   * replaced by the edition's closest word, or null when none changed.
-   */
-  private correctTypos(index: EditionSearch, words: string[], prefix: boolean): string[] | null {
-    let changed = false;
-    const out = words.map((w, i) => {
-      if (w.length < 4 || /\d/.test(w) || (prefix && i === words.length - 1)) return w;
-      if (index.matchesAny(quote(w)) || this.snapshot.words().has(w.toLowerCase())) return w;
-      const best = closestTerms(w.toLowerCase(), index.vocabulary(), 1, typoBudget(w))[0];
-      if (!best) return w;
-      changed = true;
-      return best.value;
-    });
-    return changed ? out : null;
+    return searchEdition(this.snapshot, editionId, text, opts);
   }
 
   // ---- diffs and history
 
-  /** Changes between two editions (any two; `from` may be later than `to`), kept in a bounded cache. */
+  /** Changes between two editions (any two; `from` may be later than `to`), kept in a bounded cache (DiffCache). */
   diff(from: EditionInfo, to: EditionInfo, opts: DiffQuery = {}): EditionDiff {
-    const key = JSON.stringify([from.id, to.id, opts.section ?? '', opts.kinds ?? [], opts.segments ?? true, opts.rulesOnly ?? false]);
-    const hit = this.diffs.get(key);
-    if (hit) return hit;
-    const d = loadDiff(this.snapshot, from, to, opts);
-    this.diffs.set(key, d);
-    return d;
+    return this.diffs.diff(from, to, opts);
   }
 
   /** Bytes the diff cache holds (its estimate of what the diffs it keeps take), at most diffCacheBytes. */
@@ -670,71 +340,14 @@ export class KnowledgeBase {
     return explainPairs(this.db, from, to, from.family);
   }
 
-  /** The lineage id of a rule number in an edition (negative for a rule never aligned), or null. */
-  private lineageAt(editionId: number, number: string): number | null {
-    const r = this.rule(editionId, number);
-    return r ? this.snapshot.ruleIds(editionId).lineages[r.ord]! : null;
-  }
-
   /** A rule's history across the official editions of its family, or null when the edition has no such rule. */
   history(edition: EditionInfo, number: string): RuleHistoryAnswer | null {
-    const lineage = this.lineageAt(edition.id, number);
-    if (lineage === null) return null;
-    const chain = this.snapshot.editions.filter((e) => e.family === edition.family && e.official);
-    const inChain = new Set(chain.map((e) => e.id));
-    const places = this.snapshot.lineagePlaces(lineage).filter(([e]) => inChain.has(e));
-    const rows = places.map(([e, pos]) => {
-      const r = this.snapshot.ruleAt(e, pos)!;
-      return { editionId: e, date: this.editionById(e)!.effectiveDate, number: r.number, text: r.text, lineage, examples: this.examples(r) };
-    });
-    if (rows.length === 0) {
-      const r = this.rule(edition.id, number)!;
-      rows.push({ editionId: edition.id, date: edition.effectiveDate, number: r.number, text: r.text, lineage, examples: this.examples(r) });
-    }
-    const editionOf = new Map(rows.map((r) => [r.date, r.editionId]));
-    const resolver = (date: string) => {
-      const eid = editionOf.get(date)!;
-      return (target: string): number | null => this.lineageAt(eid, target);
-    };
-    const h = ruleHistory(
-      rows,
-      chain.map((e) => e.effectiveDate),
-      (prev, cur) => compareRuleText(prev.text, cur.text, resolver(prev.date), resolver(cur.date)).textChange,
-    );
-    if (!h) return null;
-    return { ...h, links: this.linksOf(lineage) };
-  }
-
-  /** Splits and merges a lineage took part in, oldest first. */
-  private linksOf(lineage: number): LineageLink[] {
-    const out: LineageLink[] = [];
-    for (const l of this.snapshot.lineageLinks()) {
-      const a = this.snapshot.ruleIds(l.editionId).lineages[l.pos];
-      const b = this.snapshot.ruleIds(l.prevEditionId).lineages[l.prevPos];
-      if (a !== lineage && b !== lineage) continue;
-      out.push({
-        kind: l.kind,
-        date: this.editionById(l.editionId)!.effectiveDate,
-        number: this.snapshot.numbers(l.editionId)[l.pos]!,
-        lineage: a!,
-        prevDate: this.editionById(l.prevEditionId)!.effectiveDate,
-        prevNumber: this.snapshot.numbers(l.prevEditionId)[l.prevPos]!,
-        prevLineage: b!,
-      });
-    }
-    return out.sort((x, y) => x.date.localeCompare(y.date));
+    return ruleHistoryOf(this.snapshot, edition, number);
   }
 
   /** A glossary term's history across the official editions (renamings followed), or null when no edition (or `at`) has it. */
   glossaryHistory(term: string, at: EditionInfo | null = null, family: Family = 'cr'): GlossaryHistory | null {
-    const chain = this.snapshot.editions.filter((e) => e.family === family && e.official && this.glossary(e.id).length > 0);
-    const idOf = new Map(chain.map((e) => [e.effectiveDate, e.id]));
-    return glossaryHistory(
-      chain.map((e) => ({ date: e.effectiveDate, entries: this.glossary(e.id).map((g) => ({ term: g.term, definition: g.definition })) })),
-      term,
-      (date) => (target) => this.lineageAt(idOf.get(date)!, target),
-      at?.effectiveDate,
-    );
+    return termHistoryOf(this.snapshot, term, at, family);
   }
 
   /** Official editions of a family in which a rule number appears, oldest first. */

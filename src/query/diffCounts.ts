@@ -1,4 +1,4 @@
-import type { RuleChange } from '../engine/diffEditions.js';
+import { countChanges, type RuleChange } from '../engine/diffEditions.js';
 
 /** How many rules a diff added, removed, renumbered, changed only in references, reworded. */
 export interface DiffCounts {
@@ -9,17 +9,8 @@ export interface DiffCounts {
   substantive: number;
 }
 
-/** Counts a diff's rule changes by kind (a renumbered rule may be reworded too: it counts in both). */
+/** A diff's rule changes counted by kind (engine's countChanges, which diffs count with), as the edges show them. */
 export function diffCounts(changes: readonly RuleChange[]): DiffCounts {
-  const counts = { added: 0, removed: 0, renumbered: 0, references: 0, substantive: 0 };
-  for (const c of changes) {
-    if (!c.before) counts.added++;
-    else if (!c.after) counts.removed++;
-    else {
-      if (c.renumbered) counts.renumbered++;
-      if (c.textChange === 'references') counts.references++;
-      if (c.textChange === 'substantive') counts.substantive++;
-    }
-  }
-  return counts;
+  const { added, removed, renumbered, references, substantive } = countChanges(changes);
+  return { added, removed, renumbered, references, substantive };
 }

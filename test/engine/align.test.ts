@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { alignEditions, assignLineages } from '../../src/engine/align.js';
+import { alignEditions } from '../../src/engine/align.js';
 import type { AlignRule } from '../../src/engine/align.js';
 
 const parentOf = (n: string): string | null => {
@@ -113,7 +113,7 @@ test('rewording in place and a split are detected', () => {
   assert.deepEqual(al.splits, [{ before: 2, after: [2, 3] }]);
 });
 
-test('lineage ids survive renumbering along a chain and new rules get fresh ids', () => {
+test('a rule is followed along a chain through renumbering; a new rule continues nothing', () => {
   const e1 = ed([
     ['100', 'General'],
     ['100.1', 'These Magic rules apply to any Magic game with two or more players.'],
@@ -129,9 +129,10 @@ test('lineage ids survive renumbering along a chain and new rules get fresh ids'
     ['101.2', 'These Magic rules apply to any Magic game with two or more players.'],
   ]);
   const als = [alignEditions(e1, e2), alignEditions(e2, e3)];
-  const { ids, nextId } = assignLineages([e1.length, e2.length, e3.length], als, 10);
-  assert.equal(ids[0]![1], ids[2]![2]); // 100.1 → 100.2 → 101.2
-  assert.equal(ids[1]![1], ids[2]![1]);
-  assert.notEqual(ids[1]![1], ids[0]![1]);
-  assert.equal(nextId, 13);
+  // 100.1 → 100.2 → 101.2
+  assert.equal(als[0]!.afterToBefore[2], 1);
+  assert.equal(als[1]!.afterToBefore[2], 2);
+  // the new 100.1 continues nothing, then becomes 101.1
+  assert.equal(als[0]!.afterToBefore[1], -1);
+  assert.equal(als[1]!.afterToBefore[1], 1);
 });

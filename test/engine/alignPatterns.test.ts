@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { alignEditions, chooseMatching } from '../../src/engine/align.js';
+import { alignEditions } from '../../src/engine/align.js';
+import { chooseMatching } from '../../src/engine/align/chooseMatching.js';
 import type { Alignment } from '../../src/engine/align.js';
 import type { ParsedDocument } from '../../src/core/types.js';
 import { loadEdition } from './corpus.js';

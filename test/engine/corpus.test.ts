@@ -1,19 +1,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { alignEditions, assignLineages } from '../../src/engine/align.js';
+import { alignEditions } from '../../src/engine/align.js';
 import { diffFixtures, type FixtureEdition } from './memorySource.js';
 import type { ParsedDocument } from '../../src/core/types.js';
 import { loadEdition } from './corpus.js';
 
 function withLineages(a: ParsedDocument, b: ParsedDocument): [FixtureEdition, FixtureEdition] {
   const al = alignEditions(a.rules, b.rules);
-  const { ids } = assignLineages([a.rules.length, b.rules.length], [al]);
-  const mk = (d: ParsedDocument, lin: Int32Array): FixtureEdition => ({
+  // a's rules are lineages 1..n; b's continue them, or are new
+  const before = a.rules.map((_, j) => j + 1);
+  const after = b.rules.map((_, i) => (al.afterToBefore[i] === -1 ? a.rules.length + 1 + i : al.afterToBefore[i]! + 1));
+  const mk = (d: ParsedDocument, lin: number[]): FixtureEdition => ({
     date: d.effectiveDate ?? '',
     rules: d.rules.map((r, i) => ({ ...r, lineage: lin[i]! })),
     glossary: d.glossary,
   });
-  return [mk(a, ids[0]!), mk(b, ids[1]!)];
+  return [mk(a, before), mk(b, after)];
 }
 
 test('2021-06-18 → 2021-07-23: 309 and 706 inserted, old 706.x became 707.x', () => {

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareRuleText } from '../../src/engine/compareRule.js';
 import { diffToJson } from '../../src/engine/diffEditions.js';
+import { diffCounts } from '../../src/query/diffCounts.js';
 import { wordDiff } from '../../src/engine/wordDiff.js';
 import { ruleHistory } from '../../src/engine/history.js';
 import { diffFixtures as diffEditions, type FixtureEdition } from './memorySource.js';
@@ -111,9 +112,15 @@ test('diff pairs by lineage: renumbering, reference updates, added and removed r
     { from: '706.1', to: '707.1' },
     { from: '706.10', to: '707.10' },
   ]);
-  assert.equal(d.counts.renumbered, 2);
-  assert.equal(d.counts.added, 1);
-  assert.equal(d.counts.removed, 1);
+  assert.deepEqual(d.counts, { added: 1, removed: 1, renumbered: 2, substantive: 0, references: 1, typography: 0, total: 5 });
+  // the edges' counts are the diff's, in their order
+  assert.deepEqual(Object.entries(diffCounts(d.changes)), [
+    ['added', 1],
+    ['removed', 1],
+    ['renumbered', 2],
+    ['references', 1],
+    ['substantive', 0],
+  ]);
   assert.equal(d.examples.length, 1);
   assert.deepEqual(
     d.glossary.map((g) => [g.term, g.before, g.after]),

@@ -1,0 +1,90 @@
+import type { EditionInfo, Family, RuleRecord } from '../core/records.js';
+import type { Snapshot } from '../db/Snapshot.js';
+import { compareRuleText } from '../engine/compareRule.js';
+import { glossaryHistory, type GlossaryHistory } from '../engine/glossaryHistory.js';
+import { ruleHistory, type RuleHistory } from '../engine/history.js';
+
+/** A split or merge a lineage took part in, as history shows it. */
+export interface LineageLink {
+  kind: 'split' | 'merge';
+  date: string;
+  number: string;
+  lineage: number;
+  prevDate: string;
+  prevNumber: string;
+  prevLineage: number;
+}
+
+/** A rule's history across editions: the engine's steps and the splits and merges it took part in. */
+export interface RuleHistoryAnswer extends RuleHistory {
+  links: LineageLink[];
+}
+
+const examplesOf = (s: Snapshot, r: RuleRecord): string[] => r.exampleIds.map((id) => s.text(id));
+
+/** The lineage id of a rule number in an edition (negative for a rule never aligned), or null. */
+function lineageAt(s: Snapshot, editionId: number, number: string): number | null {
+  const r = s.ruleByNumber(editionId, number);
+  return r ? s.ruleIds(editionId).lineages[r.ord]! : null;
+}
+
+/** A rule's history across the official editions of its family, or null when the edition has no such rule. */
+export function ruleHistoryOf(s: Snapshot, edition: EditionInfo, number: string): RuleHistoryAnswer | null {
+  const lineage = lineageAt(s, edition.id, number);
+  if (lineage === null) return null;
+  const chain = s.editions.filter((e) => e.family === edition.family && e.official);
+  const inChain = new Set(chain.map((e) => e.id));
+  const places = s.lineagePlaces(lineage).filter(([e]) => inChain.has(e));
+  const rows = places.map(([e, pos]) => {
+    const r = s.ruleAt(e, pos)!;
+    return { editionId: e, date: s.editionById(e)!.effectiveDate, number: r.number, text: r.text, lineage, examples: examplesOf(s, r) };
+  });
+  if (rows.length === 0) {
+    const r = s.ruleByNumber(edition.id, number)!;
+    rows.push({ editionId: edition.id, date: edition.effectiveDate, number: r.number, text: r.text, lineage, examples: examplesOf(s, r) });
+  }
+  const editionOf = new Map(rows.map((r) => [r.date, r.editionId]));
+  const resolver = (date: string) => {
+    const eid = editionOf.get(date)!;
+    return (target: string): number | null => lineageAt(s, eid, target);
+  };
+  const h = ruleHistory(
+    rows,
+    chain.map((e) => e.effectiveDate),
+    (prev, cur) => compareRuleText(prev.text, cur.text, resolver(prev.date), resolver(cur.date)).textChange,
+  );
+  if (!h) return null;
+  return { ...h, links: linksOf(s, lineage) };
+}
+
+/** Splits and merges a lineage took part in, oldest first. */
+function linksOf(s: Snapshot, lineage: number): LineageLink[] {
+  const out: LineageLink[] = [];
+  for (const l of s.lineageLinks()) {
+    const a = s.ruleIds(l.editionId).lineages[l.pos];
+    const b = s.ruleIds(l.prevEditionId).lineages[l.prevPos];
+    if (a !== lineage && b !== lineage) continue;
+    out.push({
+      kind: l.kind,
+      date: s.editionById(l.editionId)!.effectiveDate,
+      number: s.numbers(l.editionId)[l.pos]!,
+      lineage: a!,
+      prevDate: s.editionById(l.prevEditionId)!.effectiveDate,
+      prevNumber: s.numbers(l.prevEditionId)[l.prevPos]!,
+      prevLineage: b!,
+    });
+  }
+  return out.sort((x, y) => x.date.localeCompare(y.date));
+}
+
+/** A glossary term's history across the official editions (renamings followed), or null when no edition (or `at`) has it. */
+export function termHistoryOf(s: Snapshot, term: string, at: EditionInfo | null, family: Family): GlossaryHistory | null {
+  const chain = s.editions.filter((e) => e.family === family && e.official && s.glossary(e.id).length > 0);
+  const idOf = new Map(chain.map((e) => [e.effectiveDate, e.id]));
+  return glossaryHistory(
+    chain.map((e) => ({ date: e.effectiveDate, entries: s.glossary(e.id).map((g) => ({ term: g.term, definition: g.definition })) })),
+    term,
+    (date) => (target) => lineageAt(s, idOf.get(date)!, target),
+    at?.effectiveDate,
+  );
+}

@@ -1,0 +1,145 @@
+import type { GlossaryRecord, HighlightMarks, SearchHitKind, SearchHitRecord } from '../core/records.js';
+import { closestTerms, typoBudget } from '../core/suggest.js';
+import type { Snapshot } from '../db/Snapshot.js';
+import type { EditionSearch } from '../db/TextIndex.js';
+import { QueryError } from './QueryError.js';
+
+/** Options of a search. */
+export interface SearchQuery {
+  limit: number;
+  /** Hits to skip (paging). */
+  offset?: number;
+  marks?: HighlightMarks;
+  /** Escapes the text around the marks (HTML, Markdown). */
+  escape?: (text: string) => string;
+  /** Read the last word as a prefix (search as you type). */
+  prefix?: boolean;
+}
+
+/** The deepest page a search may ask for. */
+export const MAX_SEARCH_OFFSET = 10_000;
+/** Longest search text accepted, in characters. */
+export const MAX_SEARCH_LENGTH = 500;
+
+/** A word as an FTS5 string: never read as query syntax. */
+const quote = (w: string): string => `"${w.replace(/"/g, '""')}"`;
+
+/** Unicode letters and digits: what the FTS tokenizer keeps. */
+const TOKEN_RE = /[\p{L}\p{N}]+/gu;
+
+/** Where a text sits in an edition: a rule's text, one of its examples, or a glossary definition. */
+interface Place {
+  textId: number;
+  score: number;
+  /** Sort position: rules by document order, glossary entries after them. */
+  ord: number;
+  pos: number;
+  exampleIndex: number;
+  glossary: GlossaryRecord | null;
+}
+
+/**
+ * Full-text search within one edition: bm25-ranked hits over rule texts, examples and glossary
+ * definitions, with snippet and highlight marks. `text` is user text, quoted word by word (never
+ * read as FTS syntax). All words must match; a word no text has is read as the nearest indexed
+ * word (a typo); when no text has all the words, any word may.
+ */
+export function searchEdition(s: Snapshot, editionId: number, text: string, opts: SearchQuery): SearchHitRecord[] {
+  if (text.length > MAX_SEARCH_LENGTH) {
+    throw new QueryError('BAD_INPUT', `the search text is longer than ${MAX_SEARCH_LENGTH} characters`, { argument: 'query' });
+  }
+  const offset = opts.offset ?? 0;
+  if (!Number.isInteger(offset) || offset < 0 || offset > MAX_SEARCH_OFFSET) {
+    throw new QueryError('BAD_INPUT', `a search can be paged up to hit ${MAX_SEARCH_OFFSET}`, { argument: 'after' });
+  }
+  const words = (text.match(TOKEN_RE) ?? []).slice(0, 32);
+  if (words.length === 0 || opts.limit <= 0) return [];
+  const query = (ws: string[], join: string): string => ws.map((w, i) => (opts.prefix && i === ws.length - 1 ? `${quote(w)}*` : quote(w))).join(join);
+  const index = s.searchOf(editionId);
+  let fts = query(words, ' ');
+  let places = placesOf(s, editionId, index, fts, offset + opts.limit);
+  if (places.length === 0) {
+    const fixed = correctTypos(s, index, words, opts.prefix === true);
+    if (fixed) {
+      fts = query(fixed, ' ');
+      places = placesOf(s, editionId, index, fts, offset + opts.limit);
+    }
+    // the same choice on every page: OR only when no text has all the words
+    if (places.length === 0 && words.length > 1) {
+      fts = query(fixed ?? words, ' OR ');
+      places = placesOf(s, editionId, index, fts, offset + opts.limit);
+    }
+  }
+  const page = places.slice(offset, offset + opts.limit);
+  if (page.length === 0) return [];
+  const wanted = opts.marks ?? { open: '<mark>', close: '</mark>' };
+  // With `escape`, texts are marked with private-use characters, escaped, then given the real marks.
+  const escape = opts.escape;
+  const marks = escape ? { open: '\ue000', close: '\ue001' } : wanted;
+  const finish = (m: string): string => (escape ? escape(m).replaceAll('\ue000', wanted.open).replaceAll('\ue001', wanted.close) : m);
+  const ids = [...new Set(page.map((p) => p.textId))];
+  // Snippets and highlights are made for the whole page on first use: many callers read neither.
+  const marked: { snippet?: Map<number, string>; highlight?: Map<number, string> } = {};
+  const markOf = (id: number, what: 'snippet' | 'highlight') => (marked[what] ??= index.marks(fts, ids, marks.open, marks.close, what)).get(id);
+  return page.map((p) => {
+    const kind: SearchHitKind = p.glossary ? 'glossary' : p.exampleIndex >= 0 ? 'example' : 'rule';
+    return {
+      kind,
+      textId: p.textId,
+      score: p.score,
+      rule: p.glossary ? null : s.ruleAt(editionId, p.pos),
+      exampleIndex: p.exampleIndex >= 0 ? p.exampleIndex : null,
+      glossary: p.glossary,
+      get snippet() {
+        return finish(markOf(p.textId, 'snippet') ?? '');
+      },
+      get highlighted() {
+        return finish(markOf(p.textId, 'highlight') ?? '');
+      },
+    };
+  });
+}
+
+/** The places of the best-ranked texts of an edition: at least `wanted`, and every text tied with the last. */
+function placesOf(s: Snapshot, editionId: number, index: EditionSearch, fts: string, wanted: number): Place[] {
+  // Every matching text has a place in the edition, so `wanted` texts (plus one, to see a tie) usually do.
+  for (let limit = wanted + 1; ; limit *= 4) {
+    const rows = index.matches(fts, limit);
+    const out: Place[] = [];
+    let last = Infinity;
+    let complete = rows.length < limit;
+    for (const [textId, score] of rows) {
+      if (out.length >= wanted && score > last) {
+        complete = true;
+        break;
+      }
+      for (const pos of s.positionsUsingText(editionId, textId, 'text')) out.push({ textId, score, ord: pos, pos, exampleIndex: -1, glossary: null });
+      for (const pos of s.positionsUsingText(editionId, textId, 'example')) {
+        const r = s.ruleAt(editionId, pos)!;
+        r.exampleIds.forEach((x, i) => {
+          if (x === textId) out.push({ textId, score, ord: pos, pos, exampleIndex: i, glossary: null });
+        });
+      }
+      for (const g of s.glossaryUsingText(editionId, textId)) out.push({ textId, score, ord: 1_000_000 + g.ord, pos: -1, exampleIndex: -1, glossary: g });
+      last = score;
+    }
+    if (complete) return out.sort((a, b) => a.score - b.score || a.ord - b.ord || a.exampleIndex - b.exampleIndex);
+  }
+}
+
+/**
+ * The words with each one no text holds (in any edition: a word of another edition is no typo)
+ * replaced by the edition's closest word, or null when none changed.
+ */
+function correctTypos(s: Snapshot, index: EditionSearch, words: string[], prefix: boolean): string[] | null {
+  let changed = false;
+  const out = words.map((w, i) => {
+    if (w.length < 4 || /\d/.test(w) || (prefix && i === words.length - 1)) return w;
+    if (index.matchesAny(quote(w)) || s.words().has(w.toLowerCase())) return w;
+    const best = closestTerms(w.toLowerCase(), index.vocabulary(), 1, typoBudget(w))[0];
+    if (!best) return w;
+    changed = true;
+    return best.value;
+  });
+  return changed ? out : null;
+}
