@@ -5,9 +5,10 @@ import type { PairReason } from '../engine/explainPairs.js';
 import type { ChangeKind, EditionDiff, RuleChange } from '../engine/diffEditions.js';
 import type { DiffSegment } from '../engine/wordDiff.js';
 import { summarizeRenumbering } from '../query/summarizeRenumbering.js';
+import { scopeArg } from '../query/edgeArgs.js';
 import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
-import { withKb } from './withKb.js';
+import { cliArg, withKb } from './withKb.js';
 
 export const usage = `Usage: crkb diff FROM TO [--section N] [--kind K[,K]] [--json|--markdown] [--renumbering] [--explain] [--family cr|rulings] [--db FILE]
 
@@ -51,10 +52,7 @@ export async function run(argv: string[]): Promise<number> {
   const family = familyOption(values.family, usage);
   if (positionals.length !== 2) throw new UsageError('expected two editions: FROM TO', usage);
   if (values.json && values.markdown) throw new UsageError('--json and --markdown exclude each other', usage);
-  const section = values.section;
-  if (section !== undefined && family === 'cr' && !/^\d(\d\d(\.\d+[a-z]?)?)?$/.test(section)) {
-    throw new UsageError(`--section ${section}: expected a part (7), a section (702) or a rule (702.19)`, usage);
-  }
+  const section = family === 'cr' ? (cliArg(() => scopeArg(values.section, '--section'), usage) ?? undefined) : values.section;
   let kinds: ChangeKind[] | undefined;
   if (values.kind !== undefined) {
     kinds = values.kind.split(',').map((k) => k.trim()) as ChangeKind[];

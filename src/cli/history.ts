@@ -2,11 +2,12 @@ import { nearestNumbers } from '../core/suggest.js';
 import type { TextChange } from '../engine/compareRule.js';
 import type { HistoryStep } from '../engine/history.js';
 import type { Family } from '../core/records.js';
+import { ruleNumberArg } from '../query/edgeArgs.js';
 import { familyOption } from './diff.js';
 import { inlineWordDiff } from './inlineWordDiff.js';
 import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
-import { withKb } from './withKb.js';
+import { cliArg, withKb } from './withKb.js';
 
 export const usage = `Usage: crkb history NUMBER [--edition DATE|latest] [--family cr|rulings] [--json] [--db FILE]
        crkb history --term TERM [--edition DATE|latest] [--json] [--db FILE]
@@ -15,10 +16,6 @@ Shows every edition a rule appears in, under which number, and what changed at
 each step, following it across renumbering and the 2009 rewrite. NUMBER is read
 in --edition (default latest). With --term, the same for a glossary term
 (case-insensitive), following it across renamings.`;
-
-const NUMBER_RE = /^\d{1,3}(\.\d+[a-z]?)?$/;
-// Rulings Summaries: "E.13", "E.13.2", "E.13.Ruling.3".
-const RULINGS_NUMBER_RE = /^[A-Z]\.\d+(\.(Ruling\.)?\d+)?$/;
 
 /** `crkb history`: a rule's history across editions. */
 export async function run(argv: string[]): Promise<number> {
@@ -40,10 +37,7 @@ export async function run(argv: string[]): Promise<number> {
     return termHistory(values.term, values.edition!, values.json ?? false, values.db, family);
   }
   if (positionals.length !== 1) throw new UsageError('expected one rule NUMBER', usage);
-  const number = positionals[0]!;
-  if (!(family === 'cr' ? NUMBER_RE : RULINGS_NUMBER_RE).test(number)) {
-    throw new UsageError(`"${number}" is not a ${family === 'cr' ? 'rule number (like 702.19c)' : 'Rulings Summaries number (like E.13.Ruling.3)'}`, usage);
-  }
+  const number = cliArg(() => ruleNumberArg(positionals[0]!, 'NUMBER', family), usage);
   return withKb('history', values.db, usage, (kb) => {
     let edition = kb.resolveEdition(values.edition, family, '--edition').edition;
     if (kb.rule(edition.id, number) === null) {

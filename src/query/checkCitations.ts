@@ -1,7 +1,8 @@
 import type { EditionInfo, RuleRecord } from '../core/records.js';
 import { extractReferences } from '../core/references.js';
-import { normalizeNumber, ruleLabel } from '../core/ruleNumber.js';
+import { ruleLabel } from '../core/ruleNumber.js';
 import { compareRuleText, type TextChange } from '../engine/compareRule.js';
+import { ruleNumberArg } from './edgeArgs.js';
 import type { KnowledgeBase } from './KnowledgeBase.js';
 import { QueryError } from './QueryError.js';
 
@@ -120,12 +121,7 @@ export function checkCitations(kb: KnowledgeBase, q: CitationQuery): CitationRep
   } else {
     const numbers = q.numbers!;
     if (numbers.length > MAX_CITATIONS) throw new QueryError('BAD_INPUT', `"numbers" holds more than ${MAX_CITATIONS} numbers`, { argument: 'numbers' });
-    found = numbers.map((raw) => {
-      const n = typeof raw === 'string' ? normalizeNumber(raw) : null;
-      if (n === null)
-        throw new QueryError('BAD_INPUT', `"${String(raw).slice(0, 40)}" in "numbers" is not a rule number (like 702.19b)`, { argument: 'numbers' });
-      return { cited: n, title: null };
-    });
+    found = numbers.map((raw) => ({ cited: ruleNumberArg(String(raw), 'numbers'), title: null }));
   }
   if (found.length > MAX_CITATIONS) throw new QueryError('BAD_INPUT', `the text holds more than ${MAX_CITATIONS} citations`, { argument: 'text' });
   const chain = kb.editions().filter((e) => e.family === 'cr' && e.official);

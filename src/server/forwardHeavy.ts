@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { GraphQLError, Source, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { numberLevel } from '../core/ruleNumber.js';
 import type { CacheScope } from './ApiContext.js';
 import type { ExecutorChoice } from './limits.js';
 import { HeavyRefusal, type HeavyKind, type HeavyPool } from './HeavyPool.js';
@@ -21,7 +22,8 @@ export function heavyKindOf(method: string, path: string): HeavyKind | null {
   if (method === 'GET' || method === 'HEAD') {
     if (path === '/diff' || path.startsWith('/diff/') || path === '/feed.atom') return 'diff';
     if (path.startsWith('/history/') || path.startsWith('/feed/')) return 'history';
-    if (/^\/cr\/[^/]+\/(?:\d{1,3}|glossary)$/.test(path)) return 'page';
+    const page = /^\/cr\/[^/]+\/([^/]+)$/.exec(path)?.[1];
+    if (page === 'glossary' || (page !== undefined && (numberLevel(page) === 'part' || numberLevel(page) === 'section'))) return 'page';
     if (path.startsWith('/v1/editions/')) return 'export';
     return null;
   }

@@ -3,8 +3,9 @@ import type { RuleRecord } from '../core/records.js';
 import { checkCitations, citationsJson, citationsMarkdown } from '../query/checkCitations.js';
 import type { KnowledgeBase } from '../query/KnowledgeBase.js';
 import { escapeMd, formatLookup, lookupJson, type LookupFormat } from '../query/formatLookup.js';
-import { parseQuery } from '../query/parseQuery.js';
-import { apiError, codeOf, statusOf, toApiError } from './errors.js';
+import { countArg, formatArg, oneParam, requiredArg, ruleNumberArg } from '../query/edgeArgs.js';
+import { QueryError } from '../query/QueryError.js';
+import { codeOf, statusOf, toApiError } from './errors.js';
 import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from './ResponseCache.js';
 import { escapeHtml } from './escapeHtml.js';
 
@@ -23,24 +24,14 @@ const CONTENT_TYPE: Record<LookupFormat, string> = {
   markdown: 'text/markdown; charset=utf-8',
 };
 
-function param(req: Request, name: string): string | undefined {
-  const v = (req.query as Record<string, unknown>)[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw apiError('BAD_USER_INPUT', `give the "${name}" parameter once`, { argument: name });
-  return v;
-}
+const param = (req: Request, name: string): string | undefined => oneParam(req.query as Record<string, unknown>, name);
 
 function flag(req: Request, name: string): boolean {
   const v = param(req, name);
   return v !== undefined && v !== '0' && v !== 'false' && v !== '';
 }
 
-function formatParam(req: Request): LookupFormat {
-  const f = param(req, 'format') ?? 'json';
-  if (f === 'json' || f === 'text' || f === 'markdown') return f;
-  if (f === 'md') return 'markdown';
-  throw apiError('BAD_USER_INPUT', `format must be json, text or markdown, not "${f.slice(0, 20)}"`, { argument: 'format' });
-}
+const formatParam = (req: Request): LookupFormat => formatArg(param(req, 'format'), ['json', 'text', 'markdown'], 'json');
 
 /**
  * The bot endpoints: GET /v1/lookup?q=…&edition=…&format=json|text|markdown&examples=1,
@@ -93,30 +84,12 @@ export function v1Routes(opts: V1Options): Router {
       return { body, exact: edition.exact };
     });
 
-  router.get('/lookup', (req, res) =>
-    answer(req, res, (r) => {
-      const q = param(r, 'q');
-      if (q === undefined || q.trim() === '') throw apiError('BAD_USER_INPUT', 'the "q" parameter is required', { argument: 'q' });
-      return q;
-    }),
-  );
-  router.get('/rules/:number', (req, res) =>
-    answer(req, res, (r) => {
-      const n = String(r.params.number);
-      const p = parseQuery(n);
-      if (p.kind !== 'number') throw apiError('BAD_USER_INPUT', `"${n.slice(0, 40)}" is not a rule number (like 702.19b)`, { argument: 'number' });
-      return p.number;
-    }),
-  );
+  router.get('/lookup', (req, res) => answer(req, res, (r) => requiredArg(param(r, 'q'), 'q')));
+  router.get('/rules/:number', (req, res) => answer(req, res, (r) => ruleNumberArg(String(r.params.number))));
   router.get('/search', (req, res) =>
     respond(req, res, (format) => {
-      const q = param(req, 'q');
-      if (q === undefined || q.trim() === '') throw apiError('BAD_USER_INPUT', 'the "q" parameter is required', { argument: 'q' });
-      const limitArg = param(req, 'limit') ?? '10';
-      const limit = Number(limitArg);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 50) {
-        throw apiError('BAD_USER_INPUT', `limit must be a whole number from 1 to 50, not "${limitArg.slice(0, 20)}"`, { argument: 'limit' });
-      }
+      const q = requiredArg(param(req, 'q'), 'q');
+      const limit = countArg(param(req, 'limit'), { argument: 'limit', min: 1, max: 50, fallback: 10 });
       const kb = opts.kb();
       const edition = kb.resolveEdition(param(req, 'edition'));
       const marks = format === 'json' ? { open: '<b>', close: '</b>' } : format === 'markdown' ? { open: '**', close: '**' } : { open: '', close: '' };
@@ -158,21 +131,18 @@ export function v1Routes(opts: V1Options): Router {
   router.post('/citations', express.json({ limit: '1mb', type: () => true }), (req, res) => {
     try {
       const body = (req.body ?? {}) as Record<string, unknown>;
-      if (typeof body !== 'object' || Array.isArray(body)) throw apiError('BAD_USER_INPUT', 'the body must be a JSON object', { argument: 'body' });
+      if (typeof body !== 'object' || Array.isArray(body)) throw new QueryError('BAD_INPUT', 'the body must be a JSON object', { argument: 'body' });
       const str = (name: string): string | null => {
         const v = body[name];
         if (v === undefined || v === null) return null;
-        if (typeof v !== 'string') throw apiError('BAD_USER_INPUT', `"${name}" must be a string`, { argument: name });
+        if (typeof v !== 'string') throw new QueryError('BAD_INPUT', `"${name}" must be a string`, { argument: name });
         return v;
       };
       const numbers = body.numbers;
       if (numbers !== undefined && numbers !== null && !(Array.isArray(numbers) && numbers.every((n) => typeof n === 'string'))) {
-        throw apiError('BAD_USER_INPUT', '"numbers" must be an array of strings', { argument: 'numbers' });
+        throw new QueryError('BAD_INPUT', '"numbers" must be an array of strings', { argument: 'numbers' });
       }
-      const format = str('format') ?? param(req, 'format') ?? 'json';
-      if (format !== 'json' && format !== 'markdown' && format !== 'md') {
-        throw apiError('BAD_USER_INPUT', `format must be json or markdown, not "${format.slice(0, 20)}"`, { argument: 'format' });
-      }
+      const format = formatArg(str('format') ?? param(req, 'format'), ['json', 'markdown'], 'json');
       const r = checkCitations(opts.kb(), { text: str('text'), numbers: (numbers as string[] | null | undefined) ?? null, asOf: str('asOf'), to: str('to') });
       res.set('Cache-Control', 'no-store');
       if (format === 'json') res.type('application/json; charset=utf-8').send(JSON.stringify(citationsJson(r)));

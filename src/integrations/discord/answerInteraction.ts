@@ -1,6 +1,7 @@
 import type { EditionInfo } from '../../core/records.js';
-import { normalizeNumber, ruleLabel } from '../../core/ruleNumber.js';
+import { numberLevel, ruleLabel, withoutPrefix } from '../../core/ruleNumber.js';
 import { closestTerms } from '../../core/suggest.js';
+import { requiredArg, ruleNumberArg, scopeArg } from '../../query/edgeArgs.js';
 import { CHAT_LIMIT, capLines, escapeMd, formatLookup } from '../../query/formatLookup.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { QueryError } from '../../query/QueryError.js';
@@ -62,11 +63,7 @@ export function answerInteraction(kb: KnowledgeBase, i: Interaction, publicUrl: 
 }
 
 function command(kb: KnowledgeBase, name: string, str: (n: string) => string | undefined, base: string): string {
-  const required = (n: string): string => {
-    const v = str(n)?.trim();
-    if (!v) throw new QueryError('BAD_INPUT', `the "${n}" option is required`, { argument: n });
-    return v;
-  };
+  const required = (n: string): string => requiredArg(str(n), n, 'option').trim();
   const edition = (arg = 'edition') => kb.resolveEdition(str(arg), 'cr', arg).edition;
   const editionParam = (e: EditionInfo) => (str('edition') ? `?edition=${e.effectiveDate}` : '');
   switch (name) {
@@ -98,10 +95,7 @@ function command(kb: KnowledgeBase, name: string, str: (n: string) => string | u
     case 'diff': {
       const from = kb.resolveEdition(required('from'), 'cr', 'from').edition;
       const to = kb.resolveEdition(required('to'), 'cr', 'to').edition;
-      const sectionArg = str('section')?.trim();
-      const section = sectionArg ? normalizeNumber(sectionArg) : null;
-      if (sectionArg && section === null)
-        throw new QueryError('BAD_INPUT', `section "${sectionArg.slice(0, 20)}" is not a part, section or rule number`, { argument: 'section' });
+      const section = scopeArg(str('section'));
       const d = kb.diff(from, to, { ...(section ? { section } : {}), rulesOnly: true, segments: false });
       const url = `${base}/diff/${from.effectiveDate}/${to.effectiveDate}${section ? `?section=${section}` : ''}`;
       const lines = [`**${from.effectiveDate} → ${to.effectiveDate}**${section ? ` (${section})` : ''}: ${d.changes.length} changed rules`];
@@ -113,9 +107,7 @@ function command(kb: KnowledgeBase, name: string, str: (n: string) => string | u
       return capLines([...lines, `[The whole diff](<${url}>)`], CHAT_LIMIT, `[… the whole diff](<${url}>)`);
     }
     case 'history': {
-      const raw = required('number');
-      const n = normalizeNumber(raw);
-      if (n === null) throw new QueryError('BAD_INPUT', `"${raw.slice(0, 20)}" is not a rule number (like 702.19b)`, { argument: 'number' });
+      const n = ruleNumberArg(required('number'));
       let e = edition();
       if (!kb.rule(e.id, n)) e = kb.editionsWithNumber(n).at(-1) ?? e;
       kb.ruleOrThrow(e, n);
@@ -173,8 +165,8 @@ function autocomplete(
     if (out.length === 0 && typed.length >= 3) out = closestTerms(typed, unique, 10, 3).map((s) => s.value);
     return out.slice(0, 25).map((t) => ({ name: clip(t, 100), value: clip(t, 100) }));
   }
-  const q = typed.replace(/^(?:cr|rule)\s*/, '');
+  const q = withoutPrefix(typed);
   const numbers = kb.numbers(edition.id);
-  const matches = q === '' ? numbers.filter((n) => /^\d{3}$/.test(n)) : numbers.filter((n) => n.startsWith(q));
+  const matches = q === '' ? numbers.filter((n) => numberLevel(n) === 'section') : numbers.filter((n) => n.startsWith(q));
   return matches.slice(0, 25).map((n) => ({ name: clip(`${n} ${kb.rule(edition.id, n)!.text}`, 100), value: n }));
 }

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { normalizeNumber } from '../../core/ruleNumber.js';
+import { ruleNumberArg } from '../../query/edgeArgs.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { QueryError } from '../../query/QueryError.js';
 import { ERROR, SHORT, etagOf } from '../../server/ResponseCache.js';
@@ -42,11 +42,10 @@ export function feedRoutes(opts: FeedRouteOptions): Router {
   router.get('/feed/:file', (req, res, next) => {
     const file = String(req.params.file);
     if (!file.endsWith('.atom')) return next();
-    const number = normalizeNumber(file.slice(0, -'.atom'.length));
     const problem = (status: number, code: string, message: string) =>
       send(req, res, status, 'application/json; charset=utf-8', JSON.stringify({ error: { code, message } }), ERROR);
-    if (number === null) return problem(400, 'BAD_USER_INPUT', `"${file.slice(0, 40)}" is not a rule number followed by .atom (like 702.19b.atom)`);
     try {
+      const number = ruleNumberArg(file.slice(0, -'.atom'.length));
       send(req, res, 200, ATOM, ruleFeed(opts.kb(), number, opts.publicUrl().replace(/\/+$/, '')), SHORT);
     } catch (e) {
       if (!(e instanceof QueryError)) throw e;

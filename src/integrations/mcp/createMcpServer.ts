@@ -2,9 +2,10 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { EditionInfo } from '../../core/records.js';
-import { normalizeNumber, ruleLabel } from '../../core/ruleNumber.js';
+import { ruleLabel } from '../../core/ruleNumber.js';
 import { checkCitations, citationsJson, citationsMarkdown } from '../../query/checkCitations.js';
 import { diffCounts } from '../../query/diffCounts.js';
+import { ruleNumberArg, scopeArg } from '../../query/edgeArgs.js';
 import { formatLookup, lookupJson } from '../../query/formatLookup.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { QueryError } from '../../query/QueryError.js';
@@ -63,11 +64,6 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       }
     };
   const ed = (arg: string | undefined, name = 'edition') => kb.resolveEdition(arg, 'cr', name).edition;
-  const numberArg = (n: string, name: string): string => {
-    const t = normalizeNumber(n);
-    if (t === null) throw new QueryError('BAD_INPUT', `"${n.slice(0, 40)}" is not a rule number (like 702.19b)`, { argument: name });
-    return t;
-  };
 
   server.registerTool(
     'lookup_rule',
@@ -162,7 +158,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     tool(({ from, to, section, limit }: { from: string; to: string; section?: string; limit?: number }) => {
       const a = ed(from, 'from');
       const b = ed(to, 'to');
-      const s = section === undefined ? undefined : numberArg(section, 'section');
+      const s = scopeArg(section);
       const d = kb.diff(a, b, { ...(s ? { section: s } : {}), rulesOnly: true, segments: false });
       const changes = d.changes.slice(0, limit ?? 100).map((c) => ({ before: c.before, after: c.after, renumbered: c.renumbered, textChange: c.textChange }));
       const counts = diffCounts(d.changes);
@@ -192,7 +188,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     tool(({ number, edition: e }: { number: string; edition?: string }) => {
-      const n = numberArg(number, 'number');
+      const n = ruleNumberArg(number);
       let en = ed(e);
       // a number the edition lacks: the last edition that had it (as the CLI does)
       if (!kb.rule(en.id, n)) en = kb.editionsWithNumber(n).at(-1) ?? en;

@@ -1,21 +1,12 @@
 import type { EditionInfo } from '../../core/records.js';
-import { RULE_NUMBER_RE } from '../../core/ruleNumber.js';
 import { checkCitations } from '../../query/checkCitations.js';
 import { diffCounts } from '../../query/diffCounts.js';
+import { ruleNumberArg, scopeArg } from '../../query/edgeArgs.js';
 import { escapeHtml } from '../escapeHtml.js';
 import type { ApiContext } from '../ApiContext.js';
-import { decodeCursor, encodeCursor, ruleNumberArg } from '../args.js';
-import { apiError } from '../errors.js';
+import { decodeCursor, encodeCursor } from '../args.js';
 
 type Args<T> = T;
-
-function sectionArg(section: string | null | undefined): string | null {
-  const s = section?.trim().replace(/\.$/, '') || null;
-  if (s !== null && !RULE_NUMBER_RE.test(s)) {
-    throw apiError('BAD_USER_INPUT', `section must be a part, section or rule number, not "${s.slice(0, 40)}"`, { argument: 'section' });
-  }
-  return s;
-}
 
 /** Root query resolvers: each one call into the query layer. A connection's `first` was checked against PAGE_MAX with the operation's cost (limits.ts). */
 export const Query = {
@@ -26,14 +17,14 @@ export const Query = {
   edition: (_: unknown, a: Args<{ date?: string | null }>, ctx: ApiContext) => ctx.edition(a.date, 'date'),
   rule(_: unknown, a: Args<{ number: string; edition?: string | null }>, ctx: ApiContext) {
     const e = ctx.edition(a.edition);
-    const n = ruleNumberArg(a.number);
+    const n = ctx.run(() => ruleNumberArg(a.number));
     return ctx.run(() => ctx.kb.ruleOrThrow(e, n));
   },
   rules(_: unknown, a: Args<{ edition?: string | null; section?: string | null; first?: number | null; after?: string | null }>, ctx: ApiContext) {
     const e = ctx.edition(a.edition);
     const first = a.first ?? 100;
     const after = decodeCursor('o', a.after) ?? -1;
-    const section = sectionArg(a.section);
+    const section = ctx.run(() => scopeArg(a.section));
     const rows = first === 0 ? [] : ctx.kb.rulesPage(e.id, { section, after, limit: first + 1 });
     return connection(rows.slice(0, first), rows.length > first, (r) => encodeCursor('o', r.ord), e);
   },
@@ -60,7 +51,7 @@ export const Query = {
     const to = ctx.edition(a.to, 'to');
     const first = a.first ?? 100;
     const start = (decodeCursor('d', a.after) ?? -1) + 1;
-    const section = sectionArg(a.section);
+    const section = ctx.run(() => scopeArg(a.section));
     ctx.check();
     const d = ctx.kb.diff(from, to, { ...(section ? { section } : {}), rulesOnly: true, segments: false });
     const all = d.changes;
@@ -70,7 +61,7 @@ export const Query = {
   },
   history(_: unknown, a: Args<{ number: string; edition?: string | null }>, ctx: ApiContext) {
     const e = ctx.edition(a.edition);
-    const n = ruleNumberArg(a.number);
+    const n = ctx.run(() => ruleNumberArg(a.number));
     ctx.check();
     const h = ctx.kb.history(e, n);
     if (h) return { lineageId: h.lineage, steps: h.steps };
