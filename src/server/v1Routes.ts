@@ -1,4 +1,5 @@
 import express, { Router, type Request, type Response } from 'express';
+import { escapeSnippet } from '../core/escapeHtml.js';
 import type { RuleRecord } from '../core/records.js';
 import { checkCitations, citationsJson, citationsMarkdown } from '../query/checkCitations.js';
 import type { KnowledgeBase } from '../query/KnowledgeBase.js';
@@ -7,7 +8,6 @@ import { countArg, formatArg, oneParam, requiredArg, ruleNumberArg } from '../qu
 import { QueryError } from '../query/QueryError.js';
 import { codeOf, statusOf, toApiError } from './errors.js';
 import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from './ResponseCache.js';
-import { escapeHtml } from './escapeHtml.js';
 
 /** Options of the bot endpoints. */
 export interface V1Options {
@@ -94,7 +94,7 @@ export function v1Routes(opts: V1Options): Router {
       const edition = kb.resolveEdition(param(req, 'edition'));
       const marks = format === 'json' ? { open: '<b>', close: '</b>' } : format === 'markdown' ? { open: '**', close: '**' } : { open: '', close: '' };
       // JSON snippets are HTML (matches in <b>) and markdown ones Markdown (matches in **): their text is escaped
-      const escape = format === 'json' ? escapeHtml : format === 'markdown' ? escapeMd : undefined;
+      const escape = format === 'json' ? escapeSnippet : format === 'markdown' ? escapeMd : undefined;
       const hits = kb.search(edition.edition.id, q, { limit, marks, ...(escape ? { escape } : {}) }).map((h) => ({
         kind: h.kind,
         number: h.rule?.number ?? null,

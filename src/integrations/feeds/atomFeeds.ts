@@ -1,3 +1,4 @@
+import { escapeXml } from '../../core/escapeHtml.js';
 import type { EditionInfo } from '../../core/records.js';
 import { ruleLabel } from '../../core/ruleNumber.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
@@ -5,15 +6,6 @@ import { QueryError } from '../../query/QueryError.js';
 
 /** Editions the main feed lists, newest first (each entry summarizes a diff, computed once per database). */
 export const FEED_EDITIONS = 25;
-
-// XML 1.0 forbids most control characters even escaped.
-// eslint-disable-next-line no-control-regex
-const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
-
-/** Escapes text for XML content and attribute values. */
-export function escapeXml(s: string): string {
-  return s.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 interface Entry {
   id: string;

@@ -1,8 +1,8 @@
 import type { EditionInfo } from '../../core/records.js';
+import { escapeSnippet } from '../../core/escapeHtml.js';
 import { checkCitations } from '../../query/checkCitations.js';
 import { diffCounts } from '../../query/diffCounts.js';
 import { ruleNumberArg, scopeArg } from '../../query/edgeArgs.js';
-import { escapeHtml } from '../escapeHtml.js';
 import type { ApiContext } from '../ApiContext.js';
 import { decodeCursor, encodeCursor } from '../args.js';
 
@@ -37,7 +37,7 @@ export const Query = {
     const first = a.first ?? 20;
     const start = (decodeCursor('s', a.after) ?? -1) + 1;
     const hits =
-      first === 0 ? [] : ctx.run(() => ctx.kb.search(e.id, a.query, { limit: first + 1, offset: start, escape: escapeHtml, prefix: a.prefix === true }));
+      first === 0 ? [] : ctx.run(() => ctx.kb.search(e.id, a.query, { limit: first + 1, offset: start, escape: escapeSnippet, prefix: a.prefix === true }));
     return connection(hits.slice(0, first), hits.length > first, (_h, i) => encodeCursor('s', start + i), e);
   },
   glossary(_: unknown, a: Args<{ term: string; edition?: string | null }>, ctx: ApiContext) {

@@ -1,7 +1,8 @@
 import type { EditionInfo } from '../../core/records.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { parseQuery } from '../../query/parseQuery.js';
-import { escapeText, html, trusted, type Html } from '../html.js';
+import { escapeHtml } from '../../core/escapeHtml.js';
+import { html, trusted, type Html } from '../html.js';
 import { type PageSpec } from '../layout.js';
 import { rulePath, termId } from '../RuleLinker.js';
 import { editionOptions } from './tocPage.js';
@@ -16,7 +17,7 @@ export function searchResults(kb: KnowledgeBase, edition: EditionInfo, arg: stri
     limit: SEARCH_PAGE_SIZE + 1,
     offset: opts.offset,
     prefix: opts.prefix,
-    escape: escapeText,
+    escape: escapeHtml,
     marks: { open: '<mark>', close: '</mark>' },
   });
   const more = hits.length > SEARCH_PAGE_SIZE;
