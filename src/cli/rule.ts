@@ -1,5 +1,5 @@
 import { ruleOrRangeArg } from '../query/edgeArgs.js';
-import { formatLookup } from '../query/formatLookup.js';
+import { formatLookup } from '../query/chatText.js';
 import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 import { cliArg, withKb } from './withKb.js';

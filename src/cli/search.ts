@@ -1,4 +1,4 @@
-import { ruleLabel } from '../core/ruleNumber.js';
+import { searchHitLine } from '../query/chatText.js';
 import { countArg } from '../query/edgeArgs.js';
 import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
@@ -43,13 +43,7 @@ export async function run(argv: string[]): Promise<number> {
       console.log(JSON.stringify({ edition: edition.effectiveDate, hits: out }, null, 2));
       return 0;
     }
-    for (const h of hits) {
-      const where =
-        h.kind === 'glossary'
-          ? `Glossary: ${h.glossary?.term ?? ''}`
-          : `${h.rule ? ruleLabel(h.rule) : ''}${h.kind === 'example' ? ` (example ${(h.exampleIndex ?? 0) + 1})` : ''}`;
-      console.log(`${where}  ${h.snippet}`);
-    }
+    for (const h of hits) console.log(searchHitLine(h, 'text'));
     console.log(`${hits.length} hit(s) in the ${edition.effectiveDate} edition`);
     return 0;
   });

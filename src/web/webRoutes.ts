@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { numberLevel } from '../core/ruleNumber.js';
+import { currentPlace } from '../query/currentPlace.js';
 import { countArg, oneParam, ruleNumberArg, scopeArg } from '../query/edgeArgs.js';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_OFFSET, type ChangeKind, type KnowledgeBase } from '../query/KnowledgeBase.js';
 import { QueryError } from '../query/QueryError.js';
@@ -168,12 +169,11 @@ export function webRoutes(opts: WebOptions): Router {
       res,
       (kb) => {
         const n = ruleNumberArg(String(req.params.number));
-        const ed = kb.resolveEdition(param(req, 'edition') || 'latest');
-        kb.ruleOrThrow(ed.edition, n);
-        const h = kb.history(ed.edition, n);
-        if (!h) throw new QueryError('NOT_FOUND', `no history of rule ${n} in the ${ed.edition.effectiveDate} edition`, { edition: ed.edition.effectiveDate });
+        const { edition } = currentPlace(kb, n, kb.resolveEdition(param(req, 'edition') || 'latest').edition);
+        const h = kb.history(edition, n);
+        if (!h) throw new QueryError('NOT_FOUND', `no history of rule ${n} in the ${edition.effectiveDate} edition`, { edition: edition.effectiveDate });
         // a history lists every edition: a newly stored one changes it
-        return { page: historyPage(kb, ed.edition, n, h), exact: false };
+        return { page: historyPage(kb, edition, n, h), exact: false };
       },
       (s) => `/history/${s}`,
     ),

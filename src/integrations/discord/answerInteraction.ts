@@ -1,8 +1,20 @@
 import type { EditionInfo } from '../../core/records.js';
-import { numberLevel, ruleLabel, withoutPrefix } from '../../core/ruleNumber.js';
+import { numberLevel, withoutPrefix } from '../../core/ruleNumber.js';
 import { closestTerms } from '../../core/suggest.js';
+import {
+  CHAT_LIMIT,
+  capLines,
+  diffLine,
+  editionLine,
+  errorText,
+  escapeMd,
+  formatLookup,
+  historyStepLine,
+  historySummary,
+  searchLines,
+} from '../../query/chatText.js';
+import { currentPlace } from '../../query/currentPlace.js';
 import { requiredArg, ruleNumberArg, scopeArg } from '../../query/edgeArgs.js';
-import { CHAT_LIMIT, capLines, escapeMd, formatLookup } from '../../query/formatLookup.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { QueryError } from '../../query/QueryError.js';
 
@@ -56,9 +68,8 @@ export function answerInteraction(kb: KnowledgeBase, i: Interaction, publicUrl: 
     return message(command(kb, name, str, publicUrl.replace(/\/+$/, '')));
   } catch (e) {
     if (!(e instanceof QueryError)) throw e;
-    const s = e.details.suggestions ?? [];
     // mistakes are shown to the asker only
-    return message(`${e.message}.${s.length ? ` Did you mean: ${s.map(escapeMd).join(', ')}?` : ''}`, true);
+    return message(errorText(e, 'markdown'), true);
   }
 }
 
@@ -85,11 +96,7 @@ function command(kb: KnowledgeBase, name: string, str: (n: string) => string | u
       const e = edition();
       const hits = kb.search(e.id, q, { limit: 5, marks: { open: '**', close: '**' }, escape: escapeMd });
       const url = `${base}/search?q=${encodeURIComponent(q)}&edition=${e.effectiveDate}`;
-      const lines = hits.map(
-        (h) => `- **${h.glossary ? `Glossary: ${escapeMd(h.glossary.term)}` : h.rule!.number}${h.kind === 'example' ? ' (example)' : ''}** ${h.snippet}`,
-      );
-      if (lines.length === 0) lines.push(`Nothing in the ${e.effectiveDate} edition matches ${'`'}${q.replace(/`/g, "'")}${'`'}.`);
-      lines.push(`*CR ${e.effectiveDate}*`);
+      const lines = [...searchLines(hits, q, e.effectiveDate, 'markdown'), editionLine(e.effectiveDate, 'markdown')];
       return capLines([...lines, `[All results](<${url}>)`], CHAT_LIMIT, `[… all results](<${url}>)`);
     }
     case 'diff': {
@@ -99,30 +106,16 @@ function command(kb: KnowledgeBase, name: string, str: (n: string) => string | u
       const d = kb.diff(from, to, { ...(section ? { section } : {}), rulesOnly: true, segments: false });
       const url = `${base}/diff/${from.effectiveDate}/${to.effectiveDate}${section ? `?section=${section}` : ''}`;
       const lines = [`**${from.effectiveDate} → ${to.effectiveDate}**${section ? ` (${section})` : ''}: ${d.changes.length} changed rules`];
-      for (const c of d.changes) {
-        if (!c.before) lines.push(`+ **${c.after!.number}** ${escapeMd(clip(c.after!.text, 120))}`);
-        else if (!c.after) lines.push(`− **${c.before.number}** ${escapeMd(clip(c.before.text, 120))}`);
-        else lines.push(`~ **${c.before.number}**${c.renumbered ? ` → **${c.after.number}**` : ''}${c.textChange === 'none' ? '' : ` (${c.textChange})`}`);
-      }
+      for (const c of d.changes) lines.push(diffLine(c, 'markdown', 120));
       return capLines([...lines, `[The whole diff](<${url}>)`], CHAT_LIMIT, `[… the whole diff](<${url}>)`);
     }
     case 'history': {
       const n = ruleNumberArg(required('number'));
-      let e = edition();
-      if (!kb.rule(e.id, n)) e = kb.editionsWithNumber(n).at(-1) ?? e;
-      kb.ruleOrThrow(e, n);
+      const e = currentPlace(kb, n, edition()).edition;
       const h = kb.history(e, n)!;
       const url = `${base}/history/${n}${editionParam(e)}`;
-      const lines = [`**${n}**: numbered ${h.numbers.join(' → ')}; in ${h.steps.length} editions, ${h.first} to ${h.last}`];
-      for (const s of h.steps) {
-        if (s.change === 'unchanged') continue;
-        const what = [
-          s.change === 'added' ? 'first appears' : s.change === 'returned' ? 'returns' : null,
-          s.renumbered ? `renumbered from ${s.previousNumber}` : null,
-          s.textChange && s.textChange !== 'none' ? `${s.textChange} change` : null,
-        ];
-        lines.push(`- ${s.date} **${ruleLabel(s)}** ${what.filter(Boolean).join(', ') || 'examples changed'}`);
-      }
+      const lines = [`**${n}**: ${historySummary(h)}`];
+      for (const s of h.steps) if (s.change !== 'unchanged') lines.push(historyStepLine(s, 'markdown'));
       return capLines([...lines, `[Full history](<${url}>)`], CHAT_LIMIT, `[… full history](<${url}>)`);
     }
     default:

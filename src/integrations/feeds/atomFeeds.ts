@@ -1,6 +1,7 @@
 import { escapeXml } from '../../core/escapeHtml.js';
-import type { EditionInfo } from '../../core/records.js';
 import { ruleLabel } from '../../core/ruleNumber.js';
+import { historyStepWords } from '../../query/chatText.js';
+import { currentPlace } from '../../query/currentPlace.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { QueryError } from '../../query/QueryError.js';
 
@@ -99,29 +100,15 @@ export function editionsFeed(kb: KnowledgeBase, base: string): string {
 
 /** A rule's feed: one entry per edition that changed it (added, renumbered, reworded, returned), newest first. */
 export function ruleFeed(kb: KnowledgeBase, number: string, base: string): string {
-  let edition: EditionInfo = kb.resolveEdition('latest').edition;
-  if (!kb.rule(edition.id, number)) edition = kb.editionsWithNumber(number).at(-1) ?? edition;
-  kb.ruleOrThrow(edition, number);
+  const { edition } = currentPlace(kb, number, kb.resolveEdition('latest').edition);
   const h = kb.history(edition, number);
   if (!h) throw new QueryError('NOT_FOUND', `no history of rule ${number}`, {});
   const entries: Entry[] = [];
   for (const s of [...h.steps].reverse()) {
     if (s.change === 'unchanged') continue;
-    const what = [
-      s.change === 'added' ? 'first appears' : s.change === 'returned' ? 'returns after a gap' : null,
-      s.renumbered ? `renumbered from ${s.previousNumber}` : null,
-      s.textChange === 'substantive'
-        ? 'new wording'
-        : s.textChange === 'references'
-          ? 'reference numbers updated'
-          : s.textChange === 'none'
-            ? 'typography'
-            : null,
-      s.examplesChanged ? 'examples changed' : null,
-    ].filter((w): w is string => w !== null);
     entries.push({
       id: `${base}/cr/${s.date}/${s.number}`,
-      title: `${ruleLabel(s)} (${s.date}): ${what.join(', ') || 'changed'}`,
+      title: `${ruleLabel(s)} (${s.date}): ${historyStepWords(s)}`,
       updated: stamp(s.date),
       link: `${base}/cr/${s.date}/${s.number}`,
       summary: s.text,

@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { ruleNumberArg } from '../../query/edgeArgs.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { QueryError } from '../../query/QueryError.js';
+import { errorResponse } from '../../query/sendError.js';
 import { ERROR, SHORT, etagOf } from '../../server/ResponseCache.js';
 import { editionsFeed, ruleFeed } from './atomFeeds.js';
 
@@ -42,19 +43,13 @@ export function feedRoutes(opts: FeedRouteOptions): Router {
   router.get('/feed/:file', (req, res, next) => {
     const file = String(req.params.file);
     if (!file.endsWith('.atom')) return next();
-    const problem = (status: number, code: string, message: string) =>
-      send(req, res, status, 'application/json; charset=utf-8', JSON.stringify({ error: { code, message } }), ERROR);
     try {
       const number = ruleNumberArg(file.slice(0, -'.atom'.length));
       send(req, res, 200, ATOM, ruleFeed(opts.kb(), number, opts.publicUrl().replace(/\/+$/, '')), SHORT);
     } catch (e) {
       if (!(e instanceof QueryError)) throw e;
-      const s = e.details.suggestions ?? [];
-      problem(
-        e.code === 'NOT_FOUND' ? 404 : 400,
-        e.code === 'NOT_FOUND' ? 'NOT_FOUND' : 'BAD_USER_INPUT',
-        `${e.message}${s.length ? `; nearest: ${s.join(', ')}` : ''}`,
-      );
+      const r = errorResponse(e);
+      send(req, res, r.status, r.contentType, r.body, ERROR);
     }
   });
   return router;

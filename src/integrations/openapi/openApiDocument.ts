@@ -1,5 +1,5 @@
 import { RULE_NUMBER_RE } from '../../core/ruleNumber.js';
-import { CHAT_LIMIT } from '../../query/formatLookup.js';
+import { CHAT_LIMIT } from '../../query/chatText.js';
 
 type Schema = Record<string, unknown>;
 

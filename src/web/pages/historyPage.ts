@@ -1,4 +1,5 @@
 import type { EditionInfo } from '../../core/records.js';
+import { historyStepWords } from '../../query/chatText.js';
 import type { HistoryStep, KnowledgeBase, RuleHistoryAnswer } from '../../query/KnowledgeBase.js';
 import { html, type Html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';
@@ -6,15 +7,7 @@ import { rulePath } from '../RuleLinker.js';
 import { inlineSegments } from './diffPage.js';
 
 function what(s: HistoryStep): string {
-  if (s.change === 'added') return 'First appears';
-  if (s.change === 'returned') return 'Returns';
-  const parts: string[] = [];
-  if (s.renumbered) parts.push(`renumbered from ${s.previousNumber ?? '?'}`);
-  if (s.textChange === 'substantive') parts.push('reworded');
-  else if (s.textChange === 'references') parts.push('references updated');
-  else if (s.segments) parts.push('typography');
-  if (s.examplesChanged) parts.push('examples changed');
-  const t = parts.join(', ');
+  const t = historyStepWords(s);
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 

@@ -1,0 +1,54 @@
+import type { Response } from 'express';
+import { errorText } from './chatText.js';
+import type { Format } from './edgeArgs.js';
+import { QueryError } from './QueryError.js';
+
+/** A REST error: status, code, message, and the argument at fault and the nearest candidates when known. */
+export interface RestProblem {
+  status: number;
+  code: string;
+  message: string;
+  argument?: string | undefined;
+  suggestions?: string[] | undefined;
+}
+
+/** Content type of a REST answer in each format. */
+export const CONTENT_TYPE: Record<Format, string> = {
+  json: 'application/json; charset=utf-8',
+  text: 'text/plain; charset=utf-8',
+  markdown: 'text/markdown; charset=utf-8',
+};
+
+/** A query error as a REST error: BAD_INPUT is a 400 BAD_USER_INPUT, NOT_FOUND a 404. */
+function problemOf(e: QueryError): RestProblem {
+  const { argument, suggestions } = e.details;
+  const bad = e.code === 'BAD_INPUT';
+  return { status: bad ? 400 : 404, code: bad ? 'BAD_USER_INPUT' : 'NOT_FOUND', message: e.message, argument, suggestions };
+}
+
+/**
+ * The one shape of a REST error (/v1, feeds, downloads, Discord's endpoint, the fallbacks): JSON
+ * `{"error": {"code", "message", "argument"?, "suggestions"?}}`, or in text and Markdown the message
+ * with the nearest candidates.
+ */
+export function errorResponse(e: QueryError | RestProblem, format: Format = 'json'): { status: number; contentType: string; body: string } {
+  const p = e instanceof QueryError ? problemOf(e) : e;
+  const body =
+    format === 'json'
+      ? JSON.stringify({
+          error: {
+            code: p.code,
+            message: p.message,
+            ...(p.argument !== undefined ? { argument: p.argument } : {}),
+            ...(p.suggestions?.length ? { suggestions: p.suggestions } : {}),
+          },
+        })
+      : errorText(p, format);
+  return { status: p.status, contentType: CONTENT_TYPE[format], body };
+}
+
+/** Sends a REST error in its one shape (see errorResponse), with extra headers (Retry-After, Cache-Control). */
+export function sendError(res: Response, e: QueryError | RestProblem, format: Format = 'json', headers: Record<string, string> = {}): void {
+  const r = errorResponse(e, format);
+  res.status(r.status).set(headers).type(r.contentType).send(r.body);
+}
