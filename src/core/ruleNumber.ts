@@ -83,6 +83,12 @@ export function splitNumber(n: string): { section: string; rule: string | undefi
   return m ? { section: m[1]!, rule: m[2], letters: m[3] ?? '' } : null;
 }
 
+/** How deep a number sits: 1 for a part or section, 2 for a rule, 3 for a subrule. */
+export function numberDepth(n: string): number {
+  const p = splitNumber(n);
+  return p === null ? 1 : 1 + (p.rule === undefined ? 0 : 1) + (p.letters ? 1 : 0);
+}
+
 /** The position of subrule letters in order (a = 0 … z, then aa, ab …, l and o skipped), or -1. */
 export function letterIndex(letters: string): number {
   if (letters.length === 1) return LETTERS.indexOf(letters);

@@ -8,6 +8,7 @@ import {
   lettersAt,
   normalizeNumber,
   normalizeScope,
+  numberDepth,
   numberLevel,
   parentNumber,
   splitNumber,
@@ -39,6 +40,7 @@ test('a scope is a part, a section, a rule or a subrule, never a two-digit numbe
 test('levels, parents and parts of a number', () => {
   assert.deepEqual(['7', '702', '702.19', '702.19b', '704.5aa', 'E.13'].map(numberLevel), ['part', 'section', 'rule', 'subrule', 'subrule', null]);
   assert.deepEqual(['702.19b', '704.5aa', '702.19', '702', '7'].map(parentNumber), ['702.19', '704.5', '702', '7', null]);
+  assert.deepEqual(['7', '702', '702.19', '702.19b', '704.5aa'].map(numberDepth), [1, 1, 2, 3, 3]);
   assert.deepEqual(splitNumber('704.5aa'), { section: '704', rule: '5', letters: 'aa' });
   assert.deepEqual(splitNumber('702'), { section: '702', rule: undefined, letters: '' });
   assert.equal(splitNumber('E.13'), null);
