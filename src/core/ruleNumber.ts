@@ -1,17 +1,13 @@
 /**
  * Rule numbers of the Comprehensive Rules: parts ("7"), sections ("702"), rules ("702.19") and
- * subrules ("702.19b", "704.5aa"). Subrule letters skip l and o. The one place that reads,
- * compares and formats them: every rule-number pattern of the project is built from the sources here.
+ * subrules ("702.19b", "704.5aa"). The one place that reads, compares and formats them, and the
+ * source of every rule-number pattern.
  */
 
 /** Subrule letters in order: l and o are never used. */
 export const LETTERS = 'abcdefghijkmnpqrstuvwxyz';
 
-/**
- * Sources of the rule-number patterns: a number as people type it (a "CR"/"rule"/"§" prefix, any
- * case), the end of a range, numbers inside rule text. A number's rule has 1-3 digits and its
- * subrule one or two letters ("704.5aa").
- */
+/** Sources of the rule-number patterns: a number as typed (with a prefix), the end of a range, numbers in rule text. */
 export const NUMBER_PATTERNS = {
   /** A number, capturing section, rule and letters: "702", "702.19", "704.5aa". */
   parts: String.raw`(\d{1,3})(?:\.(\d{1,3})([a-z]{1,2})?)?`,

@@ -1,16 +1,16 @@
+import { escapeSnippet } from '../core/escapeHtml.js';
 import type { RuleRecord, SearchHitRecord } from '../core/records.js';
 import { ruleLabel } from '../core/ruleNumber.js';
 import { textClass, type TextClass } from '../engine/compareRule.js';
 import type { RuleChange } from '../engine/diffEditions.js';
 import type { HistoryStep, RuleHistory } from '../engine/history.js';
 import type { LookupAnswer } from './answerLookup.js';
-import type { CitationReport, CitationStatus } from './checkCitations.js';
+import type { CitationReport } from './checkCitations.js';
+import type { Format } from './edgeArgs.js';
+import type { SearchQuery } from './KnowledgeBase.js';
 import { QueryError } from './QueryError.js';
 
-/**
- * The one set of chat-sized formatters (plain text or Markdown) every edge uses: a lookup, a
- * search hit, a diff line, a history step, where cited numbers are now, an error.
- */
+// The one set of chat-sized formatters every edge uses: a lookup, a search hit, a diff line, a history step, where cited numbers are now, an error.
 
 /** Chat answers: plain text (the CLI, MCP's diffs and histories) or Markdown (Discord, MCP, /v1). */
 export type ChatFormat = 'text' | 'markdown';
@@ -151,10 +151,19 @@ export function formatLookup(a: LookupAnswer, format: 'text' | 'markdown', examp
   return [...kept, moreLine(notShown(hidden))].join('\n');
 }
 
+/** A text with its first letter a capital (a message as a sentence). */
+export function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** A text cut at `max` characters with an ellipsis. */
+export function clip(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
 /** A text on one line, cut at `max` characters with an ellipsis. */
-function oneLine(s: string, max: number): string {
-  const t = s.replace(/\s+/g, ' ');
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+export function oneLine(s: string, max: number): string {
+  return clip(s.replace(/\s+/g, ' '), max);
 }
 
 /** An error as one line of an answer: its message and the nearest candidates ("Did you mean: 702.19, 702.9?"). */
@@ -179,6 +188,12 @@ export function searchHitLine(h: SearchHitRecord, f: ChatFormat): string {
   return f === 'markdown' ? `- **${escapeMd(hitPlace(h))}** ${h.snippet}` : `${hitPlace(h)} ${h.snippet}`;
 }
 
+/** How a search marks and escapes snippets for a format: HTML for JSON (matches in <b>), Markdown (in **), plain text. */
+export function snippetStyle(f: Format): Pick<SearchQuery, 'marks' | 'escape'> {
+  if (f === 'json') return { marks: { open: '<b>', close: '</b>' }, escape: escapeSnippet };
+  return f === 'markdown' ? { marks: { open: '**', close: '**' }, escape: escapeMd } : { marks: { open: '', close: '' } };
+}
+
 /** Search hits as lines, or one line saying nothing in the edition matches. */
 export function searchLines(hits: readonly SearchHitRecord[], q: string, date: string, f: ChatFormat): string[] {
   if (hits.length > 0) return hits.map((h) => searchHitLine(h, f));
@@ -186,18 +201,9 @@ export function searchLines(hits: readonly SearchHitRecord[], q: string, date: s
   return [`Nothing in the ${date} edition matches ${f === 'markdown' ? echoMd(asked) : `"${asked}"`}.`];
 }
 
-const CHANGE_WORD: Record<TextClass, string> = {
-  none: 'renumbered',
-  typography: 'typography',
-  references: 'references',
-  correction: 'correction',
-  substantive: 'reworded',
-};
+const changeWord = (c: TextClass): string => (c === 'none' ? 'renumbered' : c === 'substantive' ? 'reworded' : c);
 
-/**
- * A rule change as a line: "+ 702.19c text" (added), "- 702.19c text" (removed), "~ 702.18b → 702.19b
- * (reworded) text"; the text (after, else before) cut at `maxText` characters.
- */
+/** A rule change as a line: "+ 702.19c text", "- 702.19c text", "~ 702.18b → 702.19b (reworded) text", the text cut at `maxText`. */
 export function diffLine(c: RuleChange, f: ChatFormat, maxText = Infinity): string {
   const md = f === 'markdown';
   const num = (n: string): string => (md ? `**${n}**` : n);
@@ -205,26 +211,23 @@ export function diffLine(c: RuleChange, f: ChatFormat, maxText = Infinity): stri
   if (!c.before) head = `+ ${num(c.after!.number)}${c.splitFrom !== undefined ? ` (split from ${c.splitFrom})` : ''}`;
   // a Markdown line may not start with "- ": it would be a list item
   else if (!c.after) head = `${md ? '−' : '-'} ${num(c.before.number)}${c.mergedInto !== undefined ? ` (merged into ${c.mergedInto})` : ''}`;
-  else head = `~ ${c.renumbered ? `${num(c.before.number)} → ` : ''}${num(c.after.number)} (${CHANGE_WORD[textClass(c)]})`;
+  else head = `~ ${c.renumbered ? `${num(c.before.number)} → ` : ''}${num(c.after.number)} (${changeWord(textClass(c))})`;
   const text = oneLine(c.after?.text ?? c.before?.text ?? '', maxText);
   return `${head} ${md ? escapeMd(text) : text}`;
 }
 
-const TEXT_CHANGE_WORD: Record<NonNullable<HistoryStep['textChange']>, string> = {
-  none: 'typography',
-  references: 'reference numbers updated',
-  substantive: 'reworded',
-};
+const TEXT_CHANGE = new Map([
+  ['none', 'typography'],
+  ['references', 'reference numbers updated'],
+  ['substantive', 'reworded'],
+]);
 
-/**
- * What changed at a step of a history: "first appears", "renumbered from 702.18b, reworded",
- * "examples changed". `renumbered` names a new number ("renamed" for a glossary term).
- */
+/** What changed at a history step: "first appears", "renumbered from 702.18b, reworded"; `renumbered` is "renamed" for terms. */
 export function historyStepWords(s: HistoryStep, renumbered = 'renumbered'): string {
   const words = [
     s.change === 'added' ? 'first appears' : s.change === 'returned' ? 'returns after a gap' : null,
     s.renumbered ? `${renumbered} from ${s.previousNumber ?? '?'}` : null,
-    s.textChange === undefined ? null : TEXT_CHANGE_WORD[s.textChange],
+    s.textChange === undefined ? null : TEXT_CHANGE.get(s.textChange)!,
     s.examplesChanged ? 'examples changed' : null,
   ];
   return words.filter((w) => w !== null).join(', ') || 'unchanged';
@@ -242,18 +245,10 @@ export function historyStepLine(s: HistoryStep, f: ChatFormat, withText = false)
   return `- ${s.date} ${md ? `**${ruleLabel(s)}**` : ruleLabel(s)} ${historyStepWords(s)}${text}`;
 }
 
-const STATUS_WORD: Record<CitationStatus, string> = {
-  same: 'same',
-  moved: 'moved',
-  changed: 'changed',
-  gone: 'gone',
-  unknown: 'not a rule then',
-};
-
 /** Where cited numbers are now: a Markdown table, one row per citation. */
 export function citationsMarkdown(r: CitationReport): string {
   const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
-  const short = (s: string): string => cell(s.length > 80 ? `${s.slice(0, 79)}…` : s);
+  const short = (s: string): string => cell(clip(s, 80));
   const lines = [
     `Citations written against the ${r.asOf.effectiveDate} edition, checked in the ${r.to.effectiveDate} edition.`,
     '',
@@ -274,7 +269,9 @@ export function citationsMarkdown(r: CitationReport): string {
             ? `title “${cell(c.title)}” matches`
             : `title “${cell(c.title)}” no longer matches`,
       );
-    lines.push(`| ${c.cited} | ${STATUS_WORD[c.status]} | ${now} | ${c.then ? short(c.then.text) : '—'} | ${notes.join('; ')} |`);
+    lines.push(
+      `| ${c.cited} | ${c.status === 'unknown' ? 'not a rule then' : c.status} | ${now} | ${c.then ? short(c.then.text) : '—'} | ${notes.join('; ')} |`,
+    );
   }
   if (r.citations.length === 0) lines.push('| — | no citations found | | | |');
   return lines.join('\n');

@@ -3,11 +3,7 @@ import { isRulingsNumber, normalizeNumber, normalizeScope } from '../core/ruleNu
 import { parseQuery } from './parseQuery.js';
 import { QueryError } from './QueryError.js';
 
-/**
- * The arguments every edge reads from its users (HTTP parameters, GraphQL arguments, chat
- * options, MCP tool arguments, command lines), read once here: each mistake is a BAD_INPUT
- * QueryError naming the argument, for the edge to translate in its own shape.
- */
+// The arguments every edge reads from its users, read once here: each mistake is a BAD_INPUT QueryError naming the argument.
 
 /** Output formats of the edges' answers. */
 export type Format = 'json' | 'text' | 'markdown';

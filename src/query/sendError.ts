@@ -26,11 +26,7 @@ function problemOf(e: QueryError): RestProblem {
   return { status: bad ? 400 : 404, code: bad ? 'BAD_USER_INPUT' : 'NOT_FOUND', message: e.message, argument, suggestions };
 }
 
-/**
- * The one shape of a REST error (/v1, feeds, downloads, Discord's endpoint, the fallbacks): JSON
- * `{"error": {"code", "message", "argument"?, "suggestions"?}}`, or in text and Markdown the message
- * with the nearest candidates.
- */
+/** The one REST error shape: `{"error": {"code", "message", "argument"?, "suggestions"?}}`, or a text/Markdown line (errorText). */
 export function errorResponse(e: QueryError | RestProblem, format: Format = 'json'): { status: number; contentType: string; body: string } {
   const p = e instanceof QueryError ? problemOf(e) : e;
   const body =

@@ -18,7 +18,7 @@ import { v1Routes } from './v1Routes.js';
 import { Assets } from '../web/Assets.js';
 import { graphiqlPage } from '../web/graphiqlPage.js';
 import { layout } from '../web/layout.js';
-import { messagePage } from '../web/pages/errorPage.js';
+import { errorPage } from '../web/pages/errorPage.js';
 import { webRoutes } from '../web/webRoutes.js';
 
 /** Options of buildServer: a database file (verified, then opened read-only) or an open database. */
@@ -121,7 +121,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   });
 
   // a page for people saying why their request was not answered
-  const page = (title: string, message: string) => layout({ assets, publicUrl: publicUrl() }, messagePage(title, message));
+  const page = (title: string, message: string) => layout({ assets, publicUrl: publicUrl() }, errorPage({ title, message }));
   if (pool) {
     app.use(
       forwardHeavy({

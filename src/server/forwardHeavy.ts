@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { GraphQLError, Source, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { numberLevel } from '../core/ruleNumber.js';
+import { capitalize } from '../query/chatText.js';
 import type { CacheScope } from './ApiContext.js';
 import { sendSurfaceError } from './errors.js';
 import type { ExecutorChoice } from './limits.js';
@@ -104,7 +105,7 @@ export function forwardHeavy(opts: ForwardOptions): RequestHandler {
       res
         .status(200)
         .set(headers)
-        .json({ type: 4, data: { content: e.message.charAt(0).toUpperCase() + e.message.slice(1) + '.', flags: 64 } });
+        .json({ type: 4, data: { content: `${capitalize(e.message)}.`, flags: 64 } });
     } else sendSurfaceError(req, res, { status: 503, code: e.reason === 'busy' ? 'BUSY' : 'TIMEOUT', message: e.message }, opts.htmlError, headers);
   };
   return (req: Request, res: Response, next: NextFunction) => {

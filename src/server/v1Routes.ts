@@ -1,7 +1,6 @@
 import express, { Router, type Request, type Response } from 'express';
-import { escapeSnippet } from '../core/escapeHtml.js';
 import type { RuleRecord } from '../core/records.js';
-import { CHAT_LIMIT, capLines, citationsMarkdown, editionLine, escapeMd, formatLookup, lookupJson, searchHitJson, searchLines } from '../query/chatText.js';
+import { CHAT_LIMIT, capLines, citationsMarkdown, editionLine, formatLookup, lookupJson, searchHitJson, searchLines, snippetStyle } from '../query/chatText.js';
 import { checkCitations, citationsJson } from '../query/checkCitations.js';
 import { countArg, formatArg, oneParam, requiredArg, ruleNumberArg, type Format } from '../query/edgeArgs.js';
 import type { KnowledgeBase } from '../query/KnowledgeBase.js';
@@ -90,10 +89,7 @@ export function v1Routes(opts: V1Options): Router {
       const limit = countArg(param(req, 'limit'), { argument: 'limit', min: 1, max: 50, fallback: 10 });
       const kb = opts.kb();
       const edition = kb.resolveEdition(param(req, 'edition'));
-      const marks = format === 'json' ? { open: '<b>', close: '</b>' } : format === 'markdown' ? { open: '**', close: '**' } : { open: '', close: '' };
-      // JSON snippets are HTML (matches in <b>) and markdown ones Markdown (matches in **): their text is escaped
-      const escape = format === 'json' ? escapeSnippet : format === 'markdown' ? escapeMd : undefined;
-      const hits = kb.search(edition.edition.id, q, { limit, marks, ...(escape ? { escape } : {}) });
+      const hits = kb.search(edition.edition.id, q, { limit, ...snippetStyle(format) });
       const date = edition.edition.effectiveDate;
       const body =
         format === 'json'

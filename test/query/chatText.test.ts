@@ -4,15 +4,19 @@ import type { SearchHitRecord } from '../../src/core/records.js';
 import type { RuleChange } from '../../src/engine/diffEditions.js';
 import type { HistoryStep } from '../../src/engine/history.js';
 import {
+  capitalize,
+  clip,
   diffLine,
   editionLine,
   errorText,
   historyStepLine,
   historyStepWords,
   historySummary,
+  oneLine,
   searchHitJson,
   searchHitLine,
   searchLines,
+  snippetStyle,
 } from '../../src/query/chatText.js';
 import { QueryError } from '../../src/query/QueryError.js';
 
@@ -118,4 +122,17 @@ test('an error as a chat line, with the nearest candidates; the edition line', (
   assert.equal(errorText({ message: 'the server is busy' }, 'text'), 'the server is busy.');
   assert.equal(editionLine('2021-07-23', 'text'), '(CR 2021-07-23)');
   assert.equal(editionLine('2021-07-23', 'markdown'), '*CR 2021-07-23*');
+});
+
+test('texts cut to fit, on one line; a message as a sentence; how snippets are marked per format', () => {
+  assert.equal(clip('abcdef', 4), 'abc…');
+  assert.equal(clip('abcd', 4), 'abcd');
+  assert.equal(clip('a\nb', 10), 'a\nb');
+  assert.equal(oneLine('a\n  b\tc', 10), 'a b c');
+  assert.equal(oneLine('a\n  bcdef', 4), 'a b…');
+  assert.equal(capitalize('no rule 999.9'), 'No rule 999.9');
+  assert.deepEqual(snippetStyle('json').marks, { open: '<b>', close: '</b>' });
+  assert.equal(snippetStyle('json').escape!('<a> "q"'), '&lt;a&gt; "q"');
+  assert.equal(snippetStyle('markdown').escape!('*x*'), '\\*x\\*');
+  assert.equal(snippetStyle('text').escape, undefined);
 });

@@ -4,14 +4,15 @@ import { closestTerms } from '../../core/suggest.js';
 import {
   CHAT_LIMIT,
   capLines,
+  clip,
   diffLine,
   editionLine,
   errorText,
-  escapeMd,
   formatLookup,
   historyStepLine,
   historySummary,
   searchLines,
+  snippetStyle,
 } from '../../query/chatText.js';
 import { currentPlace } from '../../query/currentPlace.js';
 import { requiredArg, ruleNumberArg, scopeArg } from '../../query/edgeArgs.js';
@@ -39,8 +40,6 @@ export type InteractionResponse =
   | { type: typeof PONG }
   | { type: typeof MESSAGE; data: { content: string; flags?: number; allowed_mentions: { parse: [] } } }
   | { type: typeof CHOICES; data: { choices: Array<{ name: string; value: string }> } };
-
-const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /**
  * Answers one Discord interaction (already verified): PING, a slash command (/cr, /define, /search,
@@ -94,7 +93,7 @@ function command(kb: KnowledgeBase, name: string, str: (n: string) => string | u
     case 'search': {
       const q = required('query');
       const e = edition();
-      const hits = kb.search(e.id, q, { limit: 5, marks: { open: '**', close: '**' }, escape: escapeMd });
+      const hits = kb.search(e.id, q, { limit: 5, ...snippetStyle('markdown') });
       const url = `${base}/search?q=${encodeURIComponent(q)}&edition=${e.effectiveDate}`;
       const lines = [...searchLines(hits, q, e.effectiveDate, 'markdown'), editionLine(e.effectiveDate, 'markdown')];
       return capLines([...lines, `[All results](<${url}>)`], CHAT_LIMIT, `[… all results](<${url}>)`);

@@ -3,7 +3,7 @@ import { ruleNumberArg } from '../../query/edgeArgs.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { QueryError } from '../../query/QueryError.js';
 import { errorResponse } from '../../query/sendError.js';
-import { ERROR, SHORT, etagOf } from '../../server/ResponseCache.js';
+import { ERROR, SHORT, etagOf, sendCached } from '../../server/ResponseCache.js';
 import { editionsFeed, ruleFeed } from './atomFeeds.js';
 
 /** Options of the feeds. */
@@ -15,15 +15,8 @@ export interface FeedRouteOptions {
 
 const ATOM = 'application/atom+xml; charset=utf-8';
 
-function send(req: Request, res: Response, status: number, type: string, body: string, cacheControl: string): void {
-  const etag = etagOf(body);
-  res.status(status).set({ 'Content-Type': type, 'Cache-Control': cacheControl, ETag: etag });
-  if (status === 200 && req.fresh) {
-    res.status(304).end();
-    return;
-  }
-  res.send(body);
-}
+const send = (req: Request, res: Response, status: number, contentType: string, body: string, cacheControl: string) =>
+  sendCached(req, res, { status, contentType, body, etag: etagOf(body), cacheControl });
 
 /** GET /feed.atom (new editions) and GET /feed/{number}.atom (the changes to one rule), with ETags. */
 export function feedRoutes(opts: FeedRouteOptions): Router {

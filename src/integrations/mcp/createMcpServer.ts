@@ -9,13 +9,13 @@ import {
   citationsMarkdown,
   diffLine,
   errorText,
-  escapeMd,
   formatLookup,
   historyStepLine,
   historySummary,
   lookupJson,
   searchHitJson,
   searchLines,
+  snippetStyle,
 } from '../../query/chatText.js';
 import { currentPlace } from '../../query/currentPlace.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
@@ -111,7 +111,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     },
     tool(({ query, edition: e, limit }: { query: string; edition?: string; limit?: number }) => {
       const en = ed(e);
-      const hits = kb.search(en.id, query, { limit: limit ?? 10, marks: { open: '**', close: '**' }, escape: escapeMd });
+      const hits = kb.search(en.id, query, { limit: limit ?? 10, ...snippetStyle('markdown') });
       return answer(searchLines(hits, query, en.effectiveDate, 'markdown').join('\n'), { query, edition: en.effectiveDate, hits: hits.map(searchHitJson) }, [
         en,
       ]);

@@ -1,4 +1,5 @@
 import type { EditionInfo } from '../../core/records.js';
+import { clip } from '../../query/chatText.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { parseQuery } from '../../query/parseQuery.js';
 import { escapeHtml } from '../../core/escapeHtml.js';
@@ -36,11 +37,7 @@ export function searchResults(kb: KnowledgeBase, edition: EditionInfo, arg: stri
   // a rule number typed in the box: the rule itself first
   const p = parseQuery(q);
   const rule = p.kind === 'number' ? kb.rule(edition.id, p.number) : null;
-  const jump = rule
-    ? html`<p class="jump">
-        Rule <a href="${rulePath(arg, rule.number)}">${rule.number}</a>: ${rule.text.length > 120 ? `${rule.text.slice(0, 119)}…` : rule.text}
-      </p>`
-    : null;
+  const jump = rule ? html`<p class="jump">Rule <a href="${rulePath(arg, rule.number)}">${rule.number}</a>: ${clip(rule.text, 120)}</p>` : null;
   return html`<div id="results" aria-live="polite">
     ${jump}
     <p class="count">${count}</p>
