@@ -27,13 +27,14 @@ export const NUMBER_PATTERNS = {
 export const RULE_NUMBER_RE = /^\d{1,3}(?:\.\d{1,3}[a-z]{0,2})?$/;
 
 /** A scope of a diff or a list: a part ("7"), a section ("702"), a rule ("702.19") or a subrule. */
-const SCOPE_RE = /^\d(?:\d\d(?:\.\d{1,3}[a-z]{0,2})?)?$/;
+export const SCOPE_RE = /^\d(?:\d\d(?:\.\d{1,3}[a-z]{0,2})?)?$/;
 
 /** A number of the Rulings Summaries (1999): "E.13", "E.13.2", "E.13.Ruling.3". */
-const RULINGS_NUMBER_RE = /^[A-Z]\.\d+(?:\.(?:Ruling\.)?\d+)?$/;
+export const RULINGS_NUMBER_RE = /^[A-Z]\.\d+(?:\.(?:Ruling\.)?\d+)?$/;
 
 const TYPED_NUMBER_RE = new RegExp(`^${NUMBER_PATTERNS.prefix}${NUMBER_PATTERNS.parts}\\.?$`, 'i');
-const PREFIX_RE = new RegExp(`^${NUMBER_PATTERNS.prefix}`, 'i');
+/** The "CR"/"rule" prefix typed before a number. */
+export const PREFIX_RE = new RegExp(`^${NUMBER_PATTERNS.prefix}`, 'i');
 const SPLIT_RE = /^(\d+)(?:\.(\d+)([a-z]*))?$/;
 
 /** What a rule number names. */
@@ -55,22 +56,6 @@ export function joinNumber(section: string, rule: string | undefined, letters: s
 export function normalizeNumber(text: string): string | null {
   const m = TYPED_NUMBER_RE.exec(text.normalize('NFC').replace(/\s+/g, ' ').trim());
   return m ? joinNumber(m[1]!, m[2], m[3]) : null;
-}
-
-/** A typed scope ("7", "702", "702.19", "702.19b.") as a number, or null when it is not a part, section or rule. */
-export function normalizeScope(text: string): string | null {
-  const n = normalizeNumber(text);
-  return n !== null && SCOPE_RE.test(n) ? n : null;
-}
-
-/** True for a number of the Rulings Summaries ("E.13.Ruling.3"). */
-export function isRulingsNumber(text: string): boolean {
-  return RULINGS_NUMBER_RE.test(text);
-}
-
-/** Text typed before a number with its "CR"/"rule" prefix removed ("rule 702" is "702"). */
-export function withoutPrefix(text: string): string {
-  return text.replace(PREFIX_RE, '');
 }
 
 /** A number's section, rule (undefined for a part or section) and letters ("" when none), or null. */

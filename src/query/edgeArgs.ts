@@ -1,5 +1,5 @@
 import type { Family } from '../core/records.js';
-import { isRulingsNumber, normalizeNumber, normalizeScope } from '../core/ruleNumber.js';
+import { RULINGS_NUMBER_RE, SCOPE_RE, normalizeNumber } from '../core/ruleNumber.js';
 import { parseQuery } from './parseQuery.js';
 import { QueryError } from './QueryError.js';
 
@@ -13,7 +13,7 @@ const bad = (argument: string, message: string): QueryError => new QueryError('B
 /** A user's rule number ("702.19b", "CR 702.19B.", "rule 702.19"; "E.13.Ruling.3" in the Rulings Summaries), normalized. */
 export function ruleNumberArg(text: string, argument = 'number', family: Family = 'cr'): string {
   if (family === 'rulings') {
-    if (isRulingsNumber(text.trim())) return text.trim();
+    if (RULINGS_NUMBER_RE.test(text.trim())) return text.trim();
     throw bad(argument, `"${text.slice(0, 40)}" is not a Rulings Summaries number (like E.13.Ruling.3)`);
   }
   const n = normalizeNumber(text);
@@ -32,8 +32,8 @@ export function ruleOrRangeArg(text: string, argument = 'number'): string {
 export function scopeArg(text: string | null | undefined, argument = 'section'): string | null {
   const t = text?.trim();
   if (!t) return null;
-  const n = normalizeScope(t);
-  if (n === null) throw bad(argument, `"${t.slice(0, 40)}" is not a part (7), section (702) or rule (702.19)`);
+  const n = normalizeNumber(t);
+  if (n === null || !SCOPE_RE.test(n)) throw bad(argument, `"${t.slice(0, 40)}" is not a part (7), section (702) or rule (702.19)`);
   return n;
 }
 

@@ -19,26 +19,16 @@ export const CONTENT_TYPE: Record<Format, string> = {
   markdown: 'text/markdown; charset=utf-8',
 };
 
-/** A query error as a REST error: BAD_INPUT is a 400 BAD_USER_INPUT, NOT_FOUND a 404. */
-function problemOf(e: QueryError): RestProblem {
-  const { argument, suggestions } = e.details;
-  const bad = e.code === 'BAD_INPUT';
-  return { status: bad ? 400 : 404, code: bad ? 'BAD_USER_INPUT' : 'NOT_FOUND', message: e.message, argument, suggestions };
-}
-
 /** The one REST error shape: `{"error": {"code", "message", "argument"?, "suggestions"?}}`, or a text/Markdown line (errorText). */
 export function errorResponse(e: QueryError | RestProblem, format: Format = 'json'): { status: number; contentType: string; body: string } {
-  const p = e instanceof QueryError ? problemOf(e) : e;
+  // a query error: BAD_INPUT is a 400 BAD_USER_INPUT, NOT_FOUND a 404
+  const bad = e instanceof QueryError && e.code === 'BAD_INPUT';
+  const p = e instanceof QueryError ? { ...e.details, status: bad ? 400 : 404, code: bad ? 'BAD_USER_INPUT' : 'NOT_FOUND', message: e.message } : e;
+  const { code, message, argument, suggestions } = p;
+  // (JSON leaves out what is undefined)
   const body =
     format === 'json'
-      ? JSON.stringify({
-          error: {
-            code: p.code,
-            message: p.message,
-            ...(p.argument !== undefined ? { argument: p.argument } : {}),
-            ...(p.suggestions?.length ? { suggestions: p.suggestions } : {}),
-          },
-        })
+      ? JSON.stringify({ error: { code, message, argument, suggestions: suggestions?.length ? suggestions : undefined } })
       : errorText(p, format);
   return { status: p.status, contentType: CONTENT_TYPE[format], body };
 }

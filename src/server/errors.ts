@@ -29,7 +29,6 @@ export function toApiError(e: unknown): GraphQLError {
 const REST_PATH = /^\/(?:v1|feed|download|discord|openapi\.json)(?:[/.]|$)/;
 
 const PAGE_TITLE = new Map([
-  ['NOT_FOUND', 'Not found'],
   ['BUSY', 'Busy'],
   ['TIMEOUT', 'Too long'],
   ['INTERNAL_SERVER_ERROR', 'Error'],
@@ -37,26 +36,11 @@ const PAGE_TITLE = new Map([
 
 /**
  * Answers an error no router answered (the fallbacks, a refused costly request) in the one shape of
- * the surface its path belongs to: GraphQL's `{"errors": […]}` for /graphql, the REST shape
- * (sendError) for the API, feeds and downloads, a page (`page(title, message)`) for people.
+ * the surface its path belongs to: GraphQL's `{"errors": […]}`, the REST shape (sendError), a page for people.
  */
-export function sendSurfaceError(
-  req: Request,
-  res: Response,
-  p: RestProblem,
-  page: (title: string, message: string) => string,
-  headers: Record<string, string> = {},
-) {
-  if (req.path === '/graphql')
-    res
-      .status(p.status)
-      .set(headers)
-      .json({ errors: [{ message: p.message, extensions: { code: p.code } }] });
-  else if (REST_PATH.test(req.path)) sendError(res, p, 'json', headers);
-  else
-    res
-      .status(p.status)
-      .set(headers)
-      .type('html')
-      .send(page(PAGE_TITLE.get(p.code) ?? 'Bad request', p.message));
+export function sendSurfaceError(req: Request, res: Response, p: RestProblem, page: (title: string, message: string) => string, headers = {}): void {
+  if (REST_PATH.test(req.path)) return sendError(res, p, 'json', headers);
+  res.status(p.status).set(headers);
+  if (req.path === '/graphql') res.json({ errors: [{ message: p.message, extensions: { code: p.code } }] });
+  else res.type('html').send(page(PAGE_TITLE.get(p.code) ?? (p.status === 404 ? 'Not found' : 'Bad request'), p.message));
 }

@@ -24,12 +24,6 @@ function flag(req: Request, name: string): boolean {
   return v !== undefined && v !== '0' && v !== 'false' && v !== '';
 }
 
-/** What an endpoint answers: its body in the format asked, and how long it may be kept. */
-interface Answer {
-  body: string;
-  cacheControl: string;
-}
-
 /**
  * The bot endpoints: GET /v1/lookup?q=…&edition=…&format=json|text|markdown&examples=1,
  * GET /v1/rules/:number, GET /v1/search?q=…&edition=…&limit=10&format=…, GET /v1/editions/:edition.json
@@ -39,11 +33,8 @@ export function v1Routes(opts: V1Options): Router {
   const { cache } = opts;
   const router = Router();
 
-  /**
-   * Serves one answer with its ETag: the one place /v1 translates errors (a QueryError is a 4xx in
-   * the REST shape, in the format asked when it was read). GET answers are kept by URL.
-   */
-  const serve = (req: Request, res: Response, produce: (asked: { format: Format }) => Answer) => {
+  // Serves one answer with its ETag; the one place /v1 translates errors (a QueryError: the REST shape, in the format read so far).
+  const serve = (req: Request, res: Response, produce: (asked: { format: Format }) => { body: string; cacheControl: string }) => {
     const get = req.method === 'GET';
     const hit = get ? cache?.get(req.originalUrl) : undefined;
     if (hit) return sendCached(req, res, hit);

@@ -1,5 +1,5 @@
 import type { EditionInfo } from '../../core/records.js';
-import { numberLevel, withoutPrefix } from '../../core/ruleNumber.js';
+import { PREFIX_RE, numberLevel } from '../../core/ruleNumber.js';
 import { closestTerms } from '../../core/suggest.js';
 import {
   CHAT_LIMIT,
@@ -157,7 +157,7 @@ function autocomplete(
     if (out.length === 0 && typed.length >= 3) out = closestTerms(typed, unique, 10, 3).map((s) => s.value);
     return out.slice(0, 25).map((t) => ({ name: clip(t, 100), value: clip(t, 100) }));
   }
-  const q = withoutPrefix(typed);
+  const q = typed.replace(PREFIX_RE, '');
   const numbers = kb.numbers(edition.id);
   const matches = q === '' ? numbers.filter((n) => numberLevel(n) === 'section') : numbers.filter((n) => n.startsWith(q));
   return matches.slice(0, 25).map((n) => ({ name: clip(`${n} ${kb.rule(edition.id, n)!.text}`, 100), value: n }));
