@@ -13,7 +13,7 @@ import { QueryError } from './QueryError.js';
 // The one set of chat-sized formatters every edge uses: a lookup, a search hit, a diff line, a history step, where cited numbers are now, an error.
 
 /** Chat answers: plain text (the CLI, MCP's diffs and histories) or Markdown (Discord, MCP, /v1). */
-export type ChatFormat = 'text' | 'markdown';
+type ChatFormat = 'text' | 'markdown';
 
 /** The most a text or markdown answer may hold: one chat message. */
 export const CHAT_LIMIT = 2000;

@@ -4,7 +4,7 @@ import type { KnowledgeBase } from './KnowledgeBase.js';
 import { QueryError } from './QueryError.js';
 
 /** A rule where a number was followed to: the edition and the rule there. */
-export interface Place {
+interface Place {
   edition: EditionInfo;
   rule: RuleRecord;
 }
