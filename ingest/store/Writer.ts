@@ -6,8 +6,6 @@ import { wholeWords } from './resolveAmbiguousWords.js';
 import type { Db } from '../../src/db/openDb.js';
 import { STORE_FORMAT, storeFormatProblem } from '../../src/db/storeFormat.js';
 
-export { hash53 } from './hash53.js';
-
 /** What is stored of an edition besides its parsed document. */
 export interface EditionMeta {
   family: DocumentFamily;
@@ -247,7 +245,7 @@ export class Writer {
     let k = 0;
     const intern = (): number => {
       const body = texts[k]!;
-      const id = hashes ? this.internText(body, hashes.h[k]!, hashes.normH[k]!) : this.internText(body);
+      const id = hashes ? this.internText(body, hashes.h[k], hashes.normH[k]) : this.internText(body);
       k++;
       return id;
     };

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { checkCitations, citationsJson, citationsMarkdown } from '../query/checkCitations.js';
+import { citationsMarkdown } from '../query/chatText.js';
+import { checkCitations, citationsJson } from '../query/checkCitations.js';
 import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 import { withKb } from './withKb.js';

@@ -4,10 +4,12 @@ import { textClass } from '../engine/compareRule.js';
 import type { PairReason } from '../engine/explainPairs.js';
 import type { ChangeKind, EditionDiff, RuleChange } from '../engine/diffEditions.js';
 import type { DiffSegment } from '../engine/wordDiff.js';
+import { diffLine } from '../query/chatText.js';
 import { summarizeRenumbering } from '../query/summarizeRenumbering.js';
+import { scopeArg } from '../query/edgeArgs.js';
 import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
-import { withKb } from './withKb.js';
+import { cliArg, withKb } from './withKb.js';
 
 export const usage = `Usage: crkb diff FROM TO [--section N] [--kind K[,K]] [--json|--markdown] [--renumbering] [--explain] [--family cr|rulings] [--db FILE]
 
@@ -51,10 +53,7 @@ export async function run(argv: string[]): Promise<number> {
   const family = familyOption(values.family, usage);
   if (positionals.length !== 2) throw new UsageError('expected two editions: FROM TO', usage);
   if (values.json && values.markdown) throw new UsageError('--json and --markdown exclude each other', usage);
-  const section = values.section;
-  if (section !== undefined && family === 'cr' && !/^\d(\d\d(\.\d+[a-z]?)?)?$/.test(section)) {
-    throw new UsageError(`--section ${section}: expected a part (7), a section (702) or a rule (702.19)`, usage);
-  }
+  const section = family === 'cr' ? (cliArg(() => scopeArg(values.section, '--section'), usage) ?? undefined) : values.section;
   let kinds: ChangeKind[] | undefined;
   if (values.kind !== undefined) {
     kinds = values.kind.split(',').map((k) => k.trim()) as ChangeKind[];
@@ -89,24 +88,10 @@ function countsLine(d: EditionDiff): string {
   return `${c.total} changed rules: ${c.added} added, ${c.removed} removed, ${c.substantive} reworded, ${c.references} reference updates, ${c.renumbered} renumbered, ${c.typography} typography only`;
 }
 
-function label(c: RuleChange): string {
-  if (!c.before) return `+ ${c.after!.number}${c.splitFrom !== undefined ? ` (split from ${c.splitFrom})` : ''}`;
-  if (!c.after) return `- ${c.before.number}${c.mergedInto !== undefined ? ` (merged into ${c.mergedInto})` : ''}`;
-  const num = c.renumbered ? `${c.before.number} -> ${c.after.number}` : c.after.number;
-  const cls = textClass(c);
-  const what = cls === 'none' ? 'renumbered' : cls === 'substantive' ? 'reworded' : cls;
-  return `~ ${num} (${what})`;
-}
-
 function reasonLine(r: PairReason | null): string {
   if (!r) return 'why: no counterpart';
   if (r.method === 'lineage') return `why: same lineage${r.steps !== undefined ? ` across ${r.steps} alignment steps` : ''}`;
   return `why: ${r.method}${r.score !== null ? ` ${r.score.toFixed(2)}` : ''}`;
-}
-
-function oneLine(s: string, max = 110): string {
-  const t = s.replace(/\s+/g, ' ');
-  return t.length > max ? t.slice(0, max - 1) + '…' : t;
 }
 
 /** Default output: counts, then one line per change grouped by section. */
@@ -119,8 +104,7 @@ function summary(d: EditionDiff, explain: ((c: RuleChange) => PairReason | null)
       section = c.section;
       lines.push('', `${section}${titles.get(section) ? ' ' + titles.get(section)! : ''}`);
     }
-    const text = c.after?.text ?? c.before?.text ?? '';
-    lines.push(`  ${label(c)}  ${oneLine(text, 90)}`);
+    lines.push(`  ${diffLine(c, 'text', 90)}`);
     if (explain) lines.push(`      ${reasonLine(explain(c))}`);
   }
   if (d.glossary.length > 0) {

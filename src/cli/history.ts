@@ -1,12 +1,13 @@
-import { nearestNumbers } from '../core/suggest.js';
-import type { TextChange } from '../engine/compareRule.js';
 import type { HistoryStep } from '../engine/history.js';
 import type { Family } from '../core/records.js';
+import { historyStepWords, historySummary } from '../query/chatText.js';
+import { currentPlace } from '../query/currentPlace.js';
+import { ruleNumberArg } from '../query/edgeArgs.js';
 import { familyOption } from './diff.js';
 import { inlineWordDiff } from './inlineWordDiff.js';
 import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
-import { withKb } from './withKb.js';
+import { cliArg, withKb } from './withKb.js';
 
 export const usage = `Usage: crkb history NUMBER [--edition DATE|latest] [--family cr|rulings] [--json] [--db FILE]
        crkb history --term TERM [--edition DATE|latest] [--json] [--db FILE]
@@ -15,10 +16,6 @@ Shows every edition a rule appears in, under which number, and what changed at
 each step, following it across renumbering and the 2009 rewrite. NUMBER is read
 in --edition (default latest). With --term, the same for a glossary term
 (case-insensitive), following it across renamings.`;
-
-const NUMBER_RE = /^\d{1,3}(\.\d+[a-z]?)?$/;
-// Rulings Summaries: "E.13", "E.13.2", "E.13.Ruling.3".
-const RULINGS_NUMBER_RE = /^[A-Z]\.\d+(\.(Ruling\.)?\d+)?$/;
 
 /** `crkb history`: a rule's history across editions. */
 export async function run(argv: string[]): Promise<number> {
@@ -40,33 +37,19 @@ export async function run(argv: string[]): Promise<number> {
     return termHistory(values.term, values.edition, values.json ?? false, values.db, family);
   }
   if (positionals.length !== 1) throw new UsageError('expected one rule NUMBER', usage);
-  const number = positionals[0]!;
-  if (!(family === 'cr' ? NUMBER_RE : RULINGS_NUMBER_RE).test(number)) {
-    throw new UsageError(`"${number}" is not a ${family === 'cr' ? 'rule number (like 702.19c)' : 'Rulings Summaries number (like E.13.Ruling.3)'}`, usage);
-  }
+  const number = cliArg(() => ruleNumberArg(positionals[0]!, 'NUMBER', family), usage);
   return withKb('history', values.db, usage, (kb) => {
-    let edition = kb.resolveEdition(values.edition, family, '--edition').edition;
-    if (kb.rule(edition.id, number) === null) {
-      const seen = kb.editionsWithNumber(number, family);
-      if (seen.length === 0) {
-        const near = nearestNumbers(number, kb.allNumbers());
-        console.error(`crkb history: no rule ${number} exists in any stored edition; nearest numbers: ${near.join(', ')}`);
-        return 1;
-      }
-      const last = seen[seen.length - 1]!;
-      console.error(`crkb history: ${number} is not in the ${edition.effectiveDate} edition; following the ${number} of ${last.effectiveDate}`);
-      edition = last;
-    }
+    const asked = kb.resolveEdition(values.edition, family, '--edition').edition;
+    const { edition } = currentPlace(kb, number, asked);
+    if (edition !== asked)
+      console.error(`crkb history: ${number} is not in the ${asked.effectiveDate} edition; following the ${number} of ${edition.effectiveDate}`);
     const found = kb.history(edition, number)!;
     const { links, ...history } = found;
-    const rows = history.steps;
     if (values.json) {
       process.stdout.write(JSON.stringify({ query: { number, edition: edition.effectiveDate }, ...history, links }) + '\n');
       return 0;
     }
-    const lines = [
-      `${number} (${edition.effectiveDate}): lineage ${history.lineage}, numbered ${history.numbers.join(' → ')}; in ${rows.length} editions, ${history.first} to ${history.last}`,
-    ];
+    const lines = [`${number} (${edition.effectiveDate}): lineage ${history.lineage}, ${historySummary(history)}`];
     lines.push(...stepLines(history.steps, 'renumbered', (s) => `${s.date}  ${s.number.padEnd(8)}`));
     for (const l of links) {
       lines.push(
@@ -95,23 +78,13 @@ function stepLines(steps: HistoryStep[], renumbered: string, head: (s: HistorySt
       continue;
     }
     flush();
-    const what: string[] = [];
-    if (s.change === 'added') what.push('first appears');
-    if (s.change === 'returned') what.push('returns after a gap');
-    if (s.renumbered) what.push(`${renumbered} from ${s.previousNumber}`);
-    if (s.textChange) what.push(changeWords(s.textChange));
-    if (s.examplesChanged) what.push('examples changed');
-    lines.push(`${head(s)} ${what.join('; ') || 'unchanged'}`);
+    lines.push(`${head(s)} ${historyStepWords(s, renumbered)}`);
     // the whole text where it (re)appears, a word diff where its text changed
     if (s.change === 'added') lines.push(`             ${s.text.replace(/\s+/g, ' ')}`);
     else if (s.textChange === 'substantive' && s.segments) lines.push(`             ${inlineWordDiff(s.segments)}`);
   }
   flush();
   return lines;
-}
-
-function changeWords(c: TextChange): string {
-  return c === 'references' ? 'reference numbers updated' : c === 'none' ? 'typography' : 'text changed';
 }
 
 /** `crkb history --term`: a glossary term's history. */

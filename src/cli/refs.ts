@@ -1,3 +1,5 @@
+import { oneLine } from '../query/chatText.js';
+import { ruleNumberArg } from '../query/edgeArgs.js';
 import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 import { withKb } from './withKb.js';
@@ -66,7 +68,7 @@ export async function run(argv: string[]): Promise<number> {
       }
       return 0;
     }
-    const number = positionals[0]!;
+    const number = ruleNumberArg(positionals[0]!, 'NUMBER');
     const reader = kb;
     const rule = kb.ruleOrThrow(edition, number);
     if (values.incoming) {
@@ -83,7 +85,7 @@ export async function run(argv: string[]): Promise<number> {
         );
       } else {
         write(`${number} (${edition.effectiveDate}) is cited by ${rules.length} rules and ${glossary.length} glossary entries`);
-        for (const r of rules) write(`  ${r.number.padEnd(9)} ${oneLine(r.text)}`);
+        for (const r of rules) write(`  ${r.number.padEnd(9)} ${oneLine(r.text, 100)}`);
         for (const g of glossary) write(`  glossary "${g.term}"`);
       }
       return 0;
@@ -109,14 +111,9 @@ export async function run(argv: string[]): Promise<number> {
     else {
       write(`${number} (${edition.effectiveDate}) cites ${out.length} targets`);
       for (const o of out) {
-        write(`  ${o.target.padEnd(9)} ${o.resolved ? oneLine(o.resolved.text) : 'dangling'}${o.source === 'text' ? '' : `  [${o.source}]`}`);
+        write(`  ${o.target.padEnd(9)} ${o.resolved ? oneLine(o.resolved.text, 100) : 'dangling'}${o.source === 'text' ? '' : `  [${o.source}]`}`);
       }
     }
     return 0;
   });
-}
-
-function oneLine(s: string, max = 100): string {
-  const t = s.replace(/\s+/g, ' ');
-  return t.length > max ? t.slice(0, max - 1) + '…' : t;
 }

@@ -1,8 +1,8 @@
-import { formatLookup } from '../query/formatLookup.js';
-import { parseQuery } from '../query/parseQuery.js';
+import { ruleOrRangeArg } from '../query/edgeArgs.js';
+import { formatLookup } from '../query/chatText.js';
 import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
-import { withKb } from './withKb.js';
+import { cliArg, withKb } from './withKb.js';
 
 export const usage = `Usage: crkb rule NUMBER [--edition DATE|latest|SET] [--examples] [--db FILE]
 
@@ -18,9 +18,7 @@ export async function run(argv: string[]): Promise<number> {
     usage,
   );
   if (positionals.length !== 1) throw new UsageError('give exactly one rule NUMBER', usage);
-  const q = positionals[0]!;
-  const kind = parseQuery(q).kind;
-  if (kind !== 'number' && kind !== 'range') throw new UsageError(`"${q}" is not a rule number (like 702.19b)`, usage);
+  const q = cliArg(() => ruleOrRangeArg(positionals[0]!, 'NUMBER'), usage);
   return withKb('rule', values.db, usage, (kb) => {
     const { edition } = kb.resolveEdition(values.edition, 'cr', '--edition');
     const a = kb.lookup(edition, q);

@@ -1,7 +1,8 @@
-import { ruleLabel } from '../core/ruleNumber.js';
+import { searchHitLine } from '../query/chatText.js';
+import { countArg } from '../query/edgeArgs.js';
 import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
-import { withKb } from './withKb.js';
+import { cliArg, withKb } from './withKb.js';
 
 export const usage = `Usage: crkb search TEXT [--edition DATE|latest|SET] [--limit 20] [--prefix] [--json] [--db FILE]
 
@@ -24,8 +25,7 @@ export async function run(argv: string[]): Promise<number> {
     usage,
   );
   if (positionals.length === 0) throw new UsageError('give the TEXT to search for', usage);
-  const limit = Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError('--limit must be 1-500', usage);
+  const limit = cliArg(() => countArg(values.limit, { argument: '--limit', min: 1, max: 500, fallback: 20 }), usage);
   return withKb('search', values.db, usage, (kb) => {
     const { edition } = kb.resolveEdition(values.edition, 'cr', '--edition');
     const tty = process.stdout.isTTY === true;
@@ -43,13 +43,7 @@ export async function run(argv: string[]): Promise<number> {
       console.log(JSON.stringify({ edition: edition.effectiveDate, hits: out }, null, 2));
       return 0;
     }
-    for (const h of hits) {
-      const where =
-        h.kind === 'glossary'
-          ? `Glossary: ${h.glossary?.term ?? ''}`
-          : `${h.rule ? ruleLabel(h.rule) : ''}${h.kind === 'example' ? ` (example ${(h.exampleIndex ?? 0) + 1})` : ''}`;
-      console.log(`${where}  ${h.snippet}`);
-    }
+    for (const h of hits) console.log(searchHitLine(h, 'text'));
     console.log(`${hits.length} hit(s) in the ${edition.effectiveDate} edition`);
     return 0;
   });

@@ -13,6 +13,22 @@ export function existingDbFile(file: string | undefined, usage: string): string 
   return abs;
 }
 
+/** A query-layer error as a usage mistake (naming the argument once), or null for anything else. */
+function usageErrorOf(e: unknown, usage: string): UsageError | null {
+  if (!(e instanceof QueryError) || e.code !== 'BAD_INPUT') return null;
+  const a = e.details.argument;
+  return new UsageError(a && !e.message.startsWith(a) ? `${a}: ${e.message}` : e.message, usage);
+}
+
+/** An argument read with the query layer's edge kit (src/query/edgeArgs.ts), before any database is opened: a mistake is a UsageError. */
+export function cliArg<T>(read: () => T, usage: string): T {
+  try {
+    return read();
+  } catch (e) {
+    throw usageErrorOf(e, usage) ?? e;
+  }
+}
+
 /**
  * Runs a query command against the database (--db, $CRKB_DB or data/crkb.db), translating the
  * query layer's errors once: a bad argument is a UsageError (usage, exit 1), a missing rule or
@@ -24,7 +40,8 @@ export async function withKb(command: string, file: string | undefined, usage: s
     return await f(kb);
   } catch (e) {
     if (!(e instanceof QueryError)) throw e;
-    if (e.code === 'BAD_INPUT') throw new UsageError(e.details.argument ? `${e.details.argument}: ${e.message}` : e.message, usage);
+    const usageError = usageErrorOf(e, usage);
+    if (usageError) throw usageError;
     const s = e.details.suggestions ?? [];
     console.error(`crkb ${command}: ${e.message}${s.length > 0 ? `; nearest: ${s.join(', ')}` : ''}`);
     return 1;

@@ -1,4 +1,5 @@
 import { normalizeText } from './normalize.js';
+import { NUMBER_PATTERNS, letterIndex, lettersAt, splitNumber } from './ruleNumber.js';
 
 /** A cross-reference found in rule, example or glossary text. */
 export interface Reference {
@@ -10,19 +11,18 @@ export interface Reference {
   end: number;
 }
 
-// Subrule letters as published: l and o are never used.
-const LETTERS = 'abcdefghijkmnpqrstuvwxyz';
 const MAX_EXPANSION = 60;
+const { inText, bareInText, rangeEndInText } = NUMBER_PATTERNS;
 
 // "rule", "rules", "section", "sections", "part", "parts" followed by a number.
 const LEAD_RE = /\b(rules?|sections?|parts?)\s+(?=\d)/gi;
 // One list item: a number, optionally a range to a number, a bare number or a letter.
 // A "?" stands for a dash lost in conversion, only with no space around it.
-const ITEM_RE = /(\d{1,3}(?:\.\d+[a-z]?)?)(?:[-‐‑‒–—?](\d{1,3}\.\d+[a-z]?|\d{1,3}|[a-z])(?![a-z]))?(?![\d/]|[a-z]|\.\d)/y;
+const ITEM_RE = new RegExp(String.raw`(${inText})(?:[-‐‑‒–—?](${rangeEndInText})(?![a-z]))?(?![\d/]|[a-z]|\.\d)`, 'y');
 // Separators between list items; a quoted title may follow an item: rule 304, "Draw Step," and 305.
 const SEP_RE = /(?:\s*,\s*(?:["“”][^"“”]{1,80}["“”]\s*,?\s*)?(?:(?:and|or|and\/or)\s+)?|\s+(?:and|or|and\/or)\s+)(?=\d)/y;
 // A rule number anywhere (3-digit section, dot, rule number, optional letter), with an optional range.
-const BARE_RE = /(?<![\d.\w])([1-9]\d{2}\.\d+[a-z]?)(?:[-‐‑‒–—?](\d{1,3}\.\d+[a-z]?|\d{1,3}|[a-z])(?![a-z]))?(?![\d/]|[a-z]|\.\d)/g;
+const BARE_RE = new RegExp(String.raw`(?<![\d.\w])(${bareInText})(?:[-‐‑‒–—?](${rangeEndInText})(?![a-z]))?(?![\d/]|[a-z]|\.\d)`, 'g');
 
 function kindOf(n: string): Reference['kind'] {
   if (n.includes('.')) return 'rule';
@@ -30,10 +30,12 @@ function kindOf(n: string): Reference['kind'] {
 }
 
 function letterRange(from: string, to: string): string[] | null {
-  const a = LETTERS.indexOf(from);
-  const b = LETTERS.indexOf(to);
+  const a = letterIndex(from);
+  const b = letterIndex(to);
   if (a < 0 || b < 0 || b < a || b - a > MAX_EXPANSION) return null;
-  return LETTERS.slice(a, b + 1).split('');
+  const out: string[] = [];
+  for (let k = a; k <= b; k++) out.push(lettersAt(k));
+  return out;
 }
 
 function numRange(from: number, to: number): number[] | null {
@@ -45,38 +47,30 @@ function numRange(from: number, to: number): number[] | null {
 
 /** Expands "601.2f" + "h" / "509.1" + "3" / "800.2" + "800.4" / "212" + "215" into targets. */
 export function expandRange(first: string, last: string): string[] {
-  const m = /^(\d{1,3})(?:\.(\d+)([a-z]?))?$/.exec(first);
-  if (!m) return [first, last];
-  const [, sec, num, letter] = m;
+  const a = splitNumber(first);
+  if (!a) return [first, last];
+  const { section: sec, rule: num, letters: letter } = a;
+  const b = splitNumber(last);
   if (num === undefined) {
     // section range "212-215"
-    if (/^\d{1,3}$/.test(last)) {
-      const r = numRange(Number(sec), Number(last));
-      if (r) return r.map(String);
-    }
-    return [first, last];
+    const r = b?.rule === undefined && b ? numRange(Number(sec), Number(b.section)) : null;
+    return r ? r.map(String) : [first, last];
   }
-  if (/^[a-z]$/.test(last)) {
-    if (letter) {
-      const r = letterRange(letter, last);
+  if (b === null) {
+    // letters: "601.2f" + "h"
+    const r = letter ? letterRange(letter, last) : null;
+    return r ? r.map((c) => `${sec}.${num}${c}`) : [first];
+  }
+  if (b && b.rule === undefined) {
+    const r = letter ? null : numRange(Number(num), Number(b.section));
+    return r ? r.map((k) => `${sec}.${k}`) : [first, last];
+  }
+  if (b && b.section === sec) {
+    if (b.rule === num && letter && b.letters) {
+      const r = letterRange(letter, b.letters);
       if (r) return r.map((c) => `${sec}.${num}${c}`);
-    }
-    return [first];
-  }
-  if (/^\d+$/.test(last)) {
-    if (!letter) {
-      const r = numRange(Number(num), Number(last));
-      if (r) return r.map((k) => `${sec}.${k}`);
-    }
-    return [first, last];
-  }
-  const n = /^(\d{1,3})\.(\d+)([a-z]?)$/.exec(last);
-  if (n && n[1] === sec) {
-    if (n[2] === num && letter && n[3]) {
-      const r = letterRange(letter, n[3]);
-      if (r) return r.map((c) => `${sec}.${num}${c}`);
-    } else if (!letter && !n[3]) {
-      const r = numRange(Number(num), Number(n[2]));
+    } else if (!letter && !b.letters) {
+      const r = numRange(Number(num), Number(b.rule));
       if (r) return r.map((k) => `${sec}.${k}`);
     }
   }
@@ -110,7 +104,7 @@ export function extractReferences(text: string): Reference[] {
       if (!item) break;
       const first = item[1] ?? '';
       // under "rule(s)", only 3-digit sections and dotted rule numbers
-      if (/^rule/i.test(word) && !/^\d{3}(?:\.|$)/.test(first)) break;
+      if (/^rule/i.test(word) && splitNumber(first)?.section.length !== 3) break;
       push(out, first, item[2], item.index, item.index + item[0].length, word);
       pos = item.index + item[0].length;
       SEP_RE.lastIndex = pos;

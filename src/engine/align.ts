@@ -5,7 +5,6 @@ import { headingsPass } from './align/headingsPass.js';
 import { similarityPasses } from './align/similarityPasses.js';
 import type { AlignRule } from './align/Side.js';
 
-export type { AlignMethod } from './align/AlignState.js';
 export type { AlignRule } from './align/Side.js';
 
 /** Lineage alignment of two consecutive editions. */

@@ -42,7 +42,7 @@ export interface RuleChange {
 }
 
 /** Examples of a continuing rule that changed. */
-export interface ExampleChange {
+interface ExampleChange {
   lineage: number;
   number: string;
   before: string[];
@@ -197,7 +197,7 @@ export interface PairedEditions {
   targetTitles?: { before: TitleOf; after: TitleOf };
   /** Section titles ("702" -> its text) of the given sections: the `to` edition's, else the `from` one's. */
   titles(sections: string[]): Map<string, string>;
-  glossary?: GlossaryPair;
+  glossary?: GlossaryPair | undefined;
 }
 
 /** Two glossaries as diffGlossary reads them: terms with their definitions' text ids, and the texts by id. */

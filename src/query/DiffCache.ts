@@ -46,4 +46,9 @@ export class DiffCache {
     this.diffs.set(key, d);
     return d;
   }
+
+  /** Bytes the cached diffs take, by the estimate the cache is bounded by. */
+  get bytes(): number {
+    return this.diffs.calculatedSize;
+  }
 }

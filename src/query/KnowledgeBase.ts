@@ -33,7 +33,7 @@ export type { DiffSegment } from '../engine/wordDiff.js';
 export type { DiffQuery } from './DiffCache.js';
 export type { EditionExport, EditionSummary } from './editionSummaries.js';
 export type { DanglingRef, StaleRef } from './editionReferences.js';
-export type { LineageLink, RuleHistoryAnswer } from './ruleHistories.js';
+export type { RuleHistoryAnswer } from './ruleHistories.js';
 export { MAX_SEARCH_LENGTH, MAX_SEARCH_OFFSET, type SearchQuery } from './searchEdition.js';
 
 /** Bounds of a KnowledgeBase's caches. */
@@ -327,7 +327,7 @@ export class KnowledgeBase {
 
   /** Bytes the diff cache holds (its estimate of what the diffs it keeps take), at most diffCacheBytes. */
   get diffCacheBytes(): number {
-    return this.diffs.calculatedSize;
+    return this.diffs.bytes;
   }
 
   /** Why a diff paired each rule: the aligner's method and score (neighbouring editions), or the alignment steps between. */

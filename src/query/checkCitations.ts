@@ -1,7 +1,8 @@
 import type { EditionInfo, RuleRecord } from '../core/records.js';
 import { extractReferences } from '../core/references.js';
-import { normalizeNumber, ruleLabel } from '../core/ruleNumber.js';
 import { compareRuleText, type TextChange } from '../engine/compareRule.js';
+import { sameRuleIn } from './currentPlace.js';
+import { ruleNumberArg } from './edgeArgs.js';
 import type { KnowledgeBase } from './KnowledgeBase.js';
 import { QueryError } from './QueryError.js';
 
@@ -120,12 +121,7 @@ export function checkCitations(kb: KnowledgeBase, q: CitationQuery): CitationRep
   } else {
     const numbers = q.numbers!;
     if (numbers.length > MAX_CITATIONS) throw new QueryError('BAD_INPUT', `"numbers" holds more than ${MAX_CITATIONS} numbers`, { argument: 'numbers' });
-    found = numbers.map((raw) => {
-      const n = typeof raw === 'string' ? normalizeNumber(raw) : null;
-      if (n === null)
-        throw new QueryError('BAD_INPUT', `"${String(raw).slice(0, 40)}" in "numbers" is not a rule number (like 702.19b)`, { argument: 'numbers' });
-      return { cited: n, title: null };
-    });
+    found = numbers.map((raw) => ({ cited: ruleNumberArg(String(raw), 'numbers'), title: null }));
   }
   if (found.length > MAX_CITATIONS) throw new QueryError('BAD_INPUT', `the text holds more than ${MAX_CITATIONS} citations`, { argument: 'text' });
   const chain = kb.editions().filter((e) => e.family === 'cr' && e.official);
@@ -137,7 +133,7 @@ function checkOne(kb: KnowledgeBase, f: Found, asOf: EditionInfo, to: EditionInf
   const base = { cited: f.cited, title: f.title };
   const then = kb.rule(asOf.id, f.cited);
   if (!then) return { ...base, then: null, status: 'unknown', now: null, goneSince: null, textChange: null, titleMatches: null };
-  const now = placeIn(kb, then, to);
+  const now = sameRuleIn(kb, then, to);
   const side = (r: RuleRecord): CitedRule => ({ number: r.number, text: r.text });
   if (!now) {
     return { ...base, then: side(then), status: 'gone', now: null, goneSince: goneSince(kb, then, to, chain), textChange: null, titleMatches: null };
@@ -148,14 +144,6 @@ function checkOne(kb: KnowledgeBase, f: Found, asOf: EditionInfo, to: EditionInf
   // a title may name the rule itself or what it sits under ("702.19b (Trample)", "707.10 (Copying Objects)")
   const titleMatches = f.title === null ? null : [now, ...kb.ancestors(now)].some((r) => norm(r.text).includes(norm(f.title!)));
   return { ...base, then: side(then), status, now: side(now), goneSince: null, textChange, titleMatches };
-}
-
-/** The same rule (lineage) in another edition, or null; a rule never aligned is matched by number. */
-function placeIn(kb: KnowledgeBase, rule: RuleRecord, edition: EditionInfo): RuleRecord | null {
-  if (rule.editionId === edition.id) return rule;
-  if (rule.lineageId === null) return kb.rule(edition.id, rule.number);
-  const place = kb.snapshot.lineagePlaces(rule.lineageId).find(([e]) => e === edition.id);
-  return place ? kb.snapshot.ruleAt(edition.id, place[1]) : null;
 }
 
 /** The first official edition after the rule's last appearance up to `to`. */
@@ -176,42 +164,4 @@ function goneSince(kb: KnowledgeBase, rule: RuleRecord, to: EditionInfo, chain: 
 /** A report as JSON-ready data: the two editions by date, and the citations. */
 export function citationsJson(r: CitationReport): { asOf: string; to: string; citations: CitationCheck[] } {
   return { asOf: r.asOf.effectiveDate, to: r.to.effectiveDate, citations: r.citations };
-}
-
-const STATUS_WORD: Record<CitationStatus, string> = {
-  same: 'same',
-  moved: 'moved',
-  changed: 'changed',
-  gone: 'gone',
-  unknown: 'not a rule then',
-};
-
-/** A report as a Markdown table, one row per citation. */
-export function citationsMarkdown(r: CitationReport): string {
-  const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
-  const short = (s: string): string => cell(s.length > 80 ? `${s.slice(0, 79)}…` : s);
-  const lines = [
-    `Citations written against the ${r.asOf.effectiveDate} edition, checked in the ${r.to.effectiveDate} edition.`,
-    '',
-    '| cited | status | now | then | note |',
-    '| --- | --- | --- | --- | --- |',
-  ];
-  for (const c of r.citations) {
-    const now = c.now ? ruleLabel(c.now) : '—';
-    const notes: string[] = [];
-    if (c.goneSince) notes.push(`gone since ${c.goneSince}`);
-    if (c.textChange === 'references') notes.push('only reference numbers changed');
-    if (c.textChange === 'substantive') notes.push('text changed');
-    if (c.title !== null)
-      notes.push(
-        c.titleMatches === null
-          ? `title “${cell(c.title)}”`
-          : c.titleMatches
-            ? `title “${cell(c.title)}” matches`
-            : `title “${cell(c.title)}” no longer matches`,
-      );
-    lines.push(`| ${c.cited} | ${STATUS_WORD[c.status]} | ${now} | ${c.then ? short(c.then.text) : '—'} | ${notes.join('; ')} |`);
-  }
-  if (r.citations.length === 0) lines.push('| — | no citations found | | | |');
-  return lines.join('\n');
 }

@@ -1,3 +1,5 @@
+import { NUMBER_PATTERNS, joinNumber, normalizeNumber } from '../core/ruleNumber.js';
+
 /** What a bot's lookup text was read as, before looking at any edition. */
 export type ParsedQuery =
   | { kind: 'number'; number: string }
@@ -7,14 +9,9 @@ export type ParsedQuery =
   | { kind: 'term'; term: string }
   | { kind: 'invalid'; reason: string };
 
-const PREFIX = String.raw`(?:(?:cr|comp\.?\s*rules?|rules?|r\.?|§|#)\s*)?`;
-const NUM = String.raw`(\d{1,3})(?:\.(\d{1,3})([a-z]{1,2})?)?`;
-const NUMBER_RE = new RegExp(`^${PREFIX}${NUM}\\.?$`, 'i');
+const { prefix: PREFIX, parts: NUM, rangeEnd } = NUMBER_PATTERNS;
 // "601.2a-h", "601.2a–601.2h", "601.2a to h", "601.2-4"
-const RANGE_RE = new RegExp(
-  `^${PREFIX}${NUM}\\s*(?:[-‐‑‒–—]|\\s+(?:to|through|thru)\\s+)\\s*(?:(\\d{1,3})\\.(\\d{1,3})([a-z]{1,2})?|(\\d{1,3})|([a-z]{1,2}))\\.?$`,
-  'i',
-);
+const RANGE_RE = new RegExp(`^${PREFIX}${NUM}\\s*(?:[-‐‑‒–—]|\\s+(?:to|through|thru)\\s+)\\s*${rangeEnd}\\.?$`, 'i');
 
 // "702.19b ex 2", "702.19b, example #2", "702.19b e.g. 2"
 const EXAMPLE_RE = new RegExp(`^${PREFIX}${NUM}\\.?,?\\s*(?:ex|example|e\\.?g)\\.?\\s*#?\\s*(\\d{1,2})\\.?$`, 'i');
@@ -25,9 +22,7 @@ const QUESTION_RE =
 /** Longest term a lookup accepts. */
 const MAX_QUERY_LENGTH = 100;
 
-function num(sec: string, rule: string | undefined, letter: string | undefined): string {
-  return rule === undefined ? sec : `${sec}.${rule}${(letter ?? '').toLowerCase()}`;
-}
+const num = joinNumber;
 
 /**
  * Reads a lookup query: a rule number ("702.19b", "CR 702.19b", "rule 702.19"),
@@ -44,8 +39,8 @@ export function parseQuery(q: string): ParsedQuery {
   }
   const q2 = QUESTION_RE.exec(text);
   if (q2 && q2[1]!.trim() !== '') return parseQuery(q2[1]!);
-  const n = NUMBER_RE.exec(text);
-  if (n) return { kind: 'number', number: num(n[1]!, n[2], n[3]) };
+  const n = normalizeNumber(text);
+  if (n !== null) return { kind: 'number', number: n };
   const ex = EXAMPLE_RE.exec(text);
   if (ex) {
     const index = Number(ex[4]);

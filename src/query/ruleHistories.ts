@@ -5,7 +5,7 @@ import { glossaryHistory, type GlossaryHistory } from '../engine/glossaryHistory
 import { ruleHistory, type RuleHistory } from '../engine/history.js';
 
 /** A split or merge a lineage took part in, as history shows it. */
-export interface LineageLink {
+interface LineageLink {
   kind: 'split' | 'merge';
   date: string;
   number: string;

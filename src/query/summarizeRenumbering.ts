@@ -1,17 +1,17 @@
-import { LETTERS } from '../core/ruleNumber.js';
+import { letterIndex, splitNumber } from '../core/ruleNumber.js';
 
 /** How a number moved: its whole section, its rule number within the section, or its letter within the rule. */
 function shiftOf(from: string, to: string): { kind: 'section' | 'rule' | 'letter'; key: string } | null {
-  const a = /^(\d{3})(?:\.(\d+)([a-z]?))?$/.exec(from);
-  const b = /^(\d{3})(?:\.(\d+)([a-z]?))?$/.exec(to);
-  if (!a || !b) return null;
-  const [, sa, ra, la] = a;
-  const [, sb, rb, lb] = b;
+  const a = splitNumber(from);
+  const b = splitNumber(to);
+  if (a?.section.length !== 3 || b?.section.length !== 3) return null;
+  const { section: sa, rule: ra, letters: la } = a;
+  const { section: sb, rule: rb, letters: lb } = b;
   if (sa !== sb) return ra === rb && la === lb ? { kind: 'section', key: `${sa}>${sb}` } : null;
   if (ra === undefined || rb === undefined) return null;
   if (ra !== rb) return la === lb ? { kind: 'rule', key: `${sa}:${Number(rb) - Number(ra)}` } : null;
-  const ia = LETTERS.indexOf(la!);
-  const ib = LETTERS.indexOf(lb!);
+  const ia = letterIndex(la);
+  const ib = letterIndex(lb);
   return ia >= 0 && ib >= 0 ? { kind: 'letter', key: `${sa}.${ra}:${ib - ia}` } : null;
 }
 
@@ -36,7 +36,7 @@ export function summarizeRenumbering(map: Array<{ from: string; to: string }>): 
     if (shift && n >= 3) {
       if (shift.kind === 'section') out.push(`${from}–${last.from} → ${to}–${last.to} (section ${from.slice(0, 3)} is now ${to.slice(0, 3)}, ${n} rules)`);
       else if (shift.kind === 'rule') out.push(`${from}–${last.from} → ${to}–${last.to} (${n} rules renumbered within section ${from.slice(0, 3)})`);
-      else out.push(`${from}–${last.from.slice(-1)} → ${to}–${last.to.slice(-1)} (${n} subrules relettered)`);
+      else out.push(`${from}–${splitNumber(last.from)!.letters} → ${to}–${splitNumber(last.to)!.letters} (${n} subrules relettered)`);
     } else for (let x = k; x < end; x++) out.push(`${map[x]!.from} → ${map[x]!.to}`);
     k = end;
   }

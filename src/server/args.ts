@@ -1,12 +1,4 @@
-import { normalizeNumber } from '../core/ruleNumber.js';
 import { apiError } from './errors.js';
-
-/** Reads a rule number argument ("702.19b", "702.19.", " 100 ") or throws BAD_USER_INPUT. */
-export function ruleNumberArg(n: string, argument = 'number'): string {
-  const t = normalizeNumber(n);
-  if (t === null) throw apiError('BAD_USER_INPUT', `"${n.slice(0, 40)}" is not a rule number (like 702.19b)`, { argument });
-  return t;
-}
 
 /** Encodes an opaque cursor. */
 export function encodeCursor(kind: string, value: number): string {

@@ -14,11 +14,12 @@ import { HeavyPool, type HeavyKind, type KindLimit } from './HeavyPool.js';
 import type { WorkerServerOptions } from './heavyTask.js';
 import { DEFAULT_LIMITS, type ExecutorChoice } from './limits.js';
 import { ERROR, IMMUTABLE, NO_STORE, SHORT, createResponseCache, etagOf, sendCached, type CachedResponse } from '../http/ResponseCache.js';
+import { sendSurfaceError } from './errors.js';
 import { v1Routes } from './v1Routes.js';
 import { Assets } from '../web/Assets.js';
 import { graphiqlPage } from '../web/graphiqlPage.js';
 import { layout } from '../web/layout.js';
-import { messagePage } from '../web/pages/errorPage.js';
+import { errorPage } from '../web/pages/errorPage.js';
 import { webRoutes } from '../web/webRoutes.js';
 
 /** Options of buildServer: a database file (verified, then opened read-only) or an open database. */
@@ -113,13 +114,15 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
     return compress(req, res, next);
   });
 
+  // a page for people saying why their request was not answered
+  const page = (title: string, message: string) => layout({ assets, publicUrl: publicUrl() }, errorPage({ title, message }));
   if (pool) {
     app.use(
       forwardHeavy({
         pool,
         cache,
         publicUrl,
-        htmlError: (title, message) => layout({ assets, publicUrl: publicUrl() }, messagePage(title, message)),
+        htmlError: page,
       }),
     );
   }
@@ -176,28 +179,28 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   app.use(openApiRoutes({ publicUrl }));
   app.use(webRoutes({ kb: () => kb, cache, publicUrl, assets }));
 
-  app.use((_req, res) => {
-    res.status(404).json({ error: { code: 'NOT_FOUND', message: 'no such page or endpoint; see / (the web app), /graphql and /v1/lookup' } });
+  app.use((req, res) => {
+    sendSurfaceError(req, res, { status: 404, code: 'NOT_FOUND', message: 'no such page or endpoint; see / (the web app), /graphql and /v1/lookup' }, page);
   });
-  // Last resort: never a stack trace to the client; a malformed request is a 4xx, not a 500.
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const e = err as { status?: number; statusCode?: number; type?: string; message?: string };
+  // Last resort: never a stack trace to the client; a malformed request is a 4xx, not a 500; in the shape of its route's surface.
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const e = err as { status?: number; statusCode?: number; type?: string; message?: string; limit?: number };
     const status = err instanceof URIError ? 400 : (e.status ?? e.statusCode ?? 500);
     if (res.headersSent) return;
     if (status >= 400 && status < 500) {
       const message =
         e.type === 'entity.too.large'
-          ? `request body larger than ${bodyLimit} bytes`
+          ? `request body larger than ${e.limit ?? bodyLimit} bytes`
           : e.type === 'entity.parse.failed'
             ? 'malformed JSON body'
             : err instanceof URIError
               ? 'malformed URL encoding'
               : 'bad request';
-      res.status(status).json({ errors: [{ message, extensions: { code: 'BAD_USER_INPUT' } }] });
+      sendSurfaceError(req, res, { status, code: 'BAD_USER_INPUT', message }, page);
       return;
     }
     console.error('crkb server error:', err);
-    res.status(500).json({ errors: [{ message: 'internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+    sendSurfaceError(req, res, { status: 500, code: 'INTERNAL_SERVER_ERROR', message: 'internal server error' }, page);
   });
 
   return {

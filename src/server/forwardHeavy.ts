@@ -1,10 +1,13 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { GraphQLError, Source, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { numberLevel } from '../core/ruleNumber.js';
+import { capitalize } from '../query/chatText.js';
 import type { CacheScope } from './ApiContext.js';
+import { sendSurfaceError } from './errors.js';
 import type { ExecutorChoice } from './limits.js';
 import { HeavyRefusal, type HeavyKind, type HeavyPool } from './HeavyPool.js';
 import type { HeavyTask } from './heavyTask.js';
-import { etagOf, sendCached, type CachedResponse, type ResponseCache } from '../http/ResponseCache.js';
+import { sendCached, type CachedResponse, type ResponseCache } from '../http/ResponseCache.js';
 
 /** Discord commands that compute a diff or a history. */
 const HEAVY_COMMANDS = new Map<string, HeavyKind>([
@@ -21,7 +24,8 @@ export function heavyKindOf(method: string, path: string): HeavyKind | null {
   if (method === 'GET' || method === 'HEAD') {
     if (path === '/diff' || path.startsWith('/diff/') || path === '/feed.atom') return 'diff';
     if (path.startsWith('/history/') || path.startsWith('/feed/')) return 'history';
-    if (/^\/cr\/[^/]+\/(?:\d{1,3}|glossary)$/.test(path)) return 'page';
+    const page = /^\/cr\/[^/]+\/([^/]+)$/.exec(path)?.[1];
+    if (page === 'glossary' || (page !== undefined && (numberLevel(page) === 'part' || numberLevel(page) === 'section'))) return 'page';
     if (path.startsWith('/v1/editions/')) return 'export';
     return null;
   }
@@ -95,17 +99,14 @@ export function forwardHeavy(opts: ForwardOptions): RequestHandler {
     res.send(Buffer.from(r.body));
   };
   const refuse = (req: Request, res: Response, e: HeavyRefusal): void => {
-    const code = e.reason === 'busy' ? 'BUSY' : 'TIMEOUT';
-    res.status(503).set({ 'Retry-After': String(e.retryAfter), 'Cache-Control': 'no-store' });
+    const headers = { 'Retry-After': String(e.retryAfter), 'Cache-Control': 'no-store' };
     if (req.path === '/discord/interactions') {
       // Discord shows a non-200 as "the application did not respond": say it in the channel instead
-      res.status(200).json({ type: 4, data: { content: e.message.charAt(0).toUpperCase() + e.message.slice(1) + '.', flags: 64 } });
-    } else if (/^\/(?:v1|feed|graphql|download)\b/.test(req.path)) {
-      res.json({ error: { code, message: e.message } });
-    } else {
-      const body = opts.htmlError(e.reason === 'busy' ? 'Busy' : 'Too long', e.message);
-      res.type('html').set('ETag', etagOf(body)).send(body);
-    }
+      res
+        .status(200)
+        .set(headers)
+        .json({ type: 4, data: { content: `${capitalize(e.message)}.`, flags: 64 } });
+    } else sendSurfaceError(req, res, { status: 503, code: e.reason === 'busy' ? 'BUSY' : 'TIMEOUT', message: e.message }, opts.htmlError, headers);
   };
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'POST' && req.path === '/discord/interactions') {

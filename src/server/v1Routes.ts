@@ -1,12 +1,12 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { RuleRecord } from '../core/records.js';
-import { checkCitations, citationsJson, citationsMarkdown } from '../query/checkCitations.js';
+import { CHAT_LIMIT, capLines, citationsMarkdown, editionLine, formatLookup, lookupJson, searchHitJson, searchLines, snippetStyle } from '../query/chatText.js';
+import { checkCitations, citationsJson } from '../query/checkCitations.js';
+import { countArg, formatArg, oneParam, requiredArg, ruleNumberArg, type Format } from '../query/edgeArgs.js';
 import type { KnowledgeBase } from '../query/KnowledgeBase.js';
-import { escapeMd, formatLookup, lookupJson, type LookupFormat } from '../query/formatLookup.js';
-import { parseQuery } from '../query/parseQuery.js';
-import { apiError, codeOf, statusOf, toApiError } from './errors.js';
-import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from '../http/ResponseCache.js';
-import { escapeHtml } from './escapeHtml.js';
+import { QueryError } from '../query/QueryError.js';
+import { CONTENT_TYPE, errorResponse } from '../query/sendError.js';
+import { ERROR, IMMUTABLE, NO_STORE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from '../http/ResponseCache.js';
 
 /** Options of the bot endpoints. */
 export interface V1Options {
@@ -17,66 +17,44 @@ export interface V1Options {
   publicUrl: () => string;
 }
 
-const CONTENT_TYPE: Record<LookupFormat, string> = {
-  json: 'application/json; charset=utf-8',
-  text: 'text/plain; charset=utf-8',
-  markdown: 'text/markdown; charset=utf-8',
-};
-
-function param(req: Request, name: string): string | undefined {
-  const v = (req.query as Record<string, unknown>)[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw apiError('BAD_USER_INPUT', `give the "${name}" parameter once`, { argument: name });
-  return v;
-}
+const param = (req: Request, name: string): string | undefined => oneParam(req.query, name);
 
 function flag(req: Request, name: string): boolean {
   const v = param(req, name);
   return v !== undefined && v !== '0' && v !== 'false' && v !== '';
 }
 
-function formatParam(req: Request): LookupFormat {
-  const f = param(req, 'format') ?? 'json';
-  if (f === 'json' || f === 'text' || f === 'markdown') return f;
-  if (f === 'md') return 'markdown';
-  throw apiError('BAD_USER_INPUT', `format must be json, text or markdown, not "${f.slice(0, 20)}"`, { argument: 'format' });
-}
-
 /**
  * The bot endpoints: GET /v1/lookup?q=…&edition=…&format=json|text|markdown&examples=1,
- * GET /v1/rules/:number, GET /v1/search?q=…&edition=…&limit=10&format=… and POST /v1/citations.
+ * GET /v1/rules/:number, GET /v1/search?q=…&edition=…&limit=10&format=…, GET /v1/editions/:edition.json
+ * and POST /v1/citations.
  */
 export function v1Routes(opts: V1Options): Router {
   const { cache } = opts;
   const router = Router();
 
-  /** Serves one cacheable answer: format, ETag and Cache-Control, errors as 4xx in the asked format. */
-  const respond = (req: Request, res: Response, produce: (format: LookupFormat) => { body: string; exact: boolean }) => {
-    const key = req.originalUrl;
-    const hit = cache?.get(key);
+  // Serves one answer with its ETag; the one place /v1 translates errors (a QueryError: the REST shape, in the format read so far).
+  const serve = (req: Request, res: Response, produce: (asked: { format: Format }) => { body: string; cacheControl: string }) => {
+    const get = req.method === 'GET';
+    const hit = get ? cache?.get(req.originalUrl) : undefined;
     if (hit) return sendCached(req, res, hit);
-    let format: LookupFormat = 'json';
+    const asked: { format: Format } = { format: 'json' };
     let entry: CachedResponse;
     try {
-      format = formatParam(req);
-      const { body, exact } = produce(format);
-      entry = { status: 200, contentType: CONTENT_TYPE[format], body, etag: etagOf(body), cacheControl: exact ? IMMUTABLE : SHORT };
+      const a = produce(asked);
+      entry = { status: 200, contentType: CONTENT_TYPE[asked.format], body: a.body, etag: etagOf(a.body), cacheControl: a.cacheControl };
     } catch (e) {
-      const code = codeOf(e);
-      if (code === undefined) throw e;
-      const err = toApiError(e);
-      const suggestions = (err.extensions.suggestions as string[] | undefined) ?? [];
-      const body =
-        format === 'json'
-          ? JSON.stringify({ error: { code, message: err.message, ...(suggestions.length ? { suggestions } : {}) } })
-          : `${err.message}.${suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ''}`;
-      entry = { status: statusOf(code), contentType: CONTENT_TYPE[format], body, etag: etagOf(body), cacheControl: ERROR };
+      if (!(e instanceof QueryError)) throw e;
+      const r = errorResponse(e, asked.format);
+      entry = { ...r, etag: etagOf(r.body), cacheControl: get ? ERROR : NO_STORE };
     }
-    return sendCached(req, res, cache?.set(key, entry) ?? entry);
+    return sendCached(req, res, (get ? cache?.set(req.originalUrl, entry) : undefined) ?? entry);
   };
+  const formatOf = (req: Request, asked: { format: Format }): Format => (asked.format = formatArg(param(req, 'format'), ['json', 'text', 'markdown'], 'json'));
 
-  const answer = (req: Request, res: Response, q: (req: Request) => string) =>
-    respond(req, res, (format) => {
+  const lookup = (req: Request, res: Response, q: (req: Request) => string) =>
+    serve(req, res, (asked) => {
+      const format = formatOf(req, asked);
       const examples = flag(req, 'examples');
       const full = flag(req, 'full');
       const query = q(req);
@@ -90,120 +68,55 @@ export function v1Routes(opts: V1Options): Router {
       const examplesOf = (r: RuleRecord) => kb.examples(r);
       const fo = { examples, fullUrl, full };
       const body = format === 'json' ? JSON.stringify(lookupJson(a, examplesOf, fo)) : formatLookup(a, format, examplesOf, fo);
-      return { body, exact: edition.exact };
+      return { body, cacheControl: edition.exact ? IMMUTABLE : SHORT };
     });
 
-  router.get('/lookup', (req, res) =>
-    answer(req, res, (r) => {
-      const q = param(r, 'q');
-      if (q === undefined || q.trim() === '') throw apiError('BAD_USER_INPUT', 'the "q" parameter is required', { argument: 'q' });
-      return q;
-    }),
-  );
-  router.get('/rules/:number', (req, res) =>
-    answer(req, res, (r) => {
-      const n = String(r.params.number);
-      const p = parseQuery(n);
-      if (p.kind !== 'number') throw apiError('BAD_USER_INPUT', `"${n.slice(0, 40)}" is not a rule number (like 702.19b)`, { argument: 'number' });
-      return p.number;
-    }),
-  );
+  router.get('/lookup', (req, res) => lookup(req, res, (r) => requiredArg(param(r, 'q'), 'q')));
+  router.get('/rules/:number', (req, res) => lookup(req, res, (r) => ruleNumberArg(String(r.params.number))));
   router.get('/search', (req, res) =>
-    respond(req, res, (format) => {
-      const q = param(req, 'q');
-      if (q === undefined || q.trim() === '') throw apiError('BAD_USER_INPUT', 'the "q" parameter is required', { argument: 'q' });
-      const limitArg = param(req, 'limit') ?? '10';
-      const limit = Number(limitArg);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 50) {
-        throw apiError('BAD_USER_INPUT', `limit must be a whole number from 1 to 50, not "${limitArg.slice(0, 20)}"`, { argument: 'limit' });
-      }
+    serve(req, res, (asked) => {
+      const format = formatOf(req, asked);
+      const q = requiredArg(param(req, 'q'), 'q');
+      const limit = countArg(param(req, 'limit'), { argument: 'limit', min: 1, max: 50, fallback: 10 });
       const kb = opts.kb();
       const edition = kb.resolveEdition(param(req, 'edition'));
-      const marks = format === 'json' ? { open: '<b>', close: '</b>' } : format === 'markdown' ? { open: '**', close: '**' } : { open: '', close: '' };
-      // JSON snippets are HTML (matches in <b>) and markdown ones Markdown (matches in **): their text is escaped
-      const escape = format === 'json' ? escapeHtml : format === 'markdown' ? escapeMd : undefined;
-      const hits = kb.search(edition.edition.id, q, { limit, marks, ...(escape ? { escape } : {}) }).map((h) => ({
-        kind: h.kind,
-        number: h.rule?.number ?? null,
-        term: h.glossary?.term ?? null,
-        exampleIndex: h.exampleIndex,
-        snippet: h.snippet,
-      }));
+      const hits = kb.search(edition.edition.id, q, { limit, ...snippetStyle(format) });
       const date = edition.edition.effectiveDate;
-      const body = format === 'json' ? JSON.stringify({ query: q, edition: date, hits }) : searchText(q, date, hits, format);
-      return { body, exact: edition.exact };
+      const body =
+        format === 'json'
+          ? JSON.stringify({ query: q, edition: date, hits: hits.map(searchHitJson) })
+          : capLines([...searchLines(hits, q, date, format), editionLine(date, format)], CHAT_LIMIT, editionLine(date, format));
+      return { body, cacheControl: edition.exact ? IMMUTABLE : SHORT };
     }),
   );
   // One edition whole, as `crkb export` prints it.
   router.get('/editions/:file', (req, res, next) => {
     const file = String(req.params.file);
     if (!file.endsWith('.json')) return next();
-    const key = req.originalUrl;
-    const hit = cache?.get(key);
-    if (hit) return sendCached(req, res, hit);
-    let entry: CachedResponse;
-    try {
+    return serve(req, res, () => {
       const kb = opts.kb();
       const { edition, exact } = kb.resolveEdition(file.slice(0, -'.json'.length));
-      const body = JSON.stringify(kb.exportEdition(edition));
-      entry = { status: 200, contentType: CONTENT_TYPE.json, body, etag: etagOf(body), cacheControl: exact ? IMMUTABLE : SHORT };
-    } catch (e) {
-      const code = codeOf(e);
-      if (code === undefined) throw e;
-      const body = JSON.stringify({ error: { code, message: toApiError(e).message } });
-      entry = { status: statusOf(code), contentType: CONTENT_TYPE.json, body, etag: etagOf(body), cacheControl: ERROR };
-    }
-    return sendCached(req, res, cache?.set(key, entry) ?? entry);
+      return { body: JSON.stringify(kb.exportEdition(edition)), cacheControl: exact ? IMMUTABLE : SHORT };
+    });
   });
-  router.post('/citations', express.json({ limit: '1mb', type: () => true }), (req, res) => {
-    try {
+  router.post('/citations', express.json({ limit: '1mb', type: () => true }), (req, res) =>
+    serve(req, res, (asked) => {
       const body = (req.body ?? {}) as Record<string, unknown>;
-      if (typeof body !== 'object' || Array.isArray(body)) throw apiError('BAD_USER_INPUT', 'the body must be a JSON object', { argument: 'body' });
+      if (typeof body !== 'object' || Array.isArray(body)) throw new QueryError('BAD_INPUT', 'the body must be a JSON object', { argument: 'body' });
       const str = (name: string): string | null => {
         const v = body[name];
         if (v === undefined || v === null) return null;
-        if (typeof v !== 'string') throw apiError('BAD_USER_INPUT', `"${name}" must be a string`, { argument: name });
+        if (typeof v !== 'string') throw new QueryError('BAD_INPUT', `"${name}" must be a string`, { argument: name });
         return v;
       };
       const numbers = body.numbers;
       if (numbers !== undefined && numbers !== null && !(Array.isArray(numbers) && numbers.every((n) => typeof n === 'string'))) {
-        throw apiError('BAD_USER_INPUT', '"numbers" must be an array of strings', { argument: 'numbers' });
+        throw new QueryError('BAD_INPUT', '"numbers" must be an array of strings', { argument: 'numbers' });
       }
-      const format = str('format') ?? param(req, 'format') ?? 'json';
-      if (format !== 'json' && format !== 'markdown' && format !== 'md') {
-        throw apiError('BAD_USER_INPUT', `format must be json or markdown, not "${format.slice(0, 20)}"`, { argument: 'format' });
-      }
+      const format = (asked.format = formatArg(str('format') ?? param(req, 'format'), ['json', 'markdown'], 'json'));
       const r = checkCitations(opts.kb(), { text: str('text'), numbers: numbers ?? null, asOf: str('asOf'), to: str('to') });
-      res.set('Cache-Control', 'no-store');
-      if (format === 'json') res.type('application/json; charset=utf-8').send(JSON.stringify(citationsJson(r)));
-      else res.type('text/markdown; charset=utf-8').send(citationsMarkdown(r));
-    } catch (e) {
-      const code = codeOf(e);
-      if (code === undefined) throw e;
-      const err = toApiError(e);
-      res.status(statusOf(code)).json({ error: { code, message: err.message, ...(err.extensions.argument ? { argument: err.extensions.argument } : {}) } });
-    }
-  });
+      return { body: format === 'json' ? JSON.stringify(citationsJson(r)) : citationsMarkdown(r), cacheControl: NO_STORE };
+    }),
+  );
   return router;
-}
-
-/** Search hits as chat lines: "702.19b …snippet…", at most 2,000 characters. */
-function searchText(
-  q: string,
-  edition: string,
-  hits: Array<{ kind: string; number: string | null; term: string | null; exampleIndex: number | null; snippet: string }>,
-  format: 'text' | 'markdown',
-): string {
-  if (hits.length === 0) return `No rule of the ${edition} edition matches "${q.slice(0, 80)}".`;
-  const lines: string[] = [];
-  let size = 0;
-  for (const h of hits) {
-    const where = h.kind === 'glossary' ? `Glossary: ${h.term}` : h.kind === 'example' ? `${h.number} (example)` : (h.number ?? '');
-    const line = format === 'markdown' ? `- **${escapeMd(where)}** ${h.snippet}` : `${where} ${h.snippet}`;
-    if (size + line.length + 1 > 1900) break;
-    lines.push(line);
-    size += line.length + 1;
-  }
-  lines.push(format === 'markdown' ? `*CR ${edition}*` : `(CR ${edition})`);
-  return lines.join('\n');
 }

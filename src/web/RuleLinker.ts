@@ -1,13 +1,14 @@
 import type { GlossaryRecord, TextRefRecord } from '../core/records.js';
+import { numberLevel, parentNumber } from '../core/ruleNumber.js';
 import type { KnowledgeBase } from '../query/KnowledgeBase.js';
 import { html, type Html } from './html.js';
 
 /** Path of a rule page: a subrule opens its rule's page at its anchor (the rule around it gives context). */
 export function rulePath(edition: string, number: string): string {
   const e = encodeURIComponent(edition);
-  if (/^\d$/.test(number)) return `/cr/${e}#part-${number}`;
-  const m = /^(\d+\.\d+)[a-z]+$/.exec(number);
-  return m ? `/cr/${e}/${m[1]}#${number}` : `/cr/${e}/${number}`;
+  const level = numberLevel(number);
+  if (level === 'part') return `/cr/${e}#part-${number}`;
+  return level === 'subrule' ? `/cr/${e}/${parentNumber(number)!}#${number}` : `/cr/${e}/${number}`;
 }
 
 /** The id of a glossary term's definition on a page. */

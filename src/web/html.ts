@@ -1,3 +1,5 @@
+import { escapeHtml } from '../core/escapeHtml.js';
+
 /** Markup that is safe to output as is: built by `html`, never from raw user text. */
 export class Html {
   constructor(readonly value: string) {}
@@ -9,23 +11,10 @@ export class Html {
 /** What a template may interpolate: text (escaped), markup, numbers, lists of those; null/undefined/false print nothing. */
 export type Part = Html | string | number | null | undefined | false | readonly Part[];
 
-const ESCAPES = new Map([
-  ['&', '&amp;'],
-  ['<', '&lt;'],
-  ['>', '&gt;'],
-  ['"', '&quot;'],
-  ["'", '&#39;'],
-]);
-
-/** Escapes text for HTML content and quoted attribute values. */
-export function escapeText(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES.get(c)!);
-}
-
 function append(out: string[], p: Part): void {
   if (p === null || p === undefined || p === false) return;
   if (p instanceof Html) out.push(p.value);
-  else if (typeof p === 'string') out.push(escapeText(p));
+  else if (typeof p === 'string') out.push(escapeHtml(p));
   else if (typeof p === 'number') out.push(String(p));
   else for (const x of p) append(out, x);
 }

@@ -1,5 +1,7 @@
 import { Router, type Request, type Response } from 'express';
-import { normalizeNumber, numberLevel } from '../core/ruleNumber.js';
+import { numberLevel } from '../core/ruleNumber.js';
+import { currentPlace } from '../query/currentPlace.js';
+import { countArg, oneParam, ruleNumberArg, scopeArg } from '../query/edgeArgs.js';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_OFFSET, type ChangeKind, type KnowledgeBase } from '../query/KnowledgeBase.js';
 import { QueryError } from '../query/QueryError.js';
 import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from '../http/ResponseCache.js';
@@ -29,24 +31,10 @@ const HTML = 'text/html; charset=utf-8';
 /** What a route produces: a page (or a bare fragment) and whether every edition in it was pinned. */
 type Produced = { page: PageSpec; exact: boolean } | { fragment: string; exact: boolean } | { redirect: string };
 
-function param(req: Request, name: string): string | undefined {
-  const v = (req.query as Record<string, unknown>)[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw new QueryError('BAD_INPUT', `give the "${name}" parameter once`, { argument: name });
-  return v;
-}
-
-function ruleNumber(text: string, argument: string): string {
-  const n = normalizeNumber(text);
-  if (n === null) throw new QueryError('BAD_INPUT', `"${text.slice(0, 40)}" is not a rule number (like 702.19b)`, { argument });
-  return n;
-}
+const param = (req: Request, name: string): string | undefined => oneParam(req.query, name);
 
 function diffView(req: Request): DiffView {
-  const section = param(req, 'section') || null;
-  if (section !== null && !/^\d(\d\d(\.\d+[a-z]?)?)?$/.test(section)) {
-    throw new QueryError('BAD_INPUT', `expected a part (7), a section (702) or a rule (702.19), not "${section.slice(0, 20)}"`, { argument: 'section' });
-  }
+  const section = scopeArg(param(req, 'section'));
   const raw = (req.query as Record<string, unknown>).kind;
   const list = (raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]).flatMap((k) => String(k).split(','));
   const bad = list.filter((k) => !DIFF_KINDS.includes(k as ChangeKind));
@@ -102,7 +90,7 @@ export function webRoutes(opts: WebOptions): Router {
       const number = param(req, 'number');
       if (edition !== undefined) kb.resolveEdition(edition);
       if (number !== undefined && number.trim() !== '') {
-        const n = ruleNumber(number, 'number');
+        const n = ruleNumberArg(number);
         if (edition === undefined) return { page: ruleEditionsPage(kb, n), exact: false };
         return { redirect: rulePath(edition, n) };
       }
@@ -133,7 +121,7 @@ export function webRoutes(opts: WebOptions): Router {
       res,
       (kb) => {
         const ed = kb.resolveEdition(arg);
-        const n = ruleNumber(String(req.params.number), 'number');
+        const n = ruleNumberArg(String(req.params.number));
         if (numberLevel(n) === 'part') return { redirect: rulePath(arg, n) };
         const rule = kb.ruleOrThrow(ed.edition, n);
         return { page: rulePage(kb, ed.edition, arg, rule), exact: ed.exact };
@@ -147,13 +135,7 @@ export function webRoutes(opts: WebOptions): Router {
       const q = param(req, 'q') ?? '';
       const arg = param(req, 'edition') || 'latest';
       const ed = kb.resolveEdition(arg);
-      const offsetArg = param(req, 'offset') ?? '0';
-      const offset = Number(offsetArg);
-      if (!Number.isInteger(offset) || offset < 0 || offset > MAX_SEARCH_OFFSET) {
-        throw new QueryError('BAD_INPUT', `offset must be a whole number from 0 to ${MAX_SEARCH_OFFSET}, not "${offsetArg.slice(0, 20)}"`, {
-          argument: 'offset',
-        });
-      }
+      const offset = countArg(param(req, 'offset'), { argument: 'offset', min: 0, max: MAX_SEARCH_OFFSET, fallback: 0 });
       if (q.length > MAX_SEARCH_LENGTH) throw new QueryError('BAD_INPUT', `the search text is longer than ${MAX_SEARCH_LENGTH} characters`, { argument: 'q' });
       // the live fragment: what search-as-you-type fetches, the last word read as a prefix
       if (param(req, 'live') === '1') return { fragment: searchResults(kb, ed.edition, arg, q, { offset, prefix: true }).value, exact: ed.exact };
@@ -186,13 +168,12 @@ export function webRoutes(opts: WebOptions): Router {
       req,
       res,
       (kb) => {
-        const n = ruleNumber(String(req.params.number), 'number');
-        const ed = kb.resolveEdition(param(req, 'edition') || 'latest');
-        kb.ruleOrThrow(ed.edition, n);
-        const h = kb.history(ed.edition, n);
-        if (!h) throw new QueryError('NOT_FOUND', `no history of rule ${n} in the ${ed.edition.effectiveDate} edition`, { edition: ed.edition.effectiveDate });
+        const n = ruleNumberArg(String(req.params.number));
+        const { edition } = currentPlace(kb, n, kb.resolveEdition(param(req, 'edition') || 'latest').edition);
+        const h = kb.history(edition, n);
+        if (!h) throw new QueryError('NOT_FOUND', `no history of rule ${n} in the ${edition.effectiveDate} edition`, { edition: edition.effectiveDate });
         // a history lists every edition: a newly stored one changes it
-        return { page: historyPage(kb, ed.edition, n, h), exact: false };
+        return { page: historyPage(kb, edition, n, h), exact: false };
       },
       (s) => `/history/${s}`,
     ),

@@ -42,7 +42,7 @@ test('NUMBER is read in --edition: 706.2 of 2021-06-18 is a copy rule, of 2021-0
 test('a number that never existed: exit 1 with the nearest numbers', async () => {
   const r = await cli(run, '707.99');
   assert.equal(r.code, 1);
-  assert.match(r.err, /no rule 707\.99 exists.*nearest numbers: .*707\.\d+/);
+  assert.match(r.err, /no rule 707\.99 in any stored edition; nearest: .*707\.\d+/);
   assert.equal(r.out, '');
 });
 

@@ -1,7 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LETTERS } from '../../src/core/ruleNumber.js';
-import { formatLookup } from '../../src/query/formatLookup.js';
+import { formatLookup } from '../../src/query/chatText.js';
 import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
 import { QueryError } from '../../src/query/QueryError.js';
 import { doc, fixtureDb } from '../server/fixtures.js';

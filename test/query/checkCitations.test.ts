@@ -1,6 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkCitations, citationsMarkdown } from '../../src/query/checkCitations.js';
+import { citationsMarkdown } from '../../src/query/chatText.js';
+import { checkCitations } from '../../src/query/checkCitations.js';
 import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
 import { QueryError } from '../../src/query/QueryError.js';
 import { fixtureDbWithLineage } from '../server/fixtures.js';

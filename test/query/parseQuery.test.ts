@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareNumbers } from '../../src/core/ruleNumber.js';
 import { closestTerms, editDistance, nearestNumbers } from '../../src/core/suggest.js';
-import { capLines } from '../../src/query/formatLookup.js';
+import { capLines } from '../../src/query/chatText.js';
 import { parseQuery } from '../../src/query/parseQuery.js';
 
 test('numbers with and without prefixes', () => {

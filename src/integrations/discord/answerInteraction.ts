@@ -1,7 +1,21 @@
 import type { EditionInfo } from '../../core/records.js';
-import { normalizeNumber, ruleLabel } from '../../core/ruleNumber.js';
+import { PREFIX_RE, numberLevel } from '../../core/ruleNumber.js';
 import { closestTerms } from '../../core/suggest.js';
-import { CHAT_LIMIT, capLines, escapeMd, formatLookup } from '../../query/formatLookup.js';
+import {
+  CHAT_LIMIT,
+  capLines,
+  clip,
+  diffLine,
+  editionLine,
+  errorText,
+  formatLookup,
+  historyStepLine,
+  historySummary,
+  searchLines,
+  snippetStyle,
+} from '../../query/chatText.js';
+import { currentPlace } from '../../query/currentPlace.js';
+import { requiredArg, ruleNumberArg, scopeArg } from '../../query/edgeArgs.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { QueryError } from '../../query/QueryError.js';
 
@@ -26,8 +40,6 @@ export type InteractionResponse =
   | { type: typeof PONG }
   | { type: typeof MESSAGE; data: { content: string; flags?: number; allowed_mentions: { parse: [] } } }
   | { type: typeof CHOICES; data: { choices: Array<{ name: string; value: string }> } };
-
-const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /**
  * Answers one Discord interaction (already verified): PING, a slash command (/cr, /define, /search,
@@ -55,18 +67,13 @@ export function answerInteraction(kb: KnowledgeBase, i: Interaction, publicUrl: 
     return message(command(kb, name, str, publicUrl.replace(/\/+$/, '')));
   } catch (e) {
     if (!(e instanceof QueryError)) throw e;
-    const s = e.details.suggestions ?? [];
     // mistakes are shown to the asker only
-    return message(`${e.message}.${s.length ? ` Did you mean: ${s.map(escapeMd).join(', ')}?` : ''}`, true);
+    return message(errorText(e, 'markdown'), true);
   }
 }
 
 function command(kb: KnowledgeBase, name: string, str: (n: string) => string | undefined, base: string): string {
-  const required = (n: string): string => {
-    const v = str(n)?.trim();
-    if (!v) throw new QueryError('BAD_INPUT', `the "${n}" option is required`, { argument: n });
-    return v;
-  };
+  const required = (n: string): string => requiredArg(str(n), n, 'option').trim();
   const edition = (arg = 'edition') => kb.resolveEdition(str(arg), 'cr', arg).edition;
   const editionParam = (e: EditionInfo) => (str('edition') ? `?edition=${e.effectiveDate}` : '');
   switch (name) {
@@ -86,51 +93,28 @@ function command(kb: KnowledgeBase, name: string, str: (n: string) => string | u
     case 'search': {
       const q = required('query');
       const e = edition();
-      const hits = kb.search(e.id, q, { limit: 5, marks: { open: '**', close: '**' }, escape: escapeMd });
+      const hits = kb.search(e.id, q, { limit: 5, ...snippetStyle('markdown') });
       const url = `${base}/search?q=${encodeURIComponent(q)}&edition=${e.effectiveDate}`;
-      const lines = hits.map(
-        (h) => `- **${h.glossary ? `Glossary: ${escapeMd(h.glossary.term)}` : h.rule!.number}${h.kind === 'example' ? ' (example)' : ''}** ${h.snippet}`,
-      );
-      if (lines.length === 0) lines.push(`Nothing in the ${e.effectiveDate} edition matches ${'`'}${q.replace(/`/g, "'")}${'`'}.`);
-      lines.push(`*CR ${e.effectiveDate}*`);
+      const lines = [...searchLines(hits, q, e.effectiveDate, 'markdown'), editionLine(e.effectiveDate, 'markdown')];
       return capLines([...lines, `[All results](<${url}>)`], CHAT_LIMIT, `[… all results](<${url}>)`);
     }
     case 'diff': {
       const from = kb.resolveEdition(required('from'), 'cr', 'from').edition;
       const to = kb.resolveEdition(required('to'), 'cr', 'to').edition;
-      const sectionArg = str('section')?.trim();
-      const section = sectionArg ? normalizeNumber(sectionArg) : null;
-      if (sectionArg && section === null)
-        throw new QueryError('BAD_INPUT', `section "${sectionArg.slice(0, 20)}" is not a part, section or rule number`, { argument: 'section' });
+      const section = scopeArg(str('section'));
       const d = kb.diff(from, to, { ...(section ? { section } : {}), rulesOnly: true, segments: false });
       const url = `${base}/diff/${from.effectiveDate}/${to.effectiveDate}${section ? `?section=${section}` : ''}`;
       const lines = [`**${from.effectiveDate} → ${to.effectiveDate}**${section ? ` (${section})` : ''}: ${d.changes.length} changed rules`];
-      for (const c of d.changes) {
-        if (!c.before) lines.push(`+ **${c.after!.number}** ${escapeMd(clip(c.after!.text, 120))}`);
-        else if (!c.after) lines.push(`− **${c.before.number}** ${escapeMd(clip(c.before.text, 120))}`);
-        else lines.push(`~ **${c.before.number}**${c.renumbered ? ` → **${c.after.number}**` : ''}${c.textChange === 'none' ? '' : ` (${c.textChange})`}`);
-      }
+      for (const c of d.changes) lines.push(diffLine(c, 'markdown', 120));
       return capLines([...lines, `[The whole diff](<${url}>)`], CHAT_LIMIT, `[… the whole diff](<${url}>)`);
     }
     case 'history': {
-      const raw = required('number');
-      const n = normalizeNumber(raw);
-      if (n === null) throw new QueryError('BAD_INPUT', `"${raw.slice(0, 20)}" is not a rule number (like 702.19b)`, { argument: 'number' });
-      let e = edition();
-      if (!kb.rule(e.id, n)) e = kb.editionsWithNumber(n).at(-1) ?? e;
-      kb.ruleOrThrow(e, n);
+      const n = ruleNumberArg(required('number'));
+      const e = currentPlace(kb, n, edition()).edition;
       const h = kb.history(e, n)!;
       const url = `${base}/history/${n}${editionParam(e)}`;
-      const lines = [`**${n}**: numbered ${h.numbers.join(' → ')}; in ${h.steps.length} editions, ${h.first} to ${h.last}`];
-      for (const s of h.steps) {
-        if (s.change === 'unchanged') continue;
-        const what = [
-          s.change === 'added' ? 'first appears' : s.change === 'returned' ? 'returns' : null,
-          s.renumbered ? `renumbered from ${s.previousNumber}` : null,
-          s.textChange && s.textChange !== 'none' ? `${s.textChange} change` : null,
-        ];
-        lines.push(`- ${s.date} **${ruleLabel(s)}** ${what.filter(Boolean).join(', ') || 'examples changed'}`);
-      }
+      const lines = [`**${n}**: ${historySummary(h)}`];
+      for (const s of h.steps) if (s.change !== 'unchanged') lines.push(historyStepLine(s, 'markdown'));
       return capLines([...lines, `[Full history](<${url}>)`], CHAT_LIMIT, `[… full history](<${url}>)`);
     }
     default:
@@ -173,8 +157,8 @@ function autocomplete(
     if (out.length === 0 && typed.length >= 3) out = closestTerms(typed, unique, 10, 3).map((s) => s.value);
     return out.slice(0, 25).map((t) => ({ name: clip(t, 100), value: clip(t, 100) }));
   }
-  const q = typed.replace(/^(?:cr|rule)\s*/, '');
+  const q = typed.replace(PREFIX_RE, '');
   const numbers = kb.numbers(edition.id);
-  const matches = q === '' ? numbers.filter((n) => /^\d{3}$/.test(n)) : numbers.filter((n) => n.startsWith(q));
+  const matches = q === '' ? numbers.filter((n) => numberLevel(n) === 'section') : numbers.filter((n) => n.startsWith(q));
   return matches.slice(0, 25).map((n) => ({ name: clip(`${n} ${kb.rule(edition.id, n)!.text}`, 100), value: n }));
 }

@@ -1,6 +1,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
+import { sendError } from '../../query/sendError.js';
 import { answerInteraction, type Interaction } from './answerInteraction.js';
 import { MAX_SKEW_SECONDS, discordPublicKey, verifyDiscordRequest } from './verifyDiscordRequest.js';
 
@@ -25,7 +26,7 @@ export function discordRoutes(opts: DiscordRouteOptions): Router {
     let problem = verifyDiscordRequest(key, signature, req.get('X-Signature-Timestamp'), body);
     if (!problem && seen.has(signature!.toLowerCase())) problem = 'replayed request';
     if (problem) {
-      res.status(401).json({ error: { code: 'UNAUTHORIZED', message: problem } });
+      sendError(res, { status: 401, code: 'UNAUTHORIZED', message: problem });
       return;
     }
     seen.set(signature!.toLowerCase(), true);
@@ -33,11 +34,11 @@ export function discordRoutes(opts: DiscordRouteOptions): Router {
     try {
       interaction = JSON.parse(body.toString('utf8')) as Interaction;
     } catch {
-      res.status(400).json({ error: { code: 'BAD_USER_INPUT', message: 'malformed JSON body' } });
+      sendError(res, { status: 400, code: 'BAD_USER_INPUT', message: 'malformed JSON body' });
       return;
     }
     if (typeof interaction !== 'object' || interaction === null || typeof interaction.type !== 'number') {
-      res.status(400).json({ error: { code: 'BAD_USER_INPUT', message: 'an interaction needs a numeric "type"' } });
+      sendError(res, { status: 400, code: 'BAD_USER_INPUT', message: 'an interaction needs a numeric "type"' });
       return;
     }
     res.set('Cache-Control', 'no-store').json(answerInteraction(opts.kb(), interaction, opts.publicUrl()));

@@ -3,6 +3,7 @@ import { createReadStream, fstatSync } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { Router, type Request, type Response } from 'express';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
+import { sendError } from '../../query/sendError.js';
 import { SHORT } from '../../http/ResponseCache.js';
 
 /** Options of the bulk download. */
@@ -31,10 +32,7 @@ interface Image {
 }
 
 function unavailable(res: Response, seconds: number, message: string): void {
-  res
-    .status(503)
-    .set('Retry-After', String(seconds))
-    .json({ error: { code: 'UNAVAILABLE', message } });
+  sendError(res, { status: 503, code: 'UNAVAILABLE', message }, 'json', { 'Retry-After': String(seconds) });
 }
 
 /**

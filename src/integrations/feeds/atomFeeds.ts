@@ -1,19 +1,12 @@
-import type { EditionInfo } from '../../core/records.js';
+import { escapeXml } from '../../core/escapeHtml.js';
 import { ruleLabel } from '../../core/ruleNumber.js';
+import { historyStepWords } from '../../query/chatText.js';
+import { currentPlace } from '../../query/currentPlace.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { QueryError } from '../../query/QueryError.js';
 
 /** Editions the main feed lists, newest first (each entry summarizes a diff, computed once per database). */
 const FEED_EDITIONS = 25;
-
-// XML 1.0 forbids most control characters even escaped.
-// eslint-disable-next-line no-control-regex
-const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
-
-/** Escapes text for XML content and attribute values. */
-function escapeXml(s: string): string {
-  return s.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 interface Entry {
   id: string;
@@ -107,29 +100,15 @@ export function editionsFeed(kb: KnowledgeBase, base: string): string {
 
 /** A rule's feed: one entry per edition that changed it (added, renumbered, reworded, returned), newest first. */
 export function ruleFeed(kb: KnowledgeBase, number: string, base: string): string {
-  let edition: EditionInfo = kb.resolveEdition('latest').edition;
-  if (!kb.rule(edition.id, number)) edition = kb.editionsWithNumber(number).at(-1) ?? edition;
-  kb.ruleOrThrow(edition, number);
+  const { edition } = currentPlace(kb, number, kb.resolveEdition('latest').edition);
   const h = kb.history(edition, number);
   if (!h) throw new QueryError('NOT_FOUND', `no history of rule ${number}`, {});
   const entries: Entry[] = [];
   for (const s of [...h.steps].reverse()) {
     if (s.change === 'unchanged') continue;
-    const what = [
-      s.change === 'added' ? 'first appears' : s.change === 'returned' ? 'returns after a gap' : null,
-      s.renumbered ? `renumbered from ${s.previousNumber}` : null,
-      s.textChange === 'substantive'
-        ? 'new wording'
-        : s.textChange === 'references'
-          ? 'reference numbers updated'
-          : s.textChange === 'none'
-            ? 'typography'
-            : null,
-      s.examplesChanged ? 'examples changed' : null,
-    ].filter((w): w is string => w !== null);
     entries.push({
       id: `${base}/cr/${s.date}/${s.number}`,
-      title: `${ruleLabel(s)} (${s.date}): ${what.join(', ') || 'changed'}`,
+      title: `${ruleLabel(s)} (${s.date}): ${historyStepWords(s)}`,
       updated: stamp(s.date),
       link: `${base}/cr/${s.date}/${s.number}`,
       summary: s.text,

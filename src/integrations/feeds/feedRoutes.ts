@@ -1,8 +1,9 @@
 import { Router, type Request, type Response } from 'express';
-import { normalizeNumber } from '../../core/ruleNumber.js';
+import { ruleNumberArg } from '../../query/edgeArgs.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { QueryError } from '../../query/QueryError.js';
-import { ERROR, SHORT, etagOf } from '../../http/ResponseCache.js';
+import { errorResponse } from '../../query/sendError.js';
+import { ERROR, SHORT, etagOf, sendCached } from '../../http/ResponseCache.js';
 import { editionsFeed, ruleFeed } from './atomFeeds.js';
 
 /** Options of the feeds. */
@@ -14,22 +15,15 @@ export interface FeedRouteOptions {
 
 const ATOM = 'application/atom+xml; charset=utf-8';
 
-function send(req: Request, res: Response, status: number, type: string, body: string, cacheControl: string): void {
-  const etag = etagOf(body);
-  res.status(status).set({ 'Content-Type': type, 'Cache-Control': cacheControl, ETag: etag });
-  if (status === 200 && req.fresh) {
-    res.status(304).end();
-    return;
-  }
-  res.send(body);
-}
+const send = (req: Request, res: Response, status: number, contentType: string, body: string, cacheControl: string) =>
+  sendCached(req, res, { status, contentType, body, etag: etagOf(body), cacheControl });
 
 /** GET /feed.atom (new editions) and GET /feed/{number}.atom (the changes to one rule), with ETags. */
 export function feedRoutes(opts: FeedRouteOptions): Router {
   const router = Router();
   // the editions feed diffs 25 editions: made once per database (and base URL)
   const memo = new WeakMap<KnowledgeBase, { base: string; body: string }>();
-  router.get('/feed.atom', (req, res) => {
+  router.get('/feed.atom', (req, res, next) => {
     const kb = opts.kb();
     const base = opts.publicUrl().replace(/\/+$/, '');
     let m = memo.get(kb);
@@ -37,25 +31,18 @@ export function feedRoutes(opts: FeedRouteOptions): Router {
       m = { base, body: editionsFeed(kb, base) };
       memo.set(kb, m);
     }
-    send(req, res, 200, ATOM, m.body, SHORT);
+    send(req, res, 200, ATOM, m.body, SHORT).catch(next);
   });
   router.get('/feed/:file', (req, res, next) => {
     const file = String(req.params.file);
     if (!file.endsWith('.atom')) return next();
-    const number = normalizeNumber(file.slice(0, -'.atom'.length));
-    const problem = (status: number, code: string, message: string) =>
-      send(req, res, status, 'application/json; charset=utf-8', JSON.stringify({ error: { code, message } }), ERROR);
-    if (number === null) return problem(400, 'BAD_USER_INPUT', `"${file.slice(0, 40)}" is not a rule number followed by .atom (like 702.19b.atom)`);
     try {
-      send(req, res, 200, ATOM, ruleFeed(opts.kb(), number, opts.publicUrl().replace(/\/+$/, '')), SHORT);
+      const number = ruleNumberArg(file.slice(0, -'.atom'.length));
+      send(req, res, 200, ATOM, ruleFeed(opts.kb(), number, opts.publicUrl().replace(/\/+$/, '')), SHORT).catch(next);
     } catch (e) {
       if (!(e instanceof QueryError)) throw e;
-      const s = e.details.suggestions ?? [];
-      problem(
-        e.code === 'NOT_FOUND' ? 404 : 400,
-        e.code === 'NOT_FOUND' ? 'NOT_FOUND' : 'BAD_USER_INPUT',
-        `${e.message}${s.length ? `; nearest: ${s.join(', ')}` : ''}`,
-      );
+      const r = errorResponse(e);
+      send(req, res, r.status, r.contentType, r.body, ERROR).catch(next);
     }
   });
   return router;

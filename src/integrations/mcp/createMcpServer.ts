@@ -2,10 +2,22 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { EditionInfo } from '../../core/records.js';
-import { normalizeNumber, ruleLabel } from '../../core/ruleNumber.js';
-import { checkCitations, citationsJson, citationsMarkdown } from '../../query/checkCitations.js';
+import { checkCitations, citationsJson } from '../../query/checkCitations.js';
 import { diffCounts } from '../../query/diffCounts.js';
-import { formatLookup, lookupJson } from '../../query/formatLookup.js';
+import { ruleNumberArg, scopeArg } from '../../query/edgeArgs.js';
+import {
+  citationsMarkdown,
+  diffLine,
+  errorText,
+  formatLookup,
+  historyStepLine,
+  historySummary,
+  lookupJson,
+  searchHitJson,
+  searchLines,
+  snippetStyle,
+} from '../../query/chatText.js';
+import { currentPlace } from '../../query/currentPlace.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { QueryError } from '../../query/QueryError.js';
 
@@ -57,17 +69,11 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
         return f(args);
       } catch (e) {
         if (!(e instanceof QueryError)) throw e;
-        const s = e.details.suggestions ?? [];
         const where = e.details.argument ? `${e.details.argument}: ` : '';
-        return { isError: true, content: [{ type: 'text', text: `${where}${e.message}${s.length ? `. Did you mean: ${s.join(', ')}?` : ''}` }] };
+        return { isError: true, content: [{ type: 'text', text: `${where}${errorText(e, 'text')}` }] };
       }
     };
   const ed = (arg: string | undefined, name = 'edition') => kb.resolveEdition(arg, 'cr', name).edition;
-  const numberArg = (n: string, name: string): string => {
-    const t = normalizeNumber(n);
-    if (t === null) throw new QueryError('BAD_INPUT', `"${n.slice(0, 40)}" is not a rule number (like 702.19b)`, { argument: name });
-    return t;
-  };
 
   server.registerTool(
     'lookup_rule',
@@ -105,22 +111,10 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     },
     tool(({ query, edition: e, limit }: { query: string; edition?: string | undefined; limit?: number | undefined }) => {
       const en = ed(e);
-      const hits = kb.search(en.id, query, { limit: limit ?? 10, marks: { open: '**', close: '**' } }).map((h) => ({
-        kind: h.kind,
-        number: h.rule?.number ?? null,
-        term: h.glossary?.term ?? null,
-        exampleIndex: h.exampleIndex,
-        snippet: h.snippet,
-      }));
-      const lines = hits.map(
-        (h) =>
-          `- ${h.kind === 'glossary' ? `Glossary: ${h.term}` : h.kind === 'example' ? `${h.number} (example ${h.exampleIndex! + 1})` : h.number}: ${h.snippet}`,
-      );
-      return answer(
-        lines.length ? lines.join('\n') : `No text of the ${en.effectiveDate} edition matches "${query}".`,
-        { query, edition: en.effectiveDate, hits },
-        [en],
-      );
+      const hits = kb.search(en.id, query, { limit: limit ?? 10, ...snippetStyle('markdown') });
+      return answer(searchLines(hits, query, en.effectiveDate, 'markdown').join('\n'), { query, edition: en.effectiveDate, hits: hits.map(searchHitJson) }, [
+        en,
+      ]);
     }),
   );
 
@@ -162,21 +156,16 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     tool(({ from, to, section, limit }: { from: string; to: string; section?: string | undefined; limit?: number | undefined }) => {
       const a = ed(from, 'from');
       const b = ed(to, 'to');
-      const s = section === undefined ? undefined : numberArg(section, 'section');
+      const s = scopeArg(section);
       const d = kb.diff(a, b, { ...(s ? { section: s } : {}), rulesOnly: true, segments: false });
-      const changes = d.changes.slice(0, limit ?? 100).map((c) => ({ before: c.before, after: c.after, renumbered: c.renumbered, textChange: c.textChange }));
+      const shown = d.changes.slice(0, limit ?? 100);
+      const changes = shown.map((c) => ({ before: c.before, after: c.after, renumbered: c.renumbered, textChange: c.textChange }));
       const counts = diffCounts(d.changes);
       const lines = [
         `${a.effectiveDate} → ${b.effectiveDate}${s ? `, ${s}` : ''}: ${d.changes.length} changes (${Object.entries(counts)
           .map(([k, v]) => `${v} ${k}`)
           .join(', ')})`,
-        ...changes.map((c) =>
-          !c.before
-            ? `+ ${c.after!.number} ${c.after!.text}`
-            : !c.after
-              ? `- ${c.before.number} ${c.before.text}`
-              : `~ ${c.before.number}${c.renumbered ? ` → ${c.after.number}` : ''} (${c.textChange}) ${c.after.text}`,
-        ),
+        ...shown.map((c) => diffLine(c, 'text')),
       ];
       if (d.changes.length > changes.length) lines.push(`… ${d.changes.length - changes.length} more changes (raise limit or narrow section)`);
       return answer(lines.join('\n'), { from: a.effectiveDate, to: b.effectiveDate, section: s ?? null, counts, total: d.changes.length, changes }, [a, b]);
@@ -192,11 +181,8 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     tool(({ number, edition: e }: { number: string; edition?: string | undefined }) => {
-      const n = numberArg(number, 'number');
-      let en = ed(e);
-      // a number the edition lacks: the last edition that had it (as the CLI does)
-      if (!kb.rule(en.id, n)) en = kb.editionsWithNumber(n).at(-1) ?? en;
-      kb.ruleOrThrow(en, n);
+      const n = ruleNumberArg(number);
+      const en = currentPlace(kb, n, ed(e)).edition;
       const h = kb.history(en, n)!;
       const steps = h.steps
         .filter((s) => s.change !== 'unchanged')
@@ -210,11 +196,8 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
           text: s.text,
         }));
       const lines = [
-        `${n} (${en.effectiveDate}): numbered ${h.numbers.join(' → ')}; in ${h.steps.length} editions, ${h.first} to ${h.last}`,
-        ...steps.map(
-          (s) =>
-            `- ${s.date} ${ruleLabel(s)} ${s.change}${s.renumbered ? ` (renumbered from ${s.previousNumber})` : ''}${s.textChange ? `, ${s.textChange}` : ''}: ${s.text}`,
-        ),
+        `${n} (${en.effectiveDate}): ${historySummary(h)}`,
+        ...h.steps.filter((s) => s.change !== 'unchanged').map((s) => historyStepLine(s, 'text', true)),
       ];
       return answer(
         lines.join('\n'),

@@ -1,4 +1,5 @@
-import { CHAT_LIMIT } from '../../query/formatLookup.js';
+import { RULE_NUMBER_RE } from '../../core/ruleNumber.js';
+import { CHAT_LIMIT } from '../../query/chatText.js';
 
 type Schema = Record<string, unknown>;
 
@@ -93,7 +94,8 @@ export function openApiDocument(server: string) {
               in: 'path',
               required: true,
               description: 'A rule number (702.19b).',
-              schema: { type: 'string', pattern: '^\\d{1,3}(\\.\\d{1,3}[a-z]{0,2})?\\.?$' },
+              // the canonical form (with a final dot allowed); a "CR" prefix and capitals are read too
+              schema: { type: 'string', pattern: RULE_NUMBER_RE.source.replace(/\$$/, '\\.?$') },
             },
             edition,
             format,

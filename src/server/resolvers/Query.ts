@@ -1,11 +1,10 @@
 import type { EditionInfo } from '../../core/records.js';
-import { RULE_NUMBER_RE } from '../../core/ruleNumber.js';
+import { escapeSnippet } from '../../core/escapeHtml.js';
 import { checkCitations } from '../../query/checkCitations.js';
 import { diffCounts } from '../../query/diffCounts.js';
-import { escapeHtml } from '../escapeHtml.js';
+import { ruleNumberArg, scopeArg } from '../../query/edgeArgs.js';
 import type { ApiContext } from '../ApiContext.js';
-import { decodeCursor, encodeCursor, ruleNumberArg } from '../args.js';
-import { apiError } from '../errors.js';
+import { decodeCursor, encodeCursor } from '../args.js';
 import type {
   QueryCitationsArgs,
   QueryDiffArgs,
@@ -21,14 +20,6 @@ import type {
   QuerySearchArgs,
 } from '../generated/schema.js';
 
-function sectionArg(section: string | null | undefined): string | null {
-  const s = section?.trim().replace(/\.$/, '') || null;
-  if (s !== null && !RULE_NUMBER_RE.test(s)) {
-    throw apiError('BAD_USER_INPUT', `section must be a part, section or rule number, not "${s.slice(0, 40)}"`, { argument: 'section' });
-  }
-  return s;
-}
-
 /** Root query resolvers: each one call into the query layer. A connection's `first` was checked against PAGE_MAX with the operation's cost (limits.ts). */
 export const Query = {
   editions(_: unknown, __: unknown, ctx: ApiContext) {
@@ -38,14 +29,14 @@ export const Query = {
   edition: (_: unknown, a: QueryEditionArgs, ctx: ApiContext) => ctx.edition(a.date, 'date'),
   rule(_: unknown, a: QueryRuleArgs, ctx: ApiContext) {
     const e = ctx.edition(a.edition);
-    const n = ruleNumberArg(a.number);
+    const n = ctx.run(() => ruleNumberArg(a.number));
     return ctx.run(() => ctx.kb.ruleOrThrow(e, n));
   },
   rules(_: unknown, a: QueryRulesArgs, ctx: ApiContext) {
     const e = ctx.edition(a.edition);
     const first = a.first ?? 100;
     const after = decodeCursor('o', a.after) ?? -1;
-    const section = sectionArg(a.section);
+    const section = ctx.run(() => scopeArg(a.section));
     const rows = first === 0 ? [] : ctx.kb.rulesPage(e.id, { section, after, limit: first + 1 });
     return connection(rows.slice(0, first), rows.length > first, (r) => encodeCursor('o', r.ord), e);
   },
@@ -54,7 +45,7 @@ export const Query = {
     const first = a.first ?? 20;
     const start = (decodeCursor('s', a.after) ?? -1) + 1;
     const hits =
-      first === 0 ? [] : ctx.run(() => ctx.kb.search(e.id, a.query, { limit: first + 1, offset: start, escape: escapeHtml, prefix: a.prefix === true }));
+      first === 0 ? [] : ctx.run(() => ctx.kb.search(e.id, a.query, { limit: first + 1, offset: start, escape: escapeSnippet, prefix: a.prefix === true }));
     return connection(hits.slice(0, first), hits.length > first, (_h, i) => encodeCursor('s', start + i), e);
   },
   glossary(_: unknown, a: QueryGlossaryArgs, ctx: ApiContext) {
@@ -68,7 +59,7 @@ export const Query = {
     const to = ctx.edition(a.to, 'to');
     const first = a.first ?? 100;
     const start = (decodeCursor('d', a.after) ?? -1) + 1;
-    const section = sectionArg(a.section);
+    const section = ctx.run(() => scopeArg(a.section));
     ctx.check();
     const d = ctx.kb.diff(from, to, { ...(section ? { section } : {}), rulesOnly: true, segments: false });
     const all = d.changes;
@@ -78,7 +69,7 @@ export const Query = {
   },
   history(_: unknown, a: QueryHistoryArgs, ctx: ApiContext) {
     const e = ctx.edition(a.edition);
-    const n = ruleNumberArg(a.number);
+    const n = ctx.run(() => ruleNumberArg(a.number));
     ctx.check();
     const h = ctx.kb.history(e, n);
     if (h) return { lineageId: h.lineage, steps: h.steps };

@@ -1,22 +1,10 @@
 import type { EditionInfo } from '../../core/records.js';
+import { capitalize, historyStepWords } from '../../query/chatText.js';
 import type { HistoryStep, KnowledgeBase, RuleHistoryAnswer } from '../../query/KnowledgeBase.js';
 import { html, type Html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';
 import { rulePath } from '../RuleLinker.js';
 import { inlineSegments } from './diffPage.js';
-
-function what(s: HistoryStep): string {
-  if (s.change === 'added') return 'First appears';
-  if (s.change === 'returned') return 'Returns';
-  const parts: string[] = [];
-  if (s.renumbered) parts.push(`renumbered from ${s.previousNumber ?? '?'}`);
-  if (s.textChange === 'substantive') parts.push('reworded');
-  else if (s.textChange === 'references') parts.push('references updated');
-  else if (s.segments) parts.push('typography');
-  if (s.examplesChanged) parts.push('examples changed');
-  const t = parts.join(', ');
-  return t.charAt(0).toUpperCase() + t.slice(1);
-}
 
 /** A rule's timeline: every edition it appears in, what changed at each step, the runs in which it stayed the same. */
 export function historyPage(kb: KnowledgeBase, edition: EditionInfo, number: string, h: RuleHistoryAnswer): PageSpec {
@@ -38,7 +26,7 @@ export function historyPage(kb: KnowledgeBase, edition: EditionInfo, number: str
     flush();
     const text = s.segments && s.change === 'changed' ? inlineSegments(s.segments) : s.text;
     items.push(html`<li class="step ${s.change}"><h2><a href="${rulePath(s.date, s.number)}">${s.date}</a> <span class="num">${s.number}</span></h2>
-<p class="what">${what(s)}</p><p class="text">${text}</p></li>`);
+<p class="what">${capitalize(historyStepWords(s))}</p><p class="text">${text}</p></li>`);
   }
   flush();
   const ed = kb.editionById(edition.id)!;

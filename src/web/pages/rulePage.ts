@@ -1,4 +1,5 @@
 import type { EditionInfo, RuleRecord } from '../../core/records.js';
+import { numberDepth } from '../../core/ruleNumber.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { html, type Html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';
@@ -20,9 +21,9 @@ export function rulePage(kb: KnowledgeBase, edition: EditionInfo, arg: string, r
   const linker = new RuleLinker(kb, edition.id, arg);
   const e = encodeURIComponent(arg);
   const rules = [rule, ...kb.descendants(rule)];
-  const depth0 = rule.number.split(/[.]|(?<=\d)(?=[a-z])/).length;
+  const depth0 = numberDepth(rule.number);
   const body = (r: RuleRecord): Html => {
-    const level = r.number.split(/[.]|(?<=\d)(?=[a-z])/).length - depth0;
+    const level = numberDepth(r.number) - depth0;
     const examples = kb.examples(r).map((x, i) => html`<p class="example"><span class="label">Example:</span> ${linker.text(x, r.exampleIds[i]!)}</p>`);
     let head: Html | null;
     if (r === rule) head = isTitle(r) ? null : html`<p>${linker.text(r.text, r.textId)}</p>`;

@@ -1,7 +1,9 @@
 import type { EditionInfo } from '../../core/records.js';
+import { clip } from '../../query/chatText.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { parseQuery } from '../../query/parseQuery.js';
-import { escapeText, html, trusted, type Html } from '../html.js';
+import { escapeHtml } from '../../core/escapeHtml.js';
+import { html, trusted, type Html } from '../html.js';
 import { type PageSpec } from '../layout.js';
 import { rulePath, termId } from '../RuleLinker.js';
 import { editionOptions } from './tocPage.js';
@@ -16,7 +18,7 @@ export function searchResults(kb: KnowledgeBase, edition: EditionInfo, arg: stri
     limit: SEARCH_PAGE_SIZE + 1,
     offset: opts.offset,
     prefix: opts.prefix,
-    escape: escapeText,
+    escape: escapeHtml,
     marks: { open: '<mark>', close: '</mark>' },
   });
   const more = hits.length > SEARCH_PAGE_SIZE;
@@ -35,9 +37,7 @@ export function searchResults(kb: KnowledgeBase, edition: EditionInfo, arg: stri
   // a rule number typed in the box: the rule itself first
   const p = parseQuery(q);
   const rule = p.kind === 'number' ? kb.rule(edition.id, p.number) : null;
-  const jump = rule
-    ? html`<p class="jump">Rule <a href="${rulePath(arg, rule.number)}">${rule.number}</a>: ${rule.text.length > 120 ? `${rule.text.slice(0, 119)}…` : rule.text}</p>`
-    : null;
+  const jump = rule ? html`<p class="jump">Rule <a href="${rulePath(arg, rule.number)}">${rule.number}</a>: ${clip(rule.text, 120)}</p>` : null;
   return html`<div id="results" aria-live="polite">${jump}<p class="count">${count}</p>
 ${shown.length ? html`<ol class="hits" start="${opts.offset + 1}">${items}</ol>` : null}
 ${more ? html`<p><a href="${next}">More results</a></p>` : null}</div>`;
