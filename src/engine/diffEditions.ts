@@ -146,7 +146,7 @@ export function pairLineages(from: ArrayLike<number>, to: ArrayLike<number>): In
  * The order changes are listed in: `to` document order (index i >= 0), each removed `from` rule
  * (encoded as -1 - j) right after its nearest surviving predecessor, removed rules in `from` order.
  */
-export function changeOrder(pairing: Int32Array, fromLength: number): Int32Array {
+function changeOrder(pairing: Int32Array, fromLength: number): Int32Array {
   const toPosOfFrom = new Int32Array(fromLength).fill(-1);
   for (let i = 0; i < pairing.length; i++) if (pairing[i]! >= 0) toPosOfFrom[pairing[i]!] = i;
   // removed rules after to-position p (p = -1: before everything), chained through `next` in from order
@@ -327,7 +327,7 @@ export function countChanges(changes: readonly RuleChange[]): EditionDiff['count
 const CLASS_ORDER: TextClass[] = ['none', 'typography', 'references', 'correction', 'substantive'];
 
 /** The strongest class among paired texts (examples, definitions); 'substantive' when their number differs. */
-export function classifyTexts(
+function classifyTexts(
   before: DiffText[],
   after: DiffText[],
   resolveFrom: ResolveLineage,
