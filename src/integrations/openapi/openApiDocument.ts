@@ -236,9 +236,9 @@ export function openApiDocument(server: string) {
           goneSince: nullable(str('Effective date of the first edition without it, when gone.')),
           textChange: {
             type: ['string', 'null'],
-            enum: ['none', 'typography', 'references', 'substantive', null],
+            enum: ['none', 'typography', 'references', 'correction', 'substantive', null],
             description:
-              'How the text changed (changed status): typography (punctuation, quotes, italics), references (reference numbers only), substantive; none when it did not.',
+              'How the text changed, in the classes of diffs and histories: typography (quotes, dashes, italics, spacing), references (reference numbers only), correction (a stale reference repaired), substantive; none when it did not.',
           },
           titleMatches: { type: ['boolean', 'null'], description: 'Whether the quoted title still matches.' },
         }),

@@ -6,7 +6,6 @@ import type { ApiContext } from '../ApiContext.js';
 export const HistoryStep = {
   id: (s: Step) => versionId(s.date, s.number),
   edition: (s: Step, _: unknown, ctx: ApiContext) => ctx.kb.resolveEdition(s.date).edition,
-  // a step's text is compared only when it changed: 'none' there means typography only
-  textChange: (s: Step) => (s.change === 'added' ? null : s.textChange === 'none' ? 'typography' : (s.textChange ?? 'none')),
+  textChange: (s: Step) => (s.change === 'added' ? null : (s.textChange ?? 'none')),
   segments: (s: Step) => s.segments ?? [],
 };
