@@ -1,7 +1,7 @@
 import { normalizeText } from '../core/normalize.js';
 import { termKey } from '../core/termKey.js';
 import type { ResolveLineage } from './compareRule.js';
-import { compareRuleText } from './compareRule.js';
+import { compareRuleText, textClass } from './compareRule.js';
 import { ruleHistory } from './history.js';
 import type { RuleHistory } from './history.js';
 
@@ -86,7 +86,7 @@ export function glossaryHistory(editions: GlossaryEdition[], term: string, resol
   const h = ruleHistory(
     rows,
     editions.map((e) => e.date),
-    (prev, cur) => compareRuleText(prev.text, cur.text, resolver(prev.date), resolver(cur.date)).textChange,
+    (prev, cur) => textClass(compareRuleText(prev.text, cur.text, resolver(prev.date), resolver(cur.date))),
   );
   if (!h) return null;
   const { numbers, ...rest } = h;

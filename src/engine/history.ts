@@ -1,4 +1,4 @@
-import type { TextChange } from './compareRule.js';
+import type { TextClass } from './compareRule.js';
 import { wordDiff } from './wordDiff.js';
 import type { DiffSegment } from './wordDiff.js';
 
@@ -19,8 +19,8 @@ export interface HistoryStep {
   /** What changed since the previous appearance: 'added' for the first. */
   change: 'added' | 'unchanged' | 'changed' | 'returned';
   renumbered: boolean;
-  /** From the previous appearance; only when the text changed. */
-  textChange?: TextChange;
+  /** From the previous appearance (the diff's classes: typography when only typography changed); only when the text changed. */
+  textChange?: TextClass;
   examplesChanged: boolean;
   segments?: DiffSegment[];
   /** Number before this step, when renumbered. */
@@ -41,7 +41,7 @@ export interface RuleHistory {
  * order, so a gap (the rule missing from an edition, then back) is shown as 'returned'.
  * `classify` tells a reference update from a substantive change.
  */
-export function ruleHistory(rows: HistoryRow[], editions: string[] = [], classify?: (prev: HistoryRow, cur: HistoryRow) => TextChange): RuleHistory | null {
+export function ruleHistory(rows: HistoryRow[], editions: string[] = [], classify?: (prev: HistoryRow, cur: HistoryRow) => TextClass): RuleHistory | null {
   if (rows.length === 0) return null;
   const sorted = [...rows].sort((a, b) => a.date.localeCompare(b.date));
   const order = new Map(editions.map((d, k) => [d, k]));

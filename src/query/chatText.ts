@@ -217,8 +217,9 @@ export function diffLine(c: RuleChange, f: ChatFormat, maxText = Infinity): stri
 }
 
 const TEXT_CHANGE = new Map([
-  ['none', 'typography'],
+  ['typography', 'typography'],
   ['references', 'reference numbers updated'],
+  ['correction', 'reference corrected'],
   ['substantive', 'reworded'],
 ]);
 
@@ -227,7 +228,7 @@ export function historyStepWords(s: HistoryStep, renumbered = 'renumbered'): str
   const words = [
     s.change === 'added' ? 'first appears' : s.change === 'returned' ? 'returns after a gap' : null,
     s.renumbered ? `${renumbered} from ${s.previousNumber ?? '?'}` : null,
-    s.textChange === undefined ? null : TEXT_CHANGE.get(s.textChange)!,
+    s.textChange === undefined || s.textChange === 'none' ? null : TEXT_CHANGE.get(s.textChange)!,
     s.examplesChanged ? 'examples changed' : null,
   ];
   return words.filter((w) => w !== null).join(', ') || 'unchanged';

@@ -1,6 +1,6 @@
 import type { EditionInfo, RuleRecord } from '../core/records.js';
 import { extractReferences } from '../core/references.js';
-import { compareRuleText, type TextChange } from '../engine/compareRule.js';
+import { compareRuleText, textClass, type TextClass } from '../engine/compareRule.js';
 import { sameRuleIn } from './currentPlace.js';
 import { ruleNumberArg } from './edgeArgs.js';
 import type { KnowledgeBase } from './KnowledgeBase.js';
@@ -29,7 +29,7 @@ export interface CitationCheck {
   /** Effective date of the first edition without the rule, when gone (null when it never came back into view). */
   goneSince: string | null;
   /** How its text changed between then and now: only reference numbers, or more; null when gone or unknown. */
-  textChange: TextChange | null;
+  textChange: TextClass | null;
   /** Whether the quoted title is still found in the text of the rule now or of a rule it sits under; null without a title or a rule now. */
   titleMatches: boolean | null;
 }
@@ -139,7 +139,7 @@ function checkOne(kb: KnowledgeBase, f: Found, asOf: EditionInfo, to: EditionInf
     return { ...base, then: side(then), status: 'gone', now: null, goneSince: goneSince(kb, then, to, chain), textChange: null, titleMatches: null };
   }
   const lineageIn = (e: EditionInfo) => (n: string) => kb.rule(e.id, n)?.lineageId ?? null;
-  const textChange = then.text === now.text ? 'none' : compareRuleText(then.text, now.text, lineageIn(asOf), lineageIn(to)).textChange;
+  const textChange = then.text === now.text ? 'none' : textClass(compareRuleText(then.text, now.text, lineageIn(asOf), lineageIn(to)));
   const status: CitationStatus = now.number !== then.number ? 'moved' : then.text !== now.text ? 'changed' : 'same';
   // a title may name the rule itself or what it sits under ("702.19b (Trample)", "707.10 (Copying Objects)")
   const titleMatches = f.title === null ? null : [now, ...kb.ancestors(now)].some((r) => norm(r.text).includes(norm(f.title!)));

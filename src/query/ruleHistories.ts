@@ -1,6 +1,6 @@
 import type { EditionInfo, Family, RuleRecord } from '../core/records.js';
 import type { Snapshot } from '../db/Snapshot.js';
-import { compareRuleText } from '../engine/compareRule.js';
+import { compareRuleText, textClass } from '../engine/compareRule.js';
 import { glossaryHistory, type GlossaryHistory } from '../engine/glossaryHistory.js';
 import { ruleHistory, type RuleHistory } from '../engine/history.js';
 
@@ -51,7 +51,7 @@ export function ruleHistoryOf(s: Snapshot, edition: EditionInfo, number: string)
   const h = ruleHistory(
     rows,
     chain.map((e) => e.effectiveDate),
-    (prev, cur) => compareRuleText(prev.text, cur.text, resolver(prev.date), resolver(cur.date)).textChange,
+    (prev, cur) => textClass(compareRuleText(prev.text, cur.text, resolver(prev.date), resolver(cur.date))),
   );
   if (!h) return null;
   return { ...h, links: linksOf(s, lineage) };

@@ -112,13 +112,29 @@ function useParamErrors(): Plugin {
   };
 }
 
-/** Automatic persisted queries (Apollo's protocol), consulted only by a request that carries a hash (its hook is async). */
+/**
+ * Automatic persisted queries (Apollo's protocol), consulted only by a request that carries a hash (its
+ * hook is async). A `persistedQuery` that is not version 1 with a sha256Hash string is
+ * PERSISTED_QUERY_NOT_SUPPORTED (400, as Apollo Server answers it): Apollo clients then stop sending
+ * hashes and send their queries in full.
+ */
 function usePersistedQueries(maxBytes: number): Plugin {
   const apq = useAPQ({ store: boundedCache<string>(maxBytes, (k, v) => 2 * (k.length + v.length) + 128) });
   return {
     onParams(payload) {
-      const ext = payload.params.extensions as { persistedQuery?: unknown } | undefined;
-      if (ext?.persistedQuery !== undefined) return apq.onParams!(payload);
+      const ext = payload.params.extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } | null } | undefined;
+      if (ext?.persistedQuery === undefined) return;
+      const pq = ext.persistedQuery;
+      if (pq === null || typeof pq !== 'object' || pq.version !== 1 || typeof pq.sha256Hash !== 'string') {
+        throw new GraphQLError('PersistedQueryNotSupported', {
+          extensions: {
+            code: 'PERSISTED_QUERY_NOT_SUPPORTED',
+            reason: 'extensions.persistedQuery must be {"version": 1, "sha256Hash": "<sha-256 of the query, hex>"}',
+            http: { status: 400 },
+          },
+        });
+      }
+      return apq.onParams!(payload);
     },
   };
 }

@@ -2,7 +2,15 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  ApplicationCommandType,
+  ApplicationIntegrationType,
+  InteractionContextType,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+  type RESTPutAPIApplicationCommandsJSONBody,
+} from 'discord-api-types/v10';
 import { run } from '../../src/cli/discord.js';
+import { discordCommands } from '../../src/integrations/discord/discordCommands.js';
 
 // A fake of Discord's API on a loopback port: records the registration request and echoes the commands.
 let api: Server;
@@ -57,6 +65,22 @@ test('crkb discord commands prints the five slash commands with their options', 
   assert.ok(cmds.find((c) => c.name === 'cr')!.options.find((o) => o.name === 'number')!.autocomplete);
 });
 
+test('the commands are user-installable and usable in DMs: discord-api-types accepts them as a PUT body, with integration_types and contexts', () => {
+  // typed with Discord's own API types: a field Discord does not take, or of another type, fails the build
+  const body: RESTPutAPIApplicationCommandsJSONBody = discordCommands().map((c): RESTPostAPIChatInputApplicationCommandsJSONBody => ({
+    ...c,
+    type: ApplicationCommandType.ChatInput,
+    options: c.options as RESTPostAPIChatInputApplicationCommandsJSONBody['options'],
+    integration_types: c.integration_types as ApplicationIntegrationType[],
+    contexts: c.contexts as InteractionContextType[],
+  }));
+  assert.equal(body.length, 5);
+  for (const c of body) {
+    assert.deepEqual(c.integration_types, [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall], c.name);
+    assert.deepEqual(c.contexts, [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel], c.name);
+  }
+});
+
 test('crkb discord register PUTs them to the API with the bot token; a refusal is exit 1 with the reason', async () => {
   const r = await capture(['register', '--application-id', '123456789', '--token', 'good-token', '--api-base', base]);
   assert.equal(r.code, 0, r.err);
@@ -68,6 +92,9 @@ test('crkb discord register PUTs them to the API with the bot token; a refusal i
   const guild = await capture(['register', '--application-id', '123456789', '--token', 'good-token', '--guild', '987654321', '--api-base', base]);
   assert.equal(guild.code, 0);
   assert.equal(seen.at(-1)!.url, '/api/v10/applications/123456789/guilds/987654321/commands');
+  // global commands say where they install and run; a guild's take neither field
+  assert.ok((req.body as Array<{ contexts?: number[] }>).every((c) => c.contexts?.length === 3));
+  assert.ok((seen.at(-1)!.body as Array<Record<string, unknown>>).every((c) => !('contexts' in c) && !('integration_types' in c)));
   const refused = await capture(['register', '--application-id', '123456789', '--token', 'bad', '--api-base', base]);
   assert.equal(refused.code, 1);
   assert.match(refused.err, /Discord answered 401/);

@@ -6,18 +6,27 @@ import { fixtureServer, type J } from '../server/helpers.js';
 
 let url = '';
 let stop: () => Promise<void>;
+/** The same database served under another public URL. */
+let moved = '';
+let stopMoved: () => Promise<void>;
 before(async () => {
   const srv = await fixtureServer({ publicUrl: 'https://crkb.test' }, fixtureDbWithLineage());
   url = srv.url;
   stop = srv.close;
+  const other = await fixtureServer({ publicUrl: 'https://rules.example.org/crkb' }, fixtureDbWithLineage());
+  moved = other.url;
+  stopMoved = other.close;
 });
-after(() => stop());
+after(async () => {
+  await stop();
+  await stopMoved();
+});
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** Parses an Atom document, checking it is well-formed XML and has what RFC 4287 requires of a feed and its entries. */
-async function atom(path: string): Promise<{ feed: J; res: Response }> {
-  const res = await fetch(url + path);
+async function atom(path: string, server = url): Promise<{ feed: J; res: Response }> {
+  const res = await fetch(server + path);
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type')!, /^application\/atom\+xml/);
   const xml = await res.text();
@@ -26,13 +35,14 @@ async function atom(path: string): Promise<{ feed: J; res: Response }> {
   const feed = doc.feed;
   assert.equal(feed['@xmlns'], 'http://www.w3.org/2005/Atom');
   for (const el of [feed, ...(feed.entry ?? [])]) {
-    assert.ok(typeof el.id === 'string' && /^https?:\/\//.test(el.id), `id ${el.id}`);
+    assert.ok(typeof el.id === 'string' && /^tag:crkb,2026:\S+$/.test(el.id), `id ${el.id}`);
     assert.ok(String(el.title).length > 0);
     assert.match(el.updated, RFC3339);
   }
   assert.ok(feed.author.name);
   assert.ok(feed.link.some((l: J) => l['@rel'] === 'self'));
-  for (const e of feed.entry ?? []) assert.ok(e.link.some((l: J) => l['@rel'] === 'alternate' && /^https:\/\/crkb\.test\//.test(l['@href'])));
+  if (server === url)
+    for (const e of feed.entry ?? []) assert.ok(e.link.some((l: J) => l['@rel'] === 'alternate' && /^https:\/\/crkb\.test\//.test(l['@href'])));
   return { feed, res };
 }
 
@@ -60,4 +70,35 @@ test('/feed/{number}.atom: the changes to one rule, newest first', async () => {
   assert.equal(missing.status, 404);
   assert.match(((await missing.json()) as J).error.message, /no rule 702\.99/);
   assert.equal((await fetch(`${url}/feed/banana.atom`)).status, 400);
+});
+
+test('feed and entry ids do not depend on the public URL: moving the site keeps every id, only the links change', async () => {
+  for (const path of ['/feed.atom', '/feed/707.10.atom']) {
+    const here = (await atom(path)).feed;
+    const there = (await atom(path, moved)).feed;
+    const ids = (f: J) => [f.id, ...(f.entry as J[]).map((e) => e.id)];
+    assert.deepEqual(ids(there), ids(here), path);
+    assert.ok(
+      (there.entry as J[]).every((e) => e.link[0]['@href'].startsWith('https://rules.example.org/crkb/')),
+      path,
+    );
+  }
+});
+
+test('a rule feed follows the rule along its lineage: the old number in its edition is the same feed, and the self link pins the number to an edition', async () => {
+  const now = (await atom('/feed/707.10.atom')).feed;
+  const then = (await atom('/feed/706.10.atom?edition=2021-06-18')).feed;
+  assert.equal(then.id, now.id);
+  assert.equal(now.id, 'tag:crkb,2026:rule/2021-06-18/706.10', 'named by the lineage’s first version');
+  assert.deepEqual(
+    (then.entry as J[]).map((e) => e.id),
+    (now.entry as J[]).map((e) => e.id),
+  );
+  assert.equal(then.title, 'Comprehensive Rules 707.10: changes');
+  const self = (f: J) => (f.link as J[]).find((l) => l['@rel'] === 'self')['@href'];
+  assert.equal(self(now), 'https://crkb.test/feed/707.10.atom?edition=2021-07-23');
+  assert.equal(self(then), 'https://crkb.test/feed/707.10.atom?edition=2021-07-23');
+  const bad = await fetch(`${url}/feed/707.10.atom?edition=someday`);
+  assert.equal(bad.status, 400);
+  assert.equal(((await bad.json()) as J).error.argument, 'edition');
 });

@@ -38,7 +38,8 @@ test('a history step is worded one way: what happened, the new number, the kind 
     'renumbered from 702.18b, reworded, examples changed',
   );
   assert.equal(historyStepWords(step({ textChange: 'references' })), 'reference numbers updated');
-  assert.equal(historyStepWords(step({ textChange: 'none' })), 'typography');
+  assert.equal(historyStepWords(step({ textChange: 'typography' })), 'typography');
+  assert.equal(historyStepWords(step({ textChange: 'correction' })), 'reference corrected');
   assert.equal(historyStepWords(step({ examplesChanged: true })), 'examples changed');
   assert.equal(historyStepWords(step({ change: 'unchanged' })), 'unchanged');
   assert.equal(historyStepWords(step({ renumbered: true, previousNumber: 'Dies' }), 'renamed'), 'renamed from Dies');

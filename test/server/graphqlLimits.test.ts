@@ -171,6 +171,18 @@ test('persisted queries (Apollo APQ): a hash alone is PERSISTED_QUERY_NOT_FOUND,
   assert.deepEqual((await read(getHit)).json.data, { rule: { number: '702.19b' } });
 });
 
+test('a persisted query the server cannot read (another version, no hash) is PERSISTED_QUERY_NOT_SUPPORTED with 400, so Apollo clients send the query in full', async () => {
+  const sha256Hash = createHash('sha256').update('{ __typename }').digest('hex');
+  for (const persistedQuery of [{ version: 2, sha256Hash }, { version: 1 }, { version: 1, sha256Hash: 7 }, null]) {
+    for (const body of [{ extensions: { persistedQuery } }, { query: '{ __typename }', extensions: { persistedQuery } }]) {
+      const r = await read(await post(body));
+      assert.equal(r.status, 400, JSON.stringify(body));
+      assert.equal(r.json.errors![0].extensions.code, 'PERSISTED_QUERY_NOT_SUPPORTED', JSON.stringify(body));
+      assert.equal(r.json.errors![0].message, 'PersistedQueryNotSupported', 'the message Apollo clients look for');
+    }
+  }
+});
+
 test('GraphiQL only for a GET that carries no GraphQL request; a GET with a query or extensions gets JSON', async () => {
   const page = await fetch(`${shared.l.url}/graphql`, { headers: { accept: 'text/html' } });
   assert.match(page.headers.get('content-type')!, /html/);

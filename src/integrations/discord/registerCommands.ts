@@ -19,7 +19,8 @@ export async function registerCommands(o: RegisterOptions): Promise<number> {
   const res = await fetch(base + path, {
     method: 'PUT',
     headers: { Authorization: `Bot ${o.token}`, 'Content-Type': 'application/json', 'User-Agent': 'DiscordBot (https://github.com/crkb, 0.1.0)' },
-    body: JSON.stringify(discordCommands()),
+    // a guild's commands take no integration_types or contexts (global commands only)
+    body: JSON.stringify(o.guildId ? discordCommands().map(({ integration_types: _i, contexts: _c, ...c }) => c) : discordCommands()),
     signal: AbortSignal.timeout(o.timeoutMs ?? 30_000),
   });
   const text = await res.text();

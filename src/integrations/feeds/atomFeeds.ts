@@ -19,6 +19,12 @@ interface Entry {
 
 const stamp = (date: string): string => `${date}T00:00:00Z`;
 
+/**
+ * The prefix of every feed and entry id (RFC 4151 tag URIs): ids name what an entry is about, not where
+ * the site is, so moving it (--public-url) does not make readers show every entry again.
+ */
+const TAG = 'tag:crkb,2026:';
+
 function feed(f: { id: string; title: string; subtitle: string; self: string; alternate: string; updated: string; entries: Entry[] }): string {
   const x = escapeXml;
   const entries = f.entries.map((e) =>
@@ -61,7 +67,7 @@ export function editionsFeed(kb: KnowledgeBase, base: string): string {
     const name = `Comprehensive Rules effective ${e.effectiveDate}${e.setName ? ` (${e.setName})` : ''}`;
     if (!prev) {
       entries.push({
-        id: `${base}/cr/${e.effectiveDate}`,
+        id: `${TAG}cr/${e.effectiveDate}`,
         title: name,
         updated: stamp(e.effectiveDate),
         link: `${base}/cr/${e.effectiveDate}`,
@@ -80,7 +86,7 @@ export function editionsFeed(kb: KnowledgeBase, base: string): string {
     ];
     const touched = d.sections.slice(0, 8).map((s) => `${s.section}${s.title ? ` ${s.title}` : ''}`);
     entries.push({
-      id: `${base}/diff/${prev.effectiveDate}/${e.effectiveDate}`,
+      id: `${TAG}diff/${prev.effectiveDate}/${e.effectiveDate}`,
       title: name,
       updated: stamp(e.effectiveDate),
       link: `${base}/diff/${prev.effectiveDate}/${e.effectiveDate}`,
@@ -88,7 +94,7 @@ export function editionsFeed(kb: KnowledgeBase, base: string): string {
     });
   }
   return feed({
-    id: `${base}/feed.atom`,
+    id: `${TAG}feed/editions`,
     title: 'Magic: The Gathering Comprehensive Rules — new editions',
     subtitle: 'Every edition of the Comprehensive Rules, with what changed since the one before.',
     self: `${base}/feed.atom`,
@@ -98,29 +104,38 @@ export function editionsFeed(kb: KnowledgeBase, base: string): string {
   });
 }
 
-/** A rule's feed: one entry per edition that changed it (added, renumbered, reworded, returned), newest first. */
-export function ruleFeed(kb: KnowledgeBase, number: string, base: string): string {
-  const { edition } = currentPlace(kb, number, kb.resolveEdition('latest').edition);
+/**
+ * A rule's feed: one entry per edition that changed it (added, renumbered, reworded, returned), newest
+ * first. The rule is the one `number` names in `edition` (default latest; or, when that edition has no
+ * such number, in the last edition that had it), followed along its lineage: the feed's self link pins
+ * the rule's last number to its edition, so a subscription stays with the rule when it is renumbered, and the
+ * feed's id is the lineage's first version, the same whichever number it is asked by.
+ */
+export function ruleFeed(kb: KnowledgeBase, number: string, base: string, editionArg?: string): string {
+  const { edition } = currentPlace(kb, number, kb.resolveEdition(editionArg).edition);
   const h = kb.history(edition, number);
   if (!h) throw new QueryError('NOT_FOUND', `no history of rule ${number}`, {});
+  const first = h.steps[0]!;
+  const last = h.steps.at(-1)!;
+  // the rule's last number, pinned to its edition: the same rule whatever is renumbered later
+  const self = `${base}/feed/${last.number}.atom?edition=${last.date}`;
   const entries: Entry[] = [];
   for (const s of [...h.steps].reverse()) {
     if (s.change === 'unchanged') continue;
     entries.push({
-      id: `${base}/cr/${s.date}/${s.number}`,
+      id: `${TAG}cr/${s.date}/${s.number}`,
       title: `${ruleLabel(s)} (${s.date}): ${historyStepWords(s)}`,
       updated: stamp(s.date),
       link: `${base}/cr/${s.date}/${s.number}`,
       summary: s.text,
     });
   }
-  const last = h.steps.at(-1)!;
   return feed({
-    id: `${base}/feed/${number}.atom`,
-    title: `Comprehensive Rules ${number}: changes`,
-    subtitle: `Rule ${number} (${h.numbers.join(' → ')}) across every edition it appears in.`,
-    self: `${base}/feed/${number}.atom`,
-    alternate: `${base}/history/${number}`,
+    id: `${TAG}rule/${first.date}/${first.number}`,
+    title: `Comprehensive Rules ${last.number}: changes`,
+    subtitle: `Rule ${last.number} (${h.numbers.join(' → ')}) across every edition it appears in.`,
+    self,
+    alternate: `${base}/history/${last.number}?edition=${last.date}`,
     updated: stamp(entries[0]?.updated.slice(0, 10) ?? last.date),
     entries,
   });

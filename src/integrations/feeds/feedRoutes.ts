@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { ruleNumberArg } from '../../query/edgeArgs.js';
+import { oneParam, ruleNumberArg } from '../../query/edgeArgs.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { QueryError } from '../../query/QueryError.js';
 import { errorResponse } from '../../query/sendError.js';
@@ -18,7 +18,7 @@ const ATOM = 'application/atom+xml; charset=utf-8';
 const send = (req: Request, res: Response, status: number, contentType: string, body: string, cacheControl: string) =>
   sendCached(req, res, { status, contentType, body, etag: etagOf(body), cacheControl });
 
-/** GET /feed.atom (new editions) and GET /feed/{number}.atom (the changes to one rule), with ETags. */
+/** GET /feed.atom (new editions) and GET /feed/{number}.atom?edition=… (the changes to one rule, followed along its lineage), with ETags. */
 export function feedRoutes(opts: FeedRouteOptions): Router {
   const router = Router();
   // the editions feed diffs 25 editions: made once per database (and base URL)
@@ -38,7 +38,8 @@ export function feedRoutes(opts: FeedRouteOptions): Router {
     if (!file.endsWith('.atom')) return next();
     try {
       const number = ruleNumberArg(file.slice(0, -'.atom'.length));
-      send(req, res, 200, ATOM, ruleFeed(opts.kb(), number, opts.publicUrl().replace(/\/+$/, '')), SHORT).catch(next);
+      const body = ruleFeed(opts.kb(), number, opts.publicUrl().replace(/\/+$/, ''), oneParam(req.query, 'edition'));
+      send(req, res, 200, ATOM, body, SHORT).catch(next);
     } catch (e) {
       if (!(e instanceof QueryError)) throw e;
       const r = errorResponse(e);

@@ -23,34 +23,34 @@ const edition = {
 const format = {
   name: 'format',
   in: 'query',
-  description: `json (default), or text / markdown: one chat message of at most ${CHAT_LIMIT} characters, cut at a line with a link to the rest.`,
+  description: `json (default), or text / markdown: one chat message of at most ${CHAT_LIMIT} characters, cut at a line with a link to the rest (unless full=1). An error is answered in the format asked for.`,
   schema: { type: 'string', enum: ['json', 'text', 'markdown', 'md'] },
 };
 const examples = { name: 'examples', in: 'query', description: 'Include examples (1).', schema: { type: 'string', enum: ['0', '1', 'true', 'false'] } };
 const full = {
   name: 'full',
   in: 'query',
-  description: 'Text and markdown: no 2,000-character cap (1).',
+  description: `Text and markdown: the whole answer, without the ${CHAT_LIMIT.toLocaleString('en-US')}-character cap (1).`,
   schema: { type: 'string', enum: ['0', '1', 'true', 'false'] },
 };
 
+/** An error in JSON (the Error schema), or a line of text or Markdown when that format was asked for. */
+const errorContent = {
+  'application/json': { schema: ref('Error') },
+  'text/plain': { schema: { type: 'string' } },
+  'text/markdown': { schema: { type: 'string' } },
+};
 const errors = {
-  '400': {
-    description: 'A bad argument (named in the message).',
-    content: { 'application/json': { schema: ref('Error') }, 'text/plain': { schema: { type: 'string' } } },
-  },
-  '404': {
-    description: 'No such rule or term, with suggestions.',
-    content: { 'application/json': { schema: ref('Error') }, 'text/plain': { schema: { type: 'string' } } },
-  },
+  '400': { description: 'A bad argument (named in the message).', content: errorContent },
+  '404': { description: 'No such rule or term, with suggestions.', content: errorContent },
 };
 const lookupResponses = {
   '200': {
-    description: 'The answer. Pinned editions are cached for a year (immutable), `latest` for five minutes; ETag and 304.',
+    description: `The answer. Pinned editions are cached for a year (immutable), \`latest\` for five minutes; ETag and 304. Text and Markdown are at most ${CHAT_LIMIT.toLocaleString('en-US')} characters unless full=1.`,
     content: {
       'application/json': { schema: ref('LookupResult') },
-      'text/plain': { schema: { type: 'string', maxLength: CHAT_LIMIT } },
-      'text/markdown': { schema: { type: 'string', maxLength: CHAT_LIMIT } },
+      'text/plain': { schema: { type: 'string' } },
+      'text/markdown': { schema: { type: 'string' } },
     },
   },
   ...errors,
@@ -63,10 +63,13 @@ export function openApiDocument(server: string) {
     info: {
       title: 'crkb bot endpoints',
       version: '1',
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'Every edition of the Magic: The Gathering Comprehensive Rules, 1999 to today. Chat-sized lookups, search, citation checks and whole editions. GraphQL (with history, diffs and cross-references) is at /graphql.',
     },
     servers: [{ url: server }],
+    // public, read-only endpoints: no authentication
+    security: [],
     paths: {
       '/v1/lookup': {
         get: {
@@ -140,7 +143,11 @@ export function openApiDocument(server: string) {
               description: 'The report: JSON, or a Markdown table with "format": "markdown".',
               content: { 'application/json': { schema: ref('CitationReport') }, 'text/markdown': { schema: { type: 'string' } } },
             },
-            '400': { description: 'A bad or missing argument, named.', content: { 'application/json': { schema: ref('Error') } } },
+            '400': {
+              description: 'A bad or missing argument, named (in Markdown once "format": "markdown" is read).',
+              content: { 'application/json': { schema: ref('Error') }, 'text/markdown': { schema: { type: 'string' } } },
+            },
+            '413': { description: 'A body over 1 MB.', content: { 'application/json': { schema: ref('Error') } } },
           },
         },
       },
@@ -227,7 +234,12 @@ export function openApiDocument(server: string) {
           status: { type: 'string', enum: ['same', 'moved', 'changed', 'gone', 'unknown'], description: 'unknown: the number named no rule then.' },
           now: { oneOf: [ref('RuleSide'), { type: 'null' }], description: 'The same rule in the edition checked.' },
           goneSince: nullable(str('Effective date of the first edition without it, when gone.')),
-          textChange: { type: ['string', 'null'], enum: ['none', 'references', 'substantive', null] },
+          textChange: {
+            type: ['string', 'null'],
+            enum: ['none', 'typography', 'references', 'correction', 'substantive', null],
+            description:
+              'How the text changed, in the classes of diffs and histories: typography (quotes, dashes, italics, spacing), references (reference numbers only), correction (a stale reference repaired), substantive; none when it did not.',
+          },
           titleMatches: { type: ['boolean', 'null'], description: 'Whether the quoted title still matches.' },
         }),
         CitationReport: obj({

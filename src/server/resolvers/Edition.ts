@@ -1,8 +1,10 @@
 import type { EditionInfo } from '../../core/records.js';
+import { editionKey } from '../../query/entityIds.js';
 import type { ApiContext } from '../ApiContext.js';
 
 /** Resolvers of Edition. */
 export const Edition = {
+  id: (e: EditionInfo) => `Edition:${editionKey(e)}`,
   ruleCount: (e: EditionInfo, _: unknown, ctx: ApiContext) => ctx.kb.ruleCount(e.id),
   parts: (e: EditionInfo, _: unknown, ctx: ApiContext) => ctx.kb.parts(e.id),
   abilityWords: (e: EditionInfo, _: unknown, ctx: ApiContext) => ctx.kb.abilityWords(e.id),

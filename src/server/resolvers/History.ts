@@ -1,17 +1,13 @@
-import { changeSegments, textClass } from '../../query/changeSegments.js';
-import type { HistoryStep as Step, RuleChange } from '../../query/KnowledgeBase.js';
-import type { ApiContext } from '../ApiContext.js';
+import { lineageId, versionId } from '../../query/entityIds.js';
+import type { HistoryStep as Step } from '../../query/KnowledgeBase.js';
 
-/** Resolvers of HistoryStep: the step's edition by effective date. */
-export const HistoryStep = {
-  edition: (s: Step, _: unknown, ctx: ApiContext) => ctx.kb.resolveEdition(s.date).edition,
-  // a step's text is compared only when it changed: 'none' there means typography only
-  textChange: (s: Step) => (s.change === 'added' ? null : s.textChange === 'none' ? 'typography' : (s.textChange ?? 'none')),
-  segments: (s: Step) => s.segments ?? [],
-};
+/** A history as Query.history and Rule.history return it. */
+export interface HistoryParent {
+  lineageId: number | null;
+  steps: Step[];
+}
 
-/** Resolvers of DiffChange: word segments are computed only for the changes a page shows and a query reads. */
-export const DiffChange = {
-  segments: (c: RuleChange) => changeSegments(c),
-  textChange: (c: RuleChange) => textClass(c),
+/** Resolvers of History: its global id is its lineage's (or, in a database without lineages, its first version's). */
+export const History = {
+  id: (h: HistoryParent) => (h.lineageId !== null ? lineageId(h.lineageId) : `Lineage:${versionId(h.steps[0]!.date, h.steps[0]!.number)}`),
 };

@@ -5,6 +5,7 @@ import { diffCounts } from '../../query/diffCounts.js';
 import { ruleNumberArg, scopeArg } from '../../query/edgeArgs.js';
 import type { ApiContext } from '../ApiContext.js';
 import { decodeCursor, encodeCursor } from '../args.js';
+import { apiError } from '../errors.js';
 import type {
   QueryCitationsArgs,
   QueryDiffArgs,
@@ -26,7 +27,11 @@ export const Query = {
     ctx.cache.loose++;
     return ctx.kb.editions();
   },
-  edition: (_: unknown, a: QueryEditionArgs, ctx: ApiContext) => ctx.edition(a.date, 'date'),
+  edition(_: unknown, a: QueryEditionArgs, ctx: ApiContext) {
+    const given = [a.edition, a.date].filter((v) => v !== undefined && v !== null);
+    if (given.length > 1) throw apiError('BAD_USER_INPUT', 'give `edition` or its deprecated name `date`, not both', { argument: 'edition' });
+    return a.date !== undefined && a.date !== null ? ctx.edition(a.date, 'date') : ctx.edition(a.edition);
+  },
   rule(_: unknown, a: QueryRuleArgs, ctx: ApiContext) {
     const e = ctx.edition(a.edition);
     const n = ctx.run(() => ruleNumberArg(a.number));
@@ -38,7 +43,7 @@ export const Query = {
     const after = decodeCursor('o', a.after) ?? -1;
     const section = ctx.run(() => scopeArg(a.section));
     const rows = first === 0 ? [] : ctx.kb.rulesPage(e.id, { section, after, limit: first + 1 });
-    return connection(rows.slice(0, first), rows.length > first, (r) => encodeCursor('o', r.ord), e);
+    return connection(rows.slice(0, first), rows.length > first, after >= 0, (r) => encodeCursor('o', r.ord), e);
   },
   search(_: unknown, a: QuerySearchArgs, ctx: ApiContext) {
     const e = ctx.edition(a.edition);
@@ -46,7 +51,7 @@ export const Query = {
     const start = (decodeCursor('s', a.after) ?? -1) + 1;
     const hits =
       first === 0 ? [] : ctx.run(() => ctx.kb.search(e.id, a.query, { limit: first + 1, offset: start, escape: escapeSnippet, prefix: a.prefix === true }));
-    return connection(hits.slice(0, first), hits.length > first, (_h, i) => encodeCursor('s', start + i), e);
+    return connection(hits.slice(0, first), hits.length > first, start > 0, (_h, i) => encodeCursor('s', start + i), e);
   },
   glossary(_: unknown, a: QueryGlossaryArgs, ctx: ApiContext) {
     const e = ctx.edition(a.edition);
@@ -65,7 +70,7 @@ export const Query = {
     const all = d.changes;
     const counts = diffCounts(all);
     const page = all.slice(start, start + first);
-    return { from, to, counts, ...connection(page, start + first < all.length, (_c, i) => encodeCursor('d', start + i), to) };
+    return { from, to, counts, ...connection(page, start + first < all.length, start > 0, (_c, i) => encodeCursor('d', start + i), to) };
   },
   history(_: unknown, a: QueryHistoryArgs, ctx: ApiContext) {
     const e = ctx.edition(a.edition);
@@ -88,20 +93,29 @@ export const Query = {
     return ctx.kb.glossaryHistory(a.term.slice(0, 200), at);
   },
   lookup: (_: unknown, a: QueryLookupArgs, ctx: ApiContext) => {
+    const given = [a.query, a.q].filter((v) => v !== undefined && v !== null);
+    if (given.length !== 1)
+      throw apiError('BAD_USER_INPUT', given.length === 0 ? '`query` is required' : 'give `query` or its deprecated name `q`, not both', { argument: 'query' });
     const e = ctx.edition(a.edition);
-    return ctx.run(() => ctx.kb.lookup(e, a.q));
+    return ctx.run(() => ctx.kb.lookup(e, given[0]!));
   },
 };
 
 /** A connection of a page; edges and cursors are made only when a query reads them. */
-function connection<T>(page: T[], hasNextPage: boolean, cursorOf: (x: T, i: number) => string, edition: EditionInfo) {
+function connection<T>(page: T[], hasNextPage: boolean, hasPreviousPage: boolean, cursorOf: (x: T, i: number) => string, edition: EditionInfo) {
   return {
     get edges() {
       return page.map((node, i) => ({ cursor: cursorOf(node, i), node }));
     },
     nodes: page,
     get pageInfo() {
-      return { hasNextPage, endCursor: page.length > 0 ? cursorOf(page[page.length - 1]!, page.length - 1) : null };
+      const empty = page.length === 0;
+      return {
+        hasNextPage,
+        hasPreviousPage,
+        startCursor: empty ? null : cursorOf(page[0]!, 0),
+        endCursor: empty ? null : cursorOf(page[page.length - 1]!, page.length - 1),
+      };
     },
     edition,
   };

@@ -1,4 +1,5 @@
 import type { RuleRecord, TextRefRecord } from '../../core/records.js';
+import { editionKey, ruleId } from '../../query/entityIds.js';
 import type { ApiContext } from '../ApiContext.js';
 
 /** A reference as the CrossReference resolvers see it. */
@@ -11,6 +12,7 @@ export interface CrossRefParent {
 
 /** Resolvers of Rule: every field read from the query layer's in-memory snapshot (no batching needed). */
 export const Rule = {
+  id: (r: RuleRecord, _: unknown, ctx: ApiContext) => ruleId(editionKey(ctx.kb.editionById(r.editionId)!), r.number),
   examples: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.examples(r),
   notes: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.notes(r),
   parent: (r: RuleRecord, _: unknown, ctx: ApiContext) => (r.parent === null ? null : ctx.kb.rule(r.editionId, r.parent)),

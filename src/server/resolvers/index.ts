@@ -3,7 +3,10 @@ import { CitationReport } from './CitationReport.js';
 import { CrossReference } from './CrossReference.js';
 import { Edition } from './Edition.js';
 import { GlossaryEntry } from './GlossaryEntry.js';
-import { DiffChange, HistoryStep } from './History.js';
+import { DiffChange } from './DiffChange.js';
+import { GlossaryHistory } from './GlossaryHistory.js';
+import { History } from './History.js';
+import { HistoryStep } from './HistoryStep.js';
 import { Keyword } from './Keyword.js';
 import { LookupResult } from './LookupResult.js';
 import { Query } from './Query.js';
@@ -17,6 +20,8 @@ export const resolvers = {
   GlossaryEntry,
   Edition,
   Keyword,
+  History,
+  GlossaryHistory,
   HistoryStep,
   DiffChange,
   LookupResult,

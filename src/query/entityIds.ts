@@ -1,0 +1,35 @@
+import type { EditionInfo } from '../core/records.js';
+import { RULE_NUMBER_RE, RULINGS_NUMBER_RE } from '../core/ruleNumber.js';
+import { termKey } from '../core/termKey.js';
+
+/**
+ * Stable names of the knowledge base's entities, the same in every database built from the same
+ * editions (no row ids): GraphQL's global `id`s and the feeds' entry ids are made from them.
+ */
+
+/** An edition's name: its effective date (an official Comprehensive Rules edition), the family before it otherwise, or its unofficial label. */
+export function editionKey(e: Pick<EditionInfo, 'family' | 'effectiveDate' | 'label'>): string {
+  if (e.label) return e.label;
+  return e.family === 'cr' ? e.effectiveDate : `${e.family}:${e.effectiveDate}`;
+}
+
+/** A rule as it reads in one edition: `Rule:2021-07-23:702.19b`. */
+export function ruleId(edition: string, number: string): string {
+  return `Rule:${edition}:${number}`;
+}
+
+/** One glossary entry as it reads in one edition: `GlossaryEntry:2021-07-23:dies`. */
+export function glossaryEntryId(edition: string, term: string): string {
+  return `GlossaryEntry:${edition}:${termKey(term)}`;
+}
+
+/** One step of a history: a rule's version (`RuleVersion:2014-05-01:100.1`) or a glossary term's (`GlossaryVersion:…`), by edition date. */
+export function versionId(date: string, number: string): string {
+  const rule = RULE_NUMBER_RE.test(number) || RULINGS_NUMBER_RE.test(number);
+  return rule ? `RuleVersion:${date}:${number}` : `GlossaryVersion:${date}:${termKey(number)}`;
+}
+
+/** A rule's lineage, which survives renumbering and rewording: `Lineage:1234`. */
+export function lineageId(lineage: number): string {
+  return `Lineage:${lineage}`;
+}
