@@ -304,6 +304,16 @@ export class Snapshot {
     return best < 0 ? null : this.ruleAt(editionId, best);
   }
 
+  /** Every rule of an edition printed with a number, in document order (two when a source prints a number twice). */
+  rulesByNumber(editionId: number, number: string): RuleRecord[] {
+    const positions: number[] = [];
+    for (const id of this.versionsByNumber.get(number) ?? []) {
+      const p = this.positionOf(editionId, id);
+      if (p >= 0) positions.push(p);
+    }
+    return positions.sort((x, y) => x - y).flatMap((p) => this.ruleAt(editionId, p) ?? []);
+  }
+
   /** Every rule number of an edition, in document order. */
   numbers(editionId: number): string[] {
     const e = this.edition(editionId);
