@@ -142,7 +142,8 @@ export function formatReport(r: IngestReport): string {
         ].join(' '),
       );
       for (const f of e.files) {
-        const tag = f.path === e.primary ? 'stored' : f.identicalTo ? 'merged, byte-identical' : `merged, ${f.differing} entries differ after normalization`;
+        const tag =
+          f.path === e.primary ? `stored: ${e.why}` : f.identicalTo ? 'merged, byte-identical' : `merged, ${f.differing} entries differ after normalization`;
         out.push(`    ${f.path} (${f.encoding}, ${f.lineEndings.join('+') || 'no line endings'}; ${tag})`);
         // a copy merged but not stored: its findings are its own (the stored copy's are counted above)
         const where = f.path === e.primary ? 'finding' : 'finding in this copy only (not stored)';

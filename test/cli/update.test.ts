@@ -110,7 +110,7 @@ test('update: an edition republished under a second name is stored once, both fi
     assert.deepEqual(stored(db), ['2022-10-07', '2022-11-18']);
     const files = r.out.split('\n').filter((l) => /MagicCompRules%20202608(07|19)\.txt/.test(l));
     assert.equal(files.length, 2);
-    assert.equal(files.filter((l) => /; stored\)$/.test(l)).length, 1);
+    assert.equal(files.filter((l) => /; stored: /.test(l)).length, 1);
     assert.equal(files.filter((l) => /; merged, 0 entries differ after normalization\)$/.test(l)).length, 1);
     assert.equal(r.out.match(/# Comprehensive Rules changes/g)?.length, 1);
   } finally {
