@@ -10,6 +10,7 @@ import { expandInputs } from '../../ingest/store/sources.js';
 import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
 import { summarizeRenumbering } from '../../src/query/summarizeRenumbering.js';
 import { REF_MASK_RE } from '../../src/engine/align/Side.js';
+import { textClass } from '../../src/engine/compareRule.js';
 import { crFixtureText } from '../support/crFixture.js';
 import { tempDir } from '../support/tempDir.js';
 
@@ -65,6 +66,7 @@ test('two-letter subrules: lookup, ranges, references and the release notes', as
     assert.ok(!d.changes.some((c) => c.mergedInto !== undefined), 'nothing is merged');
     assert.deepEqual(summarizeRenumbering(d.renumbering), ['704.5w–z → 704.5x–aa (4 subrules relettered)']);
     assert.equal(byAfter.get('704.5ab')?.before, null);
+    assert.equal(textClass(byAfter.get('722.3a')!), 'correction', 'a comma become a full stop');
   } finally {
     kb.close();
   }
