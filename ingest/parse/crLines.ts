@@ -15,7 +15,7 @@ export interface SourceLine {
   block?: boolean;
 }
 
-const RULE_RE = /^(\d{3})\.(\d{1,3})([a-z])?\.?(?=\s)\s*(.*)$/;
+const RULE_RE = /^(\d{3})\.(\d{1,3})([a-z]{1,2})?\.?(?=\s)\s*(.*)$/;
 const SECTION_RE = /^(\d{3})\.(?=\s)\s*(.*)$/;
 const PART_RE = /^([1-9])\.\s+([A-Z][^.]{2,60})$/;
 const EXAMPLE_RE = /^Example:\s*(.*)$/;
@@ -38,7 +38,7 @@ const NOISE = new Set([
 
 /** Parses a CR rule number such as "100.1a", "100.1" or "100" into its number, parent and kind. */
 export function ruleIdentity(number: string): Pick<RuleNode, 'number' | 'parent' | 'kind'> | null {
-  const m = /^(\d{3})(?:\.(\d{1,3})([a-z])?)?\.?$/.exec(number);
+  const m = /^(\d{3})(?:\.(\d{1,3})([a-z]{1,2})?)?\.?$/.exec(number);
   if (!m) return null;
   const [, sec, n, letter] = m;
   if (n === undefined) return { number: sec!, parent: null, kind: 'section' };

@@ -2,7 +2,7 @@ import { isCrText } from './parseCrText.js';
 import { isRulingsText, isRulingsTextRelease } from './parseRulings.js';
 import type { TextFormat } from '../../src/core/types.js';
 
-const RULE_LINE_RE = /^\s*(?:[•·◦▪‣*+-]\s+|>\s*|#{1,6}\s+)?(?:\*\*|__)?\d{3}\.(?:\d{1,3}[a-z]?\.?)?(?:\*\*|__)?\s+\S/m;
+const RULE_LINE_RE = /^\s*(?:[•·◦▪‣*+-]\s+|>\s*|#{1,6}\s+)?(?:\*\*|__)?\d{3}\.(?:\d{1,3}[a-z]{0,2}\.?)?(?:\*\*|__)?\s+\S/m;
 const RULE_LINES_RE = new RegExp(RULE_LINE_RE.source, 'gm');
 
 /**
@@ -20,7 +20,7 @@ export function detectFormat(text: string, contentType?: string): TextFormat | n
   if (looksHtml) {
     const plain = htmlText(text);
     if (isRulingsText(plain)) return 'rulings-html';
-    const anchored = /\b(?:id|name)\s*=\s*["']?(?:r|rule|cr)?[-_]?\d{3}(?:[._-]\d{1,3}[a-z]?)?["'\s>]/i.test(text);
+    const anchored = /\b(?:id|name)\s*=\s*["']?(?:r|rule|cr)?[-_]?\d{3}(?:[._-]\d{1,3}[a-z]{0,2})?["'\s>]/i.test(text);
     return RULE_LINE_RE.test(plain) || anchored ? 'html' : null;
   }
   if (isRulingsText(text)) return isRulingsTextRelease(text) ? 'rulings-text' : 'rulings-html';

@@ -4,11 +4,11 @@ import { checkStructure } from './checkStructure.js';
 import { findEffectiveDate } from './effectiveDate.js';
 
 // Rule-number patterns, applied to a trimmed line. Numbers never keep their trailing dot.
-const RE_SUBRULE = /^(\d{3})\.(\d{1,3})([a-z])\.?(?:\s+(.*))?$/;
+const RE_SUBRULE = /^(\d{3})\.(\d{1,3})([a-z]{1,2})\.?(?:\s+(.*))?$/;
 const RE_RULE = /^(\d{3})\.(\d{1,3})\.?(?:\s+(.*))?$/;
 const RE_SECTION = /^(\d{3})\.\s+(\S.*)$/;
 // Damaged numbers seen in published files: "606. 8b Players", "901.4.All plane", "306.b If".
-const RE_SUBRULE_DAMAGED = /^(\d{3})\.\s(\d{1,3})([a-z])\.?\s+(.*)$/;
+const RE_SUBRULE_DAMAGED = /^(\d{3})\.\s(\d{1,3})([a-z]{1,2})\.?\s+(.*)$/;
 const RE_RULE_GLUED = /^(\d{3})\.(\d{1,3})\.([A-Z].*)$/;
 const RE_SUBRULE_NO_RULE = /^(\d{3})\.([a-z])\.?\s+(.*)$/;
 // A lone letter or page number left by conversion.
@@ -21,7 +21,7 @@ const RE_TERMINAL = /[.:;!?)"'”’\]]$/;
 const RE_SENSE = /^\d{1,2}\.\s/;
 const RE_BULLET = /^(?:[•·*]|-\s|\d+\.\s)/;
 // A line that reads as a rule or a section heading: its number, then words ("424. Costs", "423.6c Some").
-const RE_NUMBERED_LINE = /^\d{3}\.(?:\d{1,3}[a-z]?\.?)?\s+["“]?[A-Z]/;
+const RE_NUMBERED_LINE = /^\d{3}\.(?:\d{1,3}[a-z]{0,2}\.?)?\s+["“]?[A-Z]/;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** Cheap check that a decoded text is an official Comprehensive Rules text file. */
@@ -36,7 +36,7 @@ export function isCrText(text: string): boolean {
   let sawFirst = false;
   for (const l of lines) {
     if (RE_FIRST_RULE.test(l)) sawFirst = true;
-    if (/^\s*\d{3}\.\d{1,3}[a-z]?\.?\s+\S/.test(l) && ++rules > 20 && sawFirst) return true;
+    if (/^\s*\d{3}\.\d{1,3}[a-z]{0,2}\.?\s+\S/.test(l) && ++rules > 20 && sawFirst) return true;
   }
   return false;
 }
@@ -56,8 +56,10 @@ function indentOf(s: string): number {
   return i;
 }
 
-function letterIndex(c: string): number {
-  return LETTERS.indexOf(c) + 1;
+// (every letter counts here, l and o too: a misprinted letter must still sort)
+function letterIndex(letters: string): number {
+  const last = LETTERS.indexOf(letters.charAt(letters.length - 1)) + 1;
+  return letters.length === 1 ? last : LETTERS.length * (LETTERS.indexOf(letters.charAt(0)) + 1) + last;
 }
 
 /** Builds joins of continuation lines: "\n" between published lines, " " across hard wraps. */
@@ -291,7 +293,7 @@ function matchNumber(t: string, cur: RuleNode | null): NumberMatch | null {
 }
 
 function ruleKey(section: number, rule: number, letter: number): number {
-  return section * 1_000_000 + rule * 100 + letter;
+  return section * 1_000_000 + rule * 1000 + letter;
 }
 
 function parseBody(lines: Line[], from: number, to: number, doc: ParsedDocument, claimed: Uint8Array, joiner: Joiner, warnings: ParseWarning[]): void {
@@ -330,7 +332,7 @@ function parseBody(lines: Line[], from: number, to: number, doc: ParsedDocument,
     let num = canStart ? matchNumber(t, cur) : null;
     if (num && num.kind !== 'section' && section >= 0 && Number(num.number.slice(0, 3)) !== section) {
       num = misnumbered(num, section, nextSection(lines, i + 1, to), lastKey, warnings, i);
-    } else if (num && num.kind === 'rule' && !seen.has(num.number) && num.rule !== Math.floor((lastKey % 1_000_000) / 100) + 1) {
+    } else if (num && num.kind === 'rule' && !seen.has(num.number) && num.rule !== Math.floor((lastKey % 1_000_000) / 1000) + 1) {
       // (only a rule that does not follow the one before can be mistyped)
       num = mistypedRule(num, nextNumber(lines, i + 1, to), seen, lastKey, warnings, i);
     }
@@ -426,7 +428,7 @@ function nextSection(lines: Line[], from: number, to: number): number {
 /** The number the next numbered line starts with ("505.5a"), or null. */
 function nextNumber(lines: Line[], from: number, to: number): string | null {
   for (let i = from; i < to && i < from + 200; i++) {
-    const m = /^(\d{3}\.\d{1,3}[a-z]?)\.?\s/.exec(lines[i]!.t);
+    const m = /^(\d{3}\.\d{1,3}[a-z]{0,2})\.?\s/.exec(lines[i]!.t);
     if (m) return m[1]!;
     if (/^\d{3}\.\s/.test(lines[i]!.t)) return null;
   }
@@ -438,7 +440,7 @@ function nextNumber(lines: Line[], from: number, to: number): string | null {
  * "505.54." before 505.5a and 505.5b (2010-06-18) is rule 505.5. Read with a warning.
  */
 function mistypedRule(num: NumberMatch, next: string | null, seen: Set<string>, lastKey: number, warnings: ParseWarning[], i: number): NumberMatch {
-  const m = next === null ? null : /^(\d{3})\.(\d{1,3})[a-z]$/.exec(next);
+  const m = next === null ? null : /^(\d{3})\.(\d{1,3})[a-z]{1,2}$/.exec(next);
   if (!m || next!.startsWith(`${num.number}`) || seen.has(`${m[1]}.${m[2]}`) || m[1] !== num.number.slice(0, 3)) return num;
   const rule = Number(m[2]);
   const number = `${m[1]}.${m[2]}`;
@@ -554,7 +556,7 @@ function parseIndex(lines: Line[], from: number, to: number): IndexEntry[] {
   for (let i = from; i < to; i++) {
     const l = lines[i]!;
     if (!l.t || RE_DECORATION.test(l.t)) continue;
-    const m = /^(.*?),\s*((?:\d{3}(?:\.\d+[a-z]?)?(?:-\S+)?(?:,\s*)?)+)$/.exec(l.t);
+    const m = /^(.*?),\s*((?:\d{3}(?:\.\d+[a-z]{0,2})?(?:-\S+)?(?:,\s*)?)+)$/.exec(l.t);
     const topic = m ? m[1]! : l.t;
     const targets = m ? m[2]!.split(/,\s*/).filter(Boolean) : [];
     if (l.indent === 0) head = topic;

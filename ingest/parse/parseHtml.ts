@@ -77,7 +77,7 @@ const BLOCK_TAGS = new Set([
 const NOISE_ATTR_RE =
   /(?:^|[\s_-])(?:nav|navbar|navigation|menu|pager|pagination|footer|sidebar|breadcrumbs?|ads?|advert\w*|sponsor\w*|banner|cookie\w*|toc|share|social|comments?|related|mw-jump-link|mw-editsection|noprint|printfooter|catlinks)(?:$|[\s_-])/i;
 const NOISE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'search', 'complementary']);
-const ANCHOR_RE = /^(?:r|rule|cr)?[-_]?(\d{3})(?:[._-](\d{1,3})([a-z])?)?$/i;
+const ANCHOR_RE = /^(?:r|rule|cr)?[-_]?(\d{3})(?:[._-](\d{1,3})([a-z]{1,2})?)?$/i;
 
 /**
  * Parses an already-loaded HTML page of (part of) the CR: bulleted section pages, one big

@@ -33,7 +33,7 @@ export function parseMarkdown(text: string): ParsedDocument {
         block = true;
       }
       // Emphasis around a rule number or an "Example:" label: "**700.1.** …", "*Example:* …".
-      t = t.replace(/^(\*\*|__|\*|_)(\d{3}(?:\.\d{1,3}[a-z]?)?\.?|Example:)\1/, '$2');
+      t = t.replace(/^(\*\*|__|\*|_)(\d{3}(?:\.\d{1,3}[a-z]{0,2})?\.?|Example:)\1/, '$2');
       t = t.replace(/\\([\\`*_{}[\]()#+\-.!])/g, '$1');
     }
     lines.push({ text: t, line: i + 1, block, ...(role ? { role } : {}) });

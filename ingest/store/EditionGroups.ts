@@ -1,4 +1,5 @@
 import type { EditionRow, Writer } from './Writer.js';
+import type { CopyProvenance } from './copyProvenance.js';
 import { deserialize } from 'node:v8';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { ParsedCopy } from './parseTask.js';
@@ -24,7 +25,17 @@ export interface EditionReport {
    * Every file of this run merged into the edition, with how many normalized entries differ from
    * the primary, and the completeness checks' findings in it ("line: code: message").
    */
-  files: Array<{ path: string; encoding: string; lineEndings: string[]; differing: number; identicalTo: string | null; findings: string[] }>;
+  files: Array<{
+    path: string;
+    encoding: string;
+    lineEndings: string[];
+    differing: number;
+    identicalTo: string | null;
+    findings: string[];
+    provenance: CopyProvenance;
+  }>;
+  /** Why the stored copy is the one stored (an official copy outranks any other; see outranks). */
+  why: string;
   counts: EditionCounts;
   unaccountedLines: number;
   /** Findings of the completeness checks in the stored file (see FINDING_CODES). */
@@ -38,6 +49,8 @@ export interface EditionReport {
  */
 export interface Candidate {
   path: string;
+  /** Where it comes from: official or not (see copyProvenance). */
+  provenance: CopyProvenance;
   /** The input's hash and size (its bytes are not kept once parsed). */
   input: { sha256: string; size: number };
   summary: DocumentSummary;
@@ -254,10 +267,19 @@ export class EditionGroups {
     const { family, date } = g;
     const best = bestOf(g);
     let replace: boolean;
+    let kept = '';
     if (g.ourPrimary) replace = g.ourPrimary !== best;
     else if (g.before) {
-      const prev = this.writer.primaryReport(g.before.id) as { fidelity?: number[] } | null;
-      replace = !prev?.fidelity || greater(best.fidelity, prev.fidelity);
+      const prev = this.writer.primaryReport(g.before.id) as { fidelity?: number[]; provenance?: { official?: boolean } } | null;
+      // a non-official copy never replaces official text (a copy stored before provenance was recorded counts as official)
+      const prevOfficial = prev?.provenance?.official ?? true;
+      if (prevOfficial !== best.provenance.official) replace = best.provenance.official;
+      else replace = !prev?.fidelity || greater(best.fidelity, prev.fidelity);
+      if (!replace)
+        kept =
+          prevOfficial && !best.provenance.official
+            ? 'the official copy stored before is kept: a non-official copy never replaces it'
+            : 'the copy stored before is kept: it is as good or better';
     } else replace = true;
     const known = this.manifest?.editions.find((e) => e.family === family && e.effectiveDate === date);
     const warnings = g.candidates.flatMap((c) => c.warnings);
@@ -295,6 +317,7 @@ export class EditionGroups {
       status: g.before ? (primary ? 'replaced' : 'merged') : 'added',
       primary: primary ? primary.path : '(previously stored file)',
       files,
+      why: kept || whyStored(g.ourPrimary ?? best, g.candidates),
       counts: best.counts,
       unaccountedLines: best.unaccounted,
       findings: best.findings.length,
@@ -338,6 +361,7 @@ export class EditionGroups {
           differing,
           identicalTo: path === c.path ? null : c.path,
           findings: c.findings,
+          provenance: c.provenance,
         });
       }
       this.writer.recordFile({
@@ -353,6 +377,7 @@ export class EditionGroups {
         differing,
         report: {
           identicalCopies: copies,
+          provenance: c.provenance,
           fidelity: c.fidelity,
           counts: c.counts,
           unaccounted: c.unaccounted,
@@ -404,8 +429,18 @@ function bestOf(g: Group): Member {
   return best;
 }
 
+/** Why a group's stored copy is the one stored, for the report. */
+function whyStored(stored: Member, candidates: Member[]): string {
+  const others = candidates.filter((c) => c !== stored && c.provenance.official !== stored.provenance.official).length;
+  if (!stored.provenance.official) return `${stored.provenance.why}; stored because no official copy of this edition was given`;
+  return others > 0 ? `${stored.provenance.why}; preferred to ${others} non-official ${others === 1 ? 'copy' : 'copies'}` : stored.provenance.why;
+}
+
 function better(a: Member, b: Member): boolean {
-  return outranks({ fidelity: a.fidelity, sha256: a.input.sha256 }, { fidelity: b.fidelity, sha256: b.input.sha256 });
+  return outranks(
+    { official: a.provenance.official, fidelity: a.fidelity, sha256: a.input.sha256 },
+    { official: b.provenance.official, fidelity: b.fidelity, sha256: b.input.sha256 },
+  );
 }
 
 function greater(a: number[], b: number[]): boolean {

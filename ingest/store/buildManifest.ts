@@ -21,7 +21,7 @@ export interface ManifestInputs {
     Rules?: Array<{ Date: string; Format: string; URL?: string | null }>;
   } | null;
   /** data/published.json: editions published beyond what the archives know, irregular file names, and sets the archives do not record. */
-  published?: { editions: Array<{ effectiveDate: string; urls?: string[]; setCode?: string; setName?: string }> } | null;
+  published?: { editions: Array<{ effectiveDate: string; urls?: string[]; setCode?: string | null; setName?: string | null }> } | null;
   /** set-releases.json, parsed. */
   setReleases: { releases: Array<{ setCode: string; setName: string; publishedOn: string }> } | null;
 }
@@ -129,13 +129,14 @@ export function buildManifest(input: ManifestInputs): Manifest {
       .map((r) => ({ r, d: daysBetween(r.publishedOn, e.effectiveDate) }))
       .filter((x) => x.d <= 10)
       .sort((a, b) => a.d - b.d)[0];
-    const listed = input.published?.editions.find((p) => p.effectiveDate === e.effectiveDate && p.setCode);
-    if (release) {
+    // data/published.json corrects set-releases.json: its setCode (null for an edition with no set of its own) wins
+    const listed = input.published?.editions.find((p) => p.effectiveDate === e.effectiveDate && p.setCode !== undefined);
+    if (listed) {
+      e.setCode = listed.setCode ?? null;
+      e.setName = listed.setName ?? null;
+    } else if (release) {
       e.setCode = release.r.setCode;
       e.setName = release.r.setName;
-    } else if (listed) {
-      e.setCode = listed.setCode!;
-      e.setName = listed.setName ?? null;
     }
     e.files.sort((a, b) => (a.path < b.path ? -1 : 1));
     if (e.downloads && Object.keys(e.downloads).length === 0) delete e.downloads;

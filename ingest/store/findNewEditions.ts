@@ -37,6 +37,10 @@ function rebase(url: string, baseUrl: string): string {
   return url.startsWith(OFFICIAL_BASE + '/') ? baseUrl.replace(/\/+$/, '') + url.slice(OFFICIAL_BASE.length) : url;
 }
 
+function extensionOf(location: string): string {
+  return /\.[a-z0-9]+$/i.exec(location)?.[0].toLowerCase() ?? '';
+}
+
 function nextDay(date: string): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
@@ -81,7 +85,9 @@ export async function findNewEditions(opts: FindOptions): Promise<{ found: NewEd
     for (const url of [...ed.urls, ...(ed.downloads?.docx ?? [])].map((u) => rebase(u, opts.baseUrl))) {
       tried++;
       if (!(await exists(url))) continue;
-      const sha256 = ed.files.length === 1 ? ed.files[0]!.sha256 : undefined;
+      // a known sha256 holds only for a file of the same format (2023-02-03's is its .docx, not the .txt)
+      const same = new Set(ed.files.filter((f) => extensionOf(f.path) === extensionOf(url)).map((f) => f.sha256));
+      const sha256 = same.size === 1 ? [...same][0] : undefined;
       found.push({ date: ed.effectiveDate, url, ...(sha256 ? { sha256 } : {}) });
       break;
     }

@@ -17,6 +17,8 @@ export interface ParseTask {
   /** sha256 the file had when it was first read: a file read again must still have it. */
   sha256?: string;
   contentType: string | null;
+  /** An official copy (see copyProvenance): it outranks any other. */
+  official?: boolean;
 }
 
 function bytesOf(task: ParseTask): Uint8Array {
@@ -64,7 +66,9 @@ export function replyOf(o: ParseOutcome, task: ParseTask, gate = new CopyGate())
   const { doc, hashes, decoded, fidelity } = o;
   if (!doc.complete) return { ok: true, complete: false, doc, decoded };
   const date = editionDateOf(task.path, doc.effectiveDate);
-  const stored = task.sha256 === undefined || gate.admits(date === null ? null : `${doc.family}|${date}`, { fidelity, sha256: task.sha256 });
+  const stored =
+    task.sha256 === undefined ||
+    gate.admits(date === null ? null : `${doc.family}|${date}`, { official: task.official ?? false, fidelity, sha256: task.sha256 });
   const copy = stored ? serialize({ doc, hashes } satisfies ParsedCopy) : null;
   return { ok: true, complete: true, summary: summarizeDocument(doc, hashes), decoded, fidelity, copy };
 }

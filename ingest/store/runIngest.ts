@@ -11,6 +11,7 @@ import { IngestError } from '../parse/IngestError.js';
 import { lockDatabase } from './lockDatabase.js';
 import { startParsing } from './parsePool.js';
 import type { ParseReply, ParseTask } from './parseTask.js';
+import { OfficialCopies, type CopyProvenance } from './copyProvenance.js';
 import { storeDerived, storeReferences } from './storeDerived.js';
 import { storeFragment, type FragmentReport } from './storeFragment.js';
 import { threadCpu, threadCpuSeconds } from './threadCpu.js';
@@ -97,7 +98,7 @@ export async function runIngest(opts: IngestOptions): Promise<IngestReport> {
 /** The inputs of a run once read: those to parse, as parse tasks, and what the run reports of each. */
 interface ReadInputs {
   tasks: ParseTask[];
-  inputs: Array<{ location: string; sha256: string; size: number }>;
+  inputs: Array<{ location: string; sha256: string; size: number; provenance: CopyProvenance }>;
   /** Byte-identical copies of an input (the two archives often hold the same file): parsed once, reported as merged. */
   aliases: Map<string, string[]>;
   /** Each input's expected effective date (see IngestOptions.expectedDate), guessed when read. */
@@ -186,6 +187,10 @@ async function readInputs(opts: IngestOptions, known: Set<string>, report: Inges
   let done = 0;
   for (const ref of opts.inputs) {
     opts.onProgress?.(done++, total, ref.location);
+    if (ref.notRead !== undefined) {
+      report.skipped.push({ source: ref.location, reason: ref.notRead });
+      continue;
+    }
     try {
       const input = ref.kind === 'url' ? await fetchInput(ref, opts.downloadTimeoutMs) : readLocalInput(ref);
       if (known.has(input.sha256)) {
@@ -210,8 +215,16 @@ async function readInputs(opts: IngestOptions, known: Set<string>, report: Inges
     }
   }
   // Downloaded bytes go to the parse pool, which lets go of each input once it is sent to a worker.
-  const tasks = loaded.map((l) => ({ path: l.ref.location, bytes: l.bytes, size: l.size, sha256: l.sha256, contentType: l.contentType }));
-  const inputs = loaded.map((l) => ({ location: l.ref.location, sha256: l.sha256, size: l.size }));
+  const official = new OfficialCopies(opts.manifest ?? null);
+  const inputs = loaded.map((l) => ({ location: l.ref.location, sha256: l.sha256, size: l.size, provenance: official.provenance(l.ref.location, l.sha256) }));
+  const tasks = loaded.map((l, i) => ({
+    path: l.ref.location,
+    bytes: l.bytes,
+    size: l.size,
+    sha256: l.sha256,
+    contentType: l.contentType,
+    official: inputs[i]!.provenance.official,
+  }));
   return { tasks, inputs, aliases, expected };
 }
 
@@ -302,7 +315,11 @@ function finish(report: IngestReport, started: number): IngestReport {
 }
 
 /** The candidate a complete document makes, with the date it is filed under. */
-function toCandidate(input: { location: string; sha256: string; size: number }, parsed: Extract<ParseReply, { complete: true }>, index: number): Candidate {
+function toCandidate(
+  input: { location: string; sha256: string; size: number; provenance: CopyProvenance },
+  parsed: Extract<ParseReply, { complete: true }>,
+  index: number,
+): Candidate {
   const path = input.location;
   const { summary, decoded, fidelity, copy } = parsed;
   const warnings: string[] = [];
@@ -316,7 +333,7 @@ function toCandidate(input: { location: string; sha256: string; size: number }, 
     const days = Math.round((Date.parse(label) - Date.parse(date)) / 86_400_000);
     warnings.push(`${path}: archive label ${label} disagrees with the document's own date ${date} (${days > 0 ? '+' : ''}${days} days); filed under ${date}`);
   }
-  return { path, input, summary, decoded, copy, date, warnings, fidelity, index };
+  return { path, provenance: input.provenance, input: { sha256: input.sha256, size: input.size }, summary, decoded, copy, date, warnings, fidelity, index };
 }
 
 /**

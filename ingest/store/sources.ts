@@ -42,6 +42,8 @@ export interface InputRef {
   cacheFile?: string;
   /** Why it cannot be read, found when it was listed (a dangling symbolic link, say): reading it rejects it with this reason. */
   problem?: string;
+  /** Why a file found in a folder is not read (a PDF): the report lists it with this reason. */
+  notRead?: string;
 }
 
 /** A read input: its bytes and what the transport said about it. */
@@ -100,6 +102,8 @@ function walk(dir: string, ancestors: string[]): InputRef[] {
       else out.push(...walk(p, [...ancestors, real]));
     } else if (st.isFile() && CANDIDATE_EXT.test(name)) {
       out.push({ kind: 'file', location: p });
+    } else if (st.isFile() && /\.pdf$/i.test(name)) {
+      out.push({ kind: 'file', location: p, notRead: 'not read: a PDF (crkb reads the text, Word, HTML and Markdown forms of an edition)' });
     }
   }
   return out;

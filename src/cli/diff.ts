@@ -187,6 +187,9 @@ export function releaseNotes(d: EditionDiff): string {
     lines.push('', `Glossary entries whose reference numbers only were updated: ${glossaryRefs.map((g) => mdEscape(g.term)).join(', ')}.`);
   const typo = d.changes.filter((c) => textClass(c) === 'typography');
   if (typo.length > 0) lines.push('', `${typo.length} rules changed only in typography: ${typo.map((c) => c.after!.number).join(', ')}.`);
+  const fixed = d.changes.filter((c) => textClass(c) === 'correction' && c.textChange === 'none');
+  if (fixed.length > 0)
+    lines.push('', `${fixed.length} rules corrected (a punctuation mark fixed, the wording unchanged): ${fixed.map((c) => c.after!.number).join(', ')}.`);
   const glossary = d.glossary.filter((g) => g.textChange === 'substantive');
   if (glossary.length > 0) {
     lines.push('', '## Glossary', '');

@@ -15,7 +15,9 @@ export const usage = `Usage: crkb ingest [PATH|URL ...] [--archive DIR] [--fetch
 Ingests Comprehensive Rules editions into the database. PATHs may be files or
 folders (walked recursively); URLs are downloaded. With no PATH, walks the
 sources manifest: local copies under --archive DIR (or $CRKB_ARCHIVE) first,
-then, with --fetch, downloads the rest into data/cache/. Fragments and scraped
+then, with --fetch, downloads the rest into data/cache/. PATHs given with
+--archive DIR are ingested with the archive. A PDF in a folder is not read
+(the report lists it). Fragments and scraped
 pages are attached to the edition they match, or to --edition DATE.
 
 Each input stands alone: one that cannot be read (a dangling symbolic link, a
@@ -65,7 +67,8 @@ export async function run(argv: string[]): Promise<number> {
   let unavailable: Array<{ effectiveDate: string; reason: string }> = [];
   try {
     if (existsSync(manifestFile) || values.manifest) manifest = readManifest(manifestFile);
-    if (positionals.length > 0) {
+    // PATHs alone are what is ingested; with --archive given too, the archive is walked as with no PATH, and the PATHs join it
+    if (positionals.length > 0 && values.archive === undefined) {
       inputs = expandInputs(positionals);
     } else {
       if (!manifest) throw new UsageError(`no PATH given and no sources manifest at ${manifestFile}`, usage);
@@ -74,9 +77,9 @@ export async function run(argv: string[]): Promise<number> {
         cacheDir: join(projectRoot(), 'data', 'cache'),
       });
       // Files in the archive that the manifest does not know yet (newer editions) are ingested too.
-      const extra = archive === null ? [] : expandInputs([archive]);
+      const extra = [...(archive === null ? [] : expandInputs([archive])), ...expandInputs(positionals)];
       const planned = new Set(plan.inputs.map((i) => i.location));
-      inputs = [...plan.inputs, ...extra.filter((i) => !planned.has(i.location))];
+      inputs = [...plan.inputs, ...extra.filter((i) => !planned.has(i.location) && (planned.add(i.location), true))];
       unavailable = plan.unavailable;
     }
   } catch (e) {
@@ -142,7 +145,8 @@ export function formatReport(r: IngestReport): string {
         ].join(' '),
       );
       for (const f of e.files) {
-        const tag = f.path === e.primary ? 'stored' : f.identicalTo ? 'merged, byte-identical' : `merged, ${f.differing} entries differ after normalization`;
+        const tag =
+          f.path === e.primary ? `stored: ${e.why}` : f.identicalTo ? 'merged, byte-identical' : `merged, ${f.differing} entries differ after normalization`;
         out.push(`    ${f.path} (${f.encoding}, ${f.lineEndings.join('+') || 'no line endings'}; ${tag})`);
         // a copy merged but not stored: its findings are its own (the stored copy's are counted above)
         const where = f.path === e.primary ? 'finding' : 'finding in this copy only (not stored)';
@@ -163,7 +167,7 @@ export function formatReport(r: IngestReport): string {
   out.push(
     `${r.editions.length} editions stored, ${stored} files already stored, ${copies} identical copies, ${r.rejected.length} rejected, ${total} unaccounted lines, ${findings} findings, ${r.seconds.toFixed(2)} s${r.wrote ? '' : ' (database unchanged)'}`,
   );
-  for (const s of r.skipped) if (s.reason.startsWith('note')) out.push(`${s.source}: ${s.reason}`);
+  for (const s of r.skipped) if (s.reason.startsWith('note') || s.reason.startsWith('not read')) out.push(`${s.source}: ${s.reason}`);
   for (const x of r.rejected) out.push(`rejected: ${x.source}: ${x.reason}`);
   for (const u of r.unavailable) out.push(`unavailable: ${u.effectiveDate}: ${u.reason}`);
   return out.join('\n');

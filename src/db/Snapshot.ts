@@ -55,6 +55,15 @@ const EDITION_COLS = `id, family, effective_date AS effectiveDate, official, lab
  * one read path of the query layer. Full-text search is SQLite's FTS5 over the texts of a group
  * of neighbouring editions, in memory (TextIndex), built on the group's first search.
  */
+/** The file whose text an edition stores: its local path, sha256 and provenance (official address, archive place; null when not recorded). */
+export interface PrimarySource {
+  path: string;
+  sha256: string;
+  url: string | null;
+  archive: string | null;
+  official: boolean | null;
+}
+
 export class Snapshot {
   readonly editions: EditionInfo[];
   private readonly infoById: Map<number, EditionInfo>;
@@ -77,7 +86,7 @@ export class Snapshot {
   private readonly exampleVersionsOfText = new Map<number, number[]>();
   private readonly glossaryVersionsOfText = new Map<number, number[]>();
   private readonly textsCiting = new Map<string, number[]>();
-  private readonly files = new Map<number, { files: number; primary: { path: string; sha256: string } | null }>();
+  private readonly files = new Map<number, { files: number; primary: PrimarySource | null }>();
   /** Rulings Summaries notes by edition, then section, in published order (text ids). */
   private readonly notes = new Map<number, Map<string, number[]>>();
   private readonly maxText: number;
@@ -180,11 +189,15 @@ export class Snapshot {
          FROM lineage_links ORDER BY edition_id, ord`,
       )
       .all() as LinkRow[];
-    for (const [e, n, path, sha256] of all<[number, number, string | null, string | null]>(
-      `SELECT e.id, (SELECT count(*) FROM source_files f WHERE f.edition_id = e.id), p.path, p.sha256
+    for (const [e, n, path, sha256, url, archive, official] of all<[number, number, string | null, string | null, string | null, string | null, number | null]>(
+      `SELECT e.id, (SELECT count(*) FROM source_files f WHERE f.edition_id = e.id), p.path, p.sha256,
+              json_extract(p.report, '$.provenance.url'), json_extract(p.report, '$.provenance.archive'), json_extract(p.report, '$.provenance.official')
        FROM editions e LEFT JOIN source_files p ON p.id = e.primary_file_id`,
     )) {
-      this.files.set(e, { files: n, primary: path === null || sha256 === null ? null : { path, sha256 } });
+      this.files.set(e, {
+        files: n,
+        primary: path === null || sha256 === null ? null : { path, sha256, url, archive, official: official === null ? null : official === 1 },
+      });
     }
   }
 
@@ -249,7 +262,7 @@ export class Snapshot {
   }
 
   /** How many source files an edition was read from, and the one whose text is stored. */
-  sourcesOf(editionId: number): { files: number; primary: { path: string; sha256: string } | null } {
+  sourcesOf(editionId: number): { files: number; primary: PrimarySource | null } {
     return this.files.get(editionId) ?? { files: 0, primary: null };
   }
 
@@ -302,6 +315,16 @@ export class Snapshot {
       if (p >= 0 && (best < 0 || p < best)) best = p;
     }
     return best < 0 ? null : this.ruleAt(editionId, best);
+  }
+
+  /** Every rule of an edition printed with a number, in document order (two when a source prints a number twice). */
+  rulesByNumber(editionId: number, number: string): RuleRecord[] {
+    const positions: number[] = [];
+    for (const id of this.versionsByNumber.get(number) ?? []) {
+      const p = this.positionOf(editionId, id);
+      if (p >= 0) positions.push(p);
+    }
+    return positions.sort((x, y) => x - y).flatMap((p) => this.ruleAt(editionId, p) ?? []);
   }
 
   /** Every rule number of an edition, in document order. */

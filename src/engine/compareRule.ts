@@ -32,7 +32,8 @@ export interface RuleTextComparison {
   typography: boolean;
   /**
    * True when only reference numbers changed and each changed one repairs a stale citation (its
-   * quoted title now names its target): `textChange` is then 'references'.
+   * quoted title now names its target): `textChange` is then 'references'; or when a punctuation mark
+   * was fixed in place (a comma become a full stop): `textChange` is then 'none', `typography` true.
    */
   correction?: boolean;
 }
@@ -154,7 +155,23 @@ function compareReworded(
   if (sameTypography(beforeText, afterText)) {
     return { textChange: sameTargets(mb, ma, resolveBefore, resolveAfter) ? 'none' : 'substantive', typography: true };
   }
+  // a punctuation mark fixed in place ("would make, They" / "would make. They"): a correction, not a rewording
+  if (punctuationFix(beforeText, afterText) && sameTargets(mb, ma, resolveBefore, resolveAfter))
+    return { textChange: 'none', typography: true, correction: true };
   return SUBSTANTIVE;
+}
+
+const STOPS = '.,;:';
+
+/** True when two texts differ only in one or two sentence marks (. , ; :) replaced in place, the words and their case the same. */
+function punctuationFix(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let fixed = 0;
+  for (let k = 0; k < a.length; k++) {
+    if (a[k] === b[k]) continue;
+    if (!STOPS.includes(a[k]!) || !STOPS.includes(b[k]!) || ++fixed > 2) return false;
+  }
+  return fixed > 0;
 }
 
 // Every mention whose target changed lineage repairs a stale citation: it quotes the same title

@@ -170,6 +170,11 @@ export class KnowledgeBase {
     });
   }
 
+  /** Every rule of the rule's edition printed with its number, in document order: more than one when the edition prints it twice. */
+  sameNumber(rule: RuleRecord): RuleRecord[] {
+    return this.snapshot.rulesByNumber(rule.editionId, rule.number);
+  }
+
   /** Rules by number, in the order asked (null where missing). */
   rulesByNumbers(editionId: number, numbers: readonly string[]): Array<RuleRecord | null> {
     return numbers.map((n) => this.rule(editionId, n));

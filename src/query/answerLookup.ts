@@ -8,6 +8,7 @@ import { QueryError } from './QueryError.js';
 /** What a lookup reads (KnowledgeBase, which calls answerLookup: named here so that this file does not import it). */
 interface LookupReader {
   rule(editionId: number, number: string): RuleRecord | null;
+  sameNumber(rule: RuleRecord): RuleRecord[];
   rulesByNumbers(editionId: number, numbers: readonly string[]): Array<RuleRecord | null>;
   numbers(editionId: number): string[];
   descendants(rule: RuleRecord): RuleRecord[];
@@ -44,6 +45,8 @@ export interface LookupAnswer {
   suggestions: string[];
   /** The example asked for (kind example), else null. */
   example: LookupExample | null;
+  /** A number the edition prints more than once (2024-09-20's 702.175): every rule of it is in `rules`. */
+  duplicated: string | null;
 }
 
 /** Section rules answer with their direct children only: a whole section would not fit anywhere. */
@@ -68,13 +71,15 @@ function notFoundNumber(reader: LookupReader, edition: EditionInfo, number: stri
  */
 export function answerLookup(reader: LookupReader, edition: EditionInfo, q: string): LookupAnswer {
   const parsed = parseQuery(q);
-  const base = { query: q, edition, glossary: [] as GlossaryRecord[], suggestions: [] as string[], example: null };
+  const base = { query: q, edition, glossary: [] as GlossaryRecord[], suggestions: [] as string[], example: null, duplicated: null };
   switch (parsed.kind) {
     case 'invalid':
       throw new QueryError('BAD_INPUT', parsed.reason, { argument: 'q' });
     case 'number': {
       const rule = reader.rule(edition.id, parsed.number);
       if (!rule) notFoundNumber(reader, edition, parsed.number);
+      const all = reader.sameNumber(rule);
+      if (all.length > 1) return { ...base, kind: 'rule', matched: rule.number, rules: all.flatMap((r) => withBelow(reader, r)), duplicated: rule.number };
       return { ...base, kind: 'rule', matched: rule.number, rules: withBelow(reader, rule) };
     }
     case 'example': {
@@ -110,7 +115,7 @@ function answerTerm(
   reader: LookupReader,
   edition: EditionInfo,
   term: string,
-  base: Pick<LookupAnswer, 'query' | 'edition' | 'glossary' | 'suggestions' | 'example'>,
+  base: Pick<LookupAnswer, 'query' | 'edition' | 'glossary' | 'suggestions' | 'example' | 'duplicated'>,
 ): LookupAnswer {
   for (const full of expandAbbreviation(term)) {
     if (reader.glossaryTerm(edition.id, full) || sectionTitled(reader, edition, full)) return answerTerm(reader, edition, full, base);

@@ -49,9 +49,16 @@ export function lookupJson(a: LookupAnswer, examplesOf: (r: RuleRecord) => strin
     })),
     glossary: a.glossary.map((g) => ({ term: g.term, definition: g.definition })),
     ...(a.example ? { example: a.example } : {}),
+    ...(a.duplicated ? { duplicated: { number: a.duplicated, note: duplicateNote(a) } } : {}),
     suggestions: a.suggestions,
     url: opts.fullUrl,
   };
+}
+
+/** "702.175 is printed 2 times in the 2024-09-20 edition; each is shown." */
+function duplicateNote(a: LookupAnswer): string {
+  const n = a.rules.filter((r) => r.number === a.duplicated).length;
+  return `${a.duplicated} is printed ${n === 2 ? 'twice' : `${n} times`} in the ${a.edition.effectiveDate} edition; each is shown.`;
 }
 
 /** The line naming the edition an answer comes from: "(CR 2021-07-23)", "*CR 2021-07-23*". */
@@ -83,6 +90,7 @@ function lines(a: LookupAnswer, md: boolean, examplesOf: (r: RuleRecord) => stri
         ? `Nothing found for ${echoMd(a.query)} in the ${a.edition.effectiveDate} edition.`
         : `Nothing found for "${a.query}" in the ${a.edition.effectiveDate} edition.`,
     );
+  if (a.duplicated) add(md ? `*${esc(duplicateNote(a))}*` : duplicateNote(a));
   for (const g of a.glossary) add(md ? `**${esc(g.term)}**: ${esc(g.definition.replace(/\n/g, ' '))}` : `${g.term}: ${g.definition.replace(/\n/g, ' ')}`);
   for (const r of a.rules) {
     add(md ? `**${ruleLabel(r)}** ${esc(r.text)}` : `${ruleLabel(r)} ${r.text}`, r.number);

@@ -1,13 +1,19 @@
 import type { EditionInfo, Family } from '../core/records.js';
-import type { Snapshot } from '../db/Snapshot.js';
+import { basename } from 'node:path';
+import type { PrimarySource, Snapshot } from '../db/Snapshot.js';
 
 /** An edition as `crkb editions` lists it. */
 export interface EditionSummary extends EditionInfo {
   rules: number;
   glossary: number;
   files: number;
-  /** The source file whose text is stored, and its sha256 (provenance). */
-  primaryFile: string | null;
+  /**
+   * Where the stored text comes from, as others can find it: its official address, else its place in a public archive
+   * ("archive mtg-cr/CR-2019-01-25.txt"), else its file name (never a local path); and its sha256.
+   */
+  source: string | null;
+  /** Whether the stored copy is an official one (see ingest/store/copyProvenance); null when the ingest did not record it. */
+  officialCopy: boolean | null;
   sha256: string | null;
 }
 
@@ -29,10 +35,16 @@ export function editionSummaries(s: Snapshot, family: Family): EditionSummary[] 
         rules: s.ruleCount(e.id),
         glossary: s.glossary(e.id).length,
         files: src.files,
-        primaryFile: src.primary?.path ?? null,
+        source: publicSource(src.primary),
+        officialCopy: src.primary?.official ?? null,
         sha256: src.primary?.sha256 ?? null,
       };
     });
+}
+
+function publicSource(p: PrimarySource | null): string | null {
+  if (p === null) return null;
+  return p.url ?? (p.archive === null ? basename(p.path) : `archive ${p.archive}`);
 }
 
 /** One edition whole. */

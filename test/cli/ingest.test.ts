@@ -1,13 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openReadOnlyDb } from '../../src/db/openDb.js';
 import { Catalog } from '../../src/db/Catalog.js';
 import { lockDatabase } from '../../ingest/store/lockDatabase.js';
 import { formatReport } from '../../src/cli/ingest.js';
+import { crFixtureText } from '../support/crFixture.js';
 
 const corpus = resolve(process.cwd(), '../shared/corpus');
 const file = (name: string): string => join(corpus, 'rulesraker', name);
@@ -126,9 +127,26 @@ test('the report says when a finding is in a copy that was merged but not stored
         official: true,
         status: 'added',
         primary: 'docx/2013-07-11.docx',
+        why: 'official',
         files: [
-          { path: 'docx/2013-07-11.docx', encoding: 'word', lineEndings: [], differing: 0, identicalTo: null, findings: [] },
-          { path: 'CR-2013-07-11.txt', encoding: 'windows-1252', lineEndings: ['crlf'], differing: 18, identicalTo: null, findings },
+          {
+            path: 'docx/2013-07-11.docx',
+            encoding: 'word',
+            lineEndings: [],
+            differing: 0,
+            identicalTo: null,
+            findings: [],
+            provenance: { official: true, url: null, archive: null, name: 'x', sha256: 'a', why: 'official' },
+          },
+          {
+            path: 'CR-2013-07-11.txt',
+            encoding: 'windows-1252',
+            lineEndings: ['crlf'],
+            differing: 18,
+            identicalTo: null,
+            findings,
+            provenance: { official: true, url: null, archive: null, name: 'x', sha256: 'a', why: 'official' },
+          },
         ],
         counts: { parts: 9, sections: 120, rules: 2000, examples: 200, glossary: 500 },
         unaccountedLines: 0,
@@ -148,4 +166,22 @@ test('the report says when a finding is in a copy that was merged but not stored
   });
   assert.match(text, /finding in this copy only \(not stored\) CR-2013-07-11\.txt:2489: odd-character/);
   assert.match(text, /0 findings/);
+});
+
+test('crkb ingest --archive DIR PATH ingests both; a PDF in a folder gets a line in the report', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'crkb-archive-'));
+  try {
+    const archive = join(dir, 'archive');
+    mkdirSync(archive);
+    writeFileSync(join(archive, 'june.txt'), crFixtureText('2026-06-19'));
+    writeFileSync(join(archive, 'june.pdf'), '%PDF-1.4\n');
+    writeFileSync(join(dir, 'august.txt'), crFixtureText('2026-08-07'));
+    const db = join(dir, 'x.db');
+    const r = await crkb(['ingest', '--archive', archive, join(dir, 'august.txt'), '--db', db]).done;
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(storedDates(db), ['2026-06-19', '2026-08-07']);
+    assert.match(r.out, /june\.pdf: not read: a PDF/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -12,6 +12,8 @@ import { run } from '../../src/cli/update.js';
 import { Catalog } from '../../src/db/Catalog.js';
 import { openReadOnlyDb } from '../../src/db/openDb.js';
 import { captureCli, CORPUS } from './corpusDb.js';
+import { crFixtureText } from '../support/crFixture.js';
+import { projectRoot } from '../../src/core/projectFiles.js';
 
 /** Serves `routes` (request path → body) on 127.0.0.1, counting requests per path; the first `drop` requests get their connection closed unanswered. */
 async function serve(routes: Record<string, Buffer>, drop = 0): Promise<{ server: Server; base: string; hits: Map<string, number> }> {
@@ -110,7 +112,7 @@ test('update: an edition republished under a second name is stored once, both fi
     assert.deepEqual(stored(db), ['2022-10-07', '2022-11-18']);
     const files = r.out.split('\n').filter((l) => /MagicCompRules%20202608(07|19)\.txt/.test(l));
     assert.equal(files.length, 2);
-    assert.equal(files.filter((l) => /; stored\)$/.test(l)).length, 1);
+    assert.equal(files.filter((l) => /; stored: /.test(l)).length, 1);
     assert.equal(files.filter((l) => /; merged, 0 entries differ after normalization\)$/.test(l)).length, 1);
     assert.equal(r.out.match(/# Comprehensive Rules changes/g)?.length, 1);
   } finally {
@@ -155,6 +157,36 @@ test('update: a connection closed unanswered once is tried again, not taken for 
     } finally {
       twice.server.close();
     }
+  } finally {
+    server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("update: the project manifest's irregular official names are tried before the address pattern", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crkb-update-'));
+  const db = path.join(dir, 'x.db');
+  // fixture editions standing in for the real ones: the same small document, dated by its own date line
+  const dated = (line: string) => Buffer.from(crFixtureText('2026-06-19').replace(/June 19, 2026/g, line), 'utf8');
+  fs.writeFileSync(path.join(dir, 'base.txt'), dated('November 18, 2022'));
+  await runIngest({ inputs: expandInputs([path.join(dir, 'base.txt')]), dbFile: db });
+  const { server, base, hits } = await serve({
+    '/2023/downloads/MagicComp%20Rules%2020230203.txt': dated('February 3, 2023'),
+    '/2024/downloads/MagicCompRules%2004102024.txt': dated('April 12, 2024'),
+    '/2024/downloads/MagicCompRules20240917.txt': dated('September 20, 2024'),
+  });
+  try {
+    const manifest = path.join(projectRoot(), 'data', 'sources.json');
+    const r = await captureCli(run, db, ['--manifest', manifest, '--base-url', base, '--until', '2026-09-25']);
+    assert.equal(r.code, 0, r.err + r.out);
+    assert.deepEqual(stored(db), ['2022-11-18', '2023-02-03', '2024-04-12', '2024-09-20']);
+    // the pattern's names for those days were never needed
+    for (const name of [
+      '2023/downloads/MagicCompRules%2020230203.txt',
+      '2024/downloads/MagicCompRules%2020240412.txt',
+      '2024/downloads/MagicCompRules%2020240920.txt',
+    ])
+      assert.equal(hits.has(`/${name}`), false, name);
   } finally {
     server.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -138,3 +138,12 @@ test('the repair of a stale citation is a reference correction, not a substantiv
   // without titles nothing can be told
   assert.equal(textClass(compareRuleText(before, after, rb, ra)), 'substantive');
 });
+
+test('a punctuation mark fixed in place is a correction, not a rewording (722.3a, 2026-08-07)', () => {
+  const before = 'The controlling player makes all choices the controlled player would make, They can’t make the controlled player concede.';
+  const after = 'The controlling player makes all choices the controlled player would make. They can’t make the controlled player concede.';
+  assert.equal(textClass(compareRuleText(before, after, none, none)), 'correction');
+  // a mark removed or added, or a word changed with it, is still a rewording
+  assert.equal(textClass(compareRuleText('A player may, then, draw.', 'A player may then draw.', none, none)), 'substantive');
+  assert.equal(textClass(compareRuleText('A player may draw, then discard.', 'A player may draw. Then they discard.', none, none)), 'substantive');
+});

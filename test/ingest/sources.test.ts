@@ -45,22 +45,36 @@ test('the manifest joins files, download addresses and set releases', () => {
   assert.equal(m.editions.length, 3);
 });
 
-test("a set the archives do not record comes from data/published.json; the archive's own release wins", () => {
+test('a set the archives do not record comes from data/published.json, which also corrects their releases', () => {
   const m = buildManifest({
-    files: [{ path: 'b/2021-07-12.txt', sha256: 'bb', labelDate: '2021-07-12', family: 'cr', effectiveDate: '2021-07-23' }],
+    files: [
+      { path: 'b/2021-07-12.txt', sha256: 'bb', labelDate: '2021-07-12', family: 'cr', effectiveDate: '2021-07-23' },
+      { path: 'b/2020-06-01.txt', sha256: 'cc', labelDate: '2020-06-01', family: 'cr', effectiveDate: '2020-06-01' },
+      { path: 'b/2021-06-18.txt', sha256: 'dd', labelDate: '2021-06-18', family: 'cr', effectiveDate: '2021-06-18' },
+    ],
     officialUrls: [],
     metadata: null,
     published: {
       editions: [
-        { effectiveDate: '2021-07-23', setCode: 'XXX', setName: 'Not this one' },
+        { effectiveDate: '2021-07-23', setCode: 'XXX', setName: 'Corrected' },
+        { effectiveDate: '2020-06-01', setCode: null, setName: null },
+        { effectiveDate: '2021-06-18', urls: [] },
         { effectiveDate: '2023-04-14', setCode: 'MOM', setName: 'March of the Machine' },
       ],
     },
-    setReleases: { releases: [{ setCode: 'AFR', setName: 'Adventures in the Forgotten Realms', publishedOn: '2021-07-23' }] },
+    setReleases: {
+      releases: [
+        { setCode: 'AFR', setName: 'Adventures in the Forgotten Realms', publishedOn: '2021-07-23' },
+        { setCode: 'IKO_2', setName: 'Companion Change', publishedOn: '2020-06-01' },
+        { setCode: 'MH2', setName: 'Modern Horizons 2', publishedOn: '2021-06-18' },
+      ],
+    },
   });
-  const byDate = new Map(m.editions.map((e) => [e.effectiveDate, e]));
-  assert.equal(byDate.get('2021-07-23')!.setCode, 'AFR');
-  assert.deepEqual([byDate.get('2023-04-14')!.setCode, byDate.get('2023-04-14')!.setName], ['MOM', 'March of the Machine']);
+  const set = (d: string) => [m.editions.find((e) => e.effectiveDate === d)!.setCode, m.editions.find((e) => e.effectiveDate === d)!.setName];
+  assert.deepEqual(set('2021-07-23'), ['XXX', 'Corrected']);
+  assert.deepEqual(set('2020-06-01'), [null, null], 'an invented code is cleared by a null');
+  assert.deepEqual(set('2021-06-18'), ['MH2', 'Modern Horizons 2'], 'an entry with no setCode leaves the release');
+  assert.deepEqual(set('2023-04-14'), ['MOM', 'March of the Machine']);
 });
 
 test('the project manifest names the set of every edition from 2022 to 2026-01-16', () => {

@@ -18,7 +18,7 @@ export interface AlignRule {
 }
 
 // "rule 613.6" masks as "rule #", not "#.6": the section form must not stop before a dot and digit
-export const REF_MASK_RE = /\b\d{3}\.\d+[a-z]?\b|\b(rules?|sections?|parts?) \d{1,3}\b(?!\.\d)/g;
+export const REF_MASK_RE = /\b\d{3}\.\d+[a-z]{0,2}\b|\b(rules?|sections?|parts?) \d{1,3}\b(?!\.\d)/g;
 const WORD_RE = /[a-z0-9]+/g;
 const APOS_RE = /[’'‘`´]/g;
 

@@ -26,7 +26,9 @@ interface Provenance {
   effectiveDate: string;
   setCode: string | null;
   setName: string | null;
-  sourceFile: string | null;
+  /** Its official address, its place in a public archive or its file name (never a local path). */
+  source: string | null;
+  officialCopy: boolean | null;
   sha256: string | null;
 }
 
@@ -52,10 +54,17 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
   const summaries = new Map(kb.editionSummaries().map((s) => [s.id, s]));
   const provenance = (e: EditionInfo): Provenance => {
     const s = summaries.get(e.id);
-    return { effectiveDate: e.effectiveDate, setCode: e.setCode, setName: e.setName, sourceFile: s?.primaryFile ?? null, sha256: s?.sha256 ?? null };
+    return {
+      effectiveDate: e.effectiveDate,
+      setCode: e.setCode,
+      setName: e.setName,
+      source: s?.source ?? null,
+      officialCopy: s?.officialCopy ?? null,
+      sha256: s?.sha256 ?? null,
+    };
   };
   const source = (p: Provenance): string =>
-    `Source: Comprehensive Rules effective ${p.effectiveDate}${p.setCode ? ` (${p.setCode})` : ''}${p.sha256 ? `, file ${p.sourceFile ?? '?'} sha256 ${p.sha256}` : ''}`;
+    `Source: Comprehensive Rules effective ${p.effectiveDate}${p.setCode ? ` (${p.setCode})` : ''}${p.sha256 ? `, ${p.officialCopy === false ? 'non-official copy' : 'file'} ${p.source ?? '?'} sha256 ${p.sha256}` : ''}`;
   const answer = (text: string, data: Record<string, unknown>, editions: EditionInfo[]): CallToolResult => {
     const prov = editions.map(provenance);
     const body = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}\n… (cut at ${MAX_TEXT} characters)` : text;

@@ -195,6 +195,11 @@ export function openApiDocument(server: string) {
             rules: { type: 'array', items: ref('LookupRule') },
             glossary: { type: 'array', items: obj({ term: str('The term.'), definition: str('Its definition.') }) },
             example: obj({ index: { type: 'integer', minimum: 1 }, text: str('The example.') }, ['index', 'text'], 'The example asked for ("702.19b ex 2").'),
+            duplicated: obj(
+              { number: str('The number printed more than once.'), note: str('What the answer says of it.') },
+              ['number', 'note'],
+              'Present when the edition prints the number asked for more than once (2024-09-20: 702.175 Offspring and 702.175 Impending): every rule of it is in rules.',
+            ),
             suggestions: { type: 'array', items: { type: 'string' } },
             url: str('The whole answer as text.'),
           },

@@ -21,6 +21,10 @@ export const Rule = {
   // a stored rule's edition always exists (Edition! in the SDL)
   edition: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.editionById(r.editionId)!,
   position: (r: RuleRecord) => r.ord,
+  duplicates(r: RuleRecord, _: unknown, ctx: ApiContext) {
+    const all = ctx.kb.sameNumber(r);
+    return all.length > 1 ? all : [];
+  },
   references(r: RuleRecord, _: unknown, ctx: ApiContext): CrossRefParent[] {
     const refs = ctx.kb.refsOfTexts([r.textId, ...r.exampleIds]);
     const out: CrossRefParent[] = refs.get(r.textId)!.map((ref) => ({ ref, editionId: r.editionId, source: 'text', exampleIndex: null }));

@@ -20,7 +20,9 @@ function heading(r: RuleRecord): string {
 export function rulePage(kb: KnowledgeBase, edition: EditionInfo, arg: string, rule: RuleRecord): PageSpec {
   const linker = new RuleLinker(kb, edition.id, arg);
   const e = encodeURIComponent(arg);
-  const rules = [rule, ...kb.descendants(rule)];
+  // a number the edition prints twice (2024-09-20's 702.175): every rule of it, in document order
+  const same = kb.sameNumber(rule).filter((r) => r.ord !== rule.ord);
+  const rules = [rule, ...kb.descendants(rule), ...same.flatMap((r) => [r, ...kb.descendants(r)])];
   const depth0 = numberDepth(rule.number);
   const body = (r: RuleRecord): Html => {
     const level = numberDepth(r.number) - depth0;
@@ -43,7 +45,12 @@ ${ancestors.map((a) => html`<li><a href="${rulePath(arg, a.number)}">${a.number}
 <li aria-current="page">${rule.number}</li>
 </ol></nav>
 <article class="rule-page">
-<h1>${heading(rule)}</h1>
+<h1>${heading(rule)}</h1>${
+    same.length
+      ? html`
+<p class="note">The ${edition.effectiveDate} edition prints ${rule.number} ${same.length === 1 ? 'twice' : `${same.length + 1} times`}: each is shown.</p>`
+      : null
+  }
 ${rules.map(body)}
 </article>
 ${nav}
