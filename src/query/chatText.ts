@@ -174,7 +174,8 @@ export function errorText(e: QueryError | { message: string; suggestions?: reado
 
 /** A search hit as JSON-ready data (/v1/search, MCP). */
 export function searchHitJson(h: SearchHitRecord) {
-  return { kind: h.kind, number: h.rule?.number ?? null, term: h.glossary?.term ?? null, exampleIndex: h.exampleIndex, snippet: h.snippet };
+  const hit = { kind: h.kind, number: h.rule?.number ?? null, term: h.glossary?.term ?? null, exampleIndex: h.exampleIndex, snippet: h.snippet };
+  return h.correctedQuery ? { ...hit, correctedQuery: h.correctedQuery } : hit;
 }
 
 /** Where a search hit is: "702.19b", "702.19b (example 2)", "Glossary: Trample". */
@@ -196,6 +197,9 @@ export function snippetStyle(f: Format): Pick<SearchQuery, 'marks' | 'escape'> {
 
 /** Search hits as lines, or one line saying nothing in the edition matches. */
 export function searchLines(hits: readonly SearchHitRecord[], q: string, date: string, f: ChatFormat): string[] {
+  const fixed = hits[0]?.correctedQuery;
+  // a misspelt word was read as the edition's closest one: say so ("comabt damage")
+  if (fixed) return [f === 'markdown' ? `*Showing results for ${echoMd(fixed)}*` : `Showing results for "${fixed}"`, ...hits.map((h) => searchHitLine(h, f))];
   if (hits.length > 0) return hits.map((h) => searchHitLine(h, f));
   const asked = q.slice(0, 80);
   return [`Nothing in the ${date} edition matches ${f === 'markdown' ? echoMd(asked) : `"${asked}"`}.`];
