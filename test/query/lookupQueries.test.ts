@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { corpusDb } from '../cli/corpusDb.js';
 import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
 import type { LookupAnswer } from '../../src/query/answerLookup.js';
+import { formatLookup } from '../../src/query/chatText.js';
 
 // Queries as people type them to rules bots, over the real corpus (issue 22): each answer's first rules.
 const dbFile = corpusDb();
@@ -78,4 +79,15 @@ test('two keywords are read as an interaction: where they meet first, then each 
     first(fs).some((n) => ['702.4b', '702.7b'].includes(n)),
     first(fs).join(' '),
   );
+});
+
+test('a range too long for one message lists every rule of it, each cut to its share', () => {
+  const a = ask('601.2a-h');
+  assert.equal(a.kind, 'range');
+  for (const format of ['text', 'markdown'] as const) {
+    const out = formatLookup(a, format, () => [], { examples: false, fullUrl: 'http://x/full', full: false });
+    assert.ok(out.length <= 2000, `${format}: ${out.length} characters`);
+    for (const l of 'abcdefgh') assert.match(out, new RegExp(`^(\\*\\*)?601\\.2${l}\\b`, 'm'), `${format}: 601.2${l}`);
+    assert.match(out, /http:\/\/x\/full/);
+  }
 });
