@@ -130,12 +130,14 @@ function answerTerm(reader: LookupReader, edition: EditionInfo, term: string, ba
   if (found.keywords.length === 1 && found.rest.every(isArgumentWord)) {
     return answerExact(reader, edition, found.keywords[0]!.name, base)!;
   }
-  const glossary = reader.glossary(edition.id);
+  const index = termIndex(reader, edition.id);
   // a glossary term making up most of the question: "when does a player lose the game"
-  const inside = glossaryIn(words, glossary);
+  const inside = glossaryIn(words, index);
   if (inside) return answerExact(reader, edition, inside.term, base)!;
-  const candidates = [...keywords.map((k) => k.name), ...glossary.map((g) => g.term)];
-  for (const t of topic !== '' && topic !== term.toLowerCase() ? [term, topic] : [term]) {
+  const candidates = index.candidates;
+  // a misspelt name: the query, or its topic, a few words long (a longer question is no typo of a name)
+  const short = (t: string): boolean => t !== '' && t.split(' ').length <= 4;
+  for (const t of [term, ...(topic !== term.toLowerCase() ? [topic] : [])].filter(short)) {
     const close = closestTerms(t, candidates, 6, typoBudget(t));
     const best = close[0];
     if (best) {
@@ -152,16 +154,40 @@ function answerTerm(reader: LookupReader, edition: EditionInfo, term: string, ba
 }
 
 /** The glossary entry whose words (stop words aside) stand together in `words` and make up more than half of them; the longest. */
-function glossaryIn(words: readonly string[], glossary: readonly GlossaryRecord[]): GlossaryRecord | null {
+function glossaryIn(words: readonly string[], index: TermIndex): GlossaryRecord | null {
   if (words.length < 2) return null;
   const text = ` ${words.join(' ')} `;
   let best: { g: GlossaryRecord; n: number } | null = null;
-  for (const g of glossary) {
-    const key = topicWords(g.term.replace(/\(.*\)/g, ''));
-    if (key.length === 0 || 2 * key.length <= words.length || (best && key.length <= best.n)) continue;
-    if (text.includes(` ${key.join(' ')} `)) best = { g, n: key.length };
+  for (const { g, key, n } of index.keys) {
+    if (n === 0 || 2 * n <= words.length || (best && n <= best.n)) continue;
+    if (text.includes(key)) best = { g, n };
   }
   return best?.g ?? null;
+}
+
+/** What a lookup of free text compares with, per edition: its glossary, the terms as topic words (" legend rule "), every name. */
+interface TermIndex {
+  glossary: GlossaryRecord[];
+  keys: Array<{ g: GlossaryRecord; key: string; n: number }>;
+  candidates: string[];
+}
+
+// made once per reader and edition (the reader is a KnowledgeBase: its glossary records are built on each call)
+const termIndexes = new WeakMap<LookupReader, Map<number, TermIndex>>();
+function termIndex(reader: LookupReader, editionId: number): TermIndex {
+  let byEdition = termIndexes.get(reader);
+  if (!byEdition) termIndexes.set(reader, (byEdition = new Map<number, TermIndex>()));
+  let t = byEdition.get(editionId);
+  if (!t) {
+    const glossary = reader.glossary(editionId);
+    const keys = glossary.map((g) => {
+      const words = topicWords(g.term.replace(/\(.*\)/g, ''));
+      return { g, key: ` ${words.join(' ')} `, n: words.length };
+    });
+    const candidates = [...reader.keywords(editionId).map((k) => k.name), ...glossary.map((g) => g.term)];
+    byEdition.set(editionId, (t = { glossary, keys, candidates }));
+  }
+  return t;
 }
 
 /** How the rules word what people type: "empty library" is "a library with no cards in it", "10 poison counters" "ten". */
