@@ -83,3 +83,12 @@ test('define_term is as typo tolerant as lookup_rule, and finds the Legend Rule'
   const none = await call('define_term', { term: 'qwertyuiop' });
   assert.equal(none.isError, true);
 });
+
+test('the largest page a history or diff may ask for stays under 25 KB', async () => {
+  const d = await call('diff_editions', { from: '2009-05-01', to: '2009-07-11', limit: 25 });
+  assert.ok(d.bytes < 25_000, `diff: ${d.bytes} bytes`);
+  const h = await call('rule_history', { number: '702.19b', limit: 25 });
+  assert.ok(h.bytes < 25_000, `history: ${h.bytes} bytes`);
+  const over = await client.callTool({ name: 'diff_editions', arguments: { from: '2009-05-01', to: '2009-07-11', limit: 26 } });
+  assert.equal(over.isError, true);
+});

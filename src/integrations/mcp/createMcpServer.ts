@@ -254,7 +254,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
         from: z.string().max(64).describe('The earlier edition (date or set code).'),
         to: z.string().max(64).describe('The later edition (date, set code or "latest").'),
         section: z.string().max(20).optional().describe('Keep one part ("7"), section ("702") or rule ("702.19").'),
-        limit: z.number().int().min(1).max(50).optional().describe('Changes per page (default 20).'),
+        limit: z.number().int().min(1).max(25).optional().describe('Changes per page, 1-25 (default 20): a page stays under 20 KB.'),
         offset: offsetArg,
       },
       outputSchema: diffOut,
@@ -310,7 +310,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       inputSchema: {
         number: z.string().max(20).describe('The rule number, as numbered in `edition`.'),
         edition,
-        limit: z.number().int().min(1).max(50).optional().describe('Steps per page (default 20).'),
+        limit: z.number().int().min(1).max(25).optional().describe('Steps per page, 1-25 (default 20): a page stays under 20 KB.'),
         offset: offsetArg,
       },
       outputSchema: historyOut,
