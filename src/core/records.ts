@@ -87,6 +87,8 @@ export interface SearchHitRecord {
   snippet: string;
   /** The whole text, matches marked. */
   highlighted: string;
+  /** The words searched for when a misspelt word was read as the edition's closest word ("combat damage" for "comabt damage"), else null. */
+  correctedQuery: string | null;
 }
 
 /** Markers around matched terms in snippets and highlights. */

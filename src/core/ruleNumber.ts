@@ -12,7 +12,7 @@ export const NUMBER_PATTERNS = {
   /** A number, capturing section, rule and letters: "702", "702.19", "704.5aa". */
   parts: String.raw`(\d{1,3})(?:\.(\d{1,3})([a-z]{1,2})?)?`,
   /** How people write "rule" before a number: "CR 702.19b", "comp. rules 100", "rule 702", "r. 702", "§702", "#702". */
-  prefix: String.raw`(?:(?:cr|comp\.?\s*rules?|rules?|r\.?|§|#)\s*)?`,
+  prefix: String.raw`(?:(?:(?:cr|comp\.?\s*rules?|rules?|r\.?)\s*[:#]?|§|#)\s*)?`,
   /** The end of a typed range: a number (capturing section, rule, letters), a rule number ("601.2-4") or letters ("601.2a-h"). */
   rangeEnd: String.raw`(?:(\d{1,3})\.(\d{1,3})([a-z]{1,2})?|(\d{1,3})|([a-z]{1,2}))`,
   /** A number as rule text writes it, after "rule", "section" or "part": "706.10", "601.2f", "614", "9". */
@@ -50,6 +50,16 @@ export function numberLevel(n: string): NumberLevel | null {
 /** A number from its parts: section, rule (none for a part or section) and letters. */
 export function joinNumber(section: string, rule: string | undefined, letters: string | undefined): string {
   return rule === undefined ? section : `${section}.${rule}${(letters ?? '').toLowerCase()}`;
+}
+
+/** A bot command's sigil before a query ("!cr 702.19b", "/cr", "?rule"), quotes and brackets around it, trailing punctuation. */
+const WRAPPING_RE = /^(?:[!/?.$]+(?=[a-z\d]))?["'“‘([{<]*\s*|\s*["'”’)\]}>.,;:!?]*$/gi;
+/** A comma or spaces where the dot of a number goes: "702,19b", "702 . 19b". */
+const LOOSE_DOT_RE = /\b(\d{3})(?:,|\s*\.\s*)(\d{1,3}[a-z]{0,2})\b/gi;
+
+/** A typed query with a pasted number tidied: sigils, quotes, brackets and trailing punctuation gone, "702,19b" read as "702.19b". */
+export function tidyTypedNumbers(text: string): string {
+  return text.replace(WRAPPING_RE, '').replace(LOOSE_DOT_RE, '$1.$2');
 }
 
 /** Reads a typed number ("702.19B.", " CR 702.19b ", "rule 702.19", "§ 100") as the number it names, or null. */

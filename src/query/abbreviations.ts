@@ -26,3 +26,13 @@ const ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map(
 export function expandAbbreviation(text: string): readonly string[] {
   return ABBREVIATIONS.get(text.trim().toLowerCase()) ?? [];
 }
+
+/** Short names players type for keywords inside a phrase ("pro red", "dt + fs"). */
+const KEYWORD_ALIASES: ReadonlyMap<string, string> = new Map(
+  Object.entries({ pro: 'protection', dt: 'deathtouch', fs: 'first strike', ds: 'double strike', lifelinks: 'lifelink' }),
+);
+
+/** The keyword name a short word stands for, or undefined. */
+export function keywordAlias(word: string): string | undefined {
+  return KEYWORD_ALIASES.get(word);
+}

@@ -1,12 +1,14 @@
 import type { EditionInfo, GlossaryRecord, KeywordRecord, RuleRecord, SearchHitRecord, TextRefRecord } from '../core/records.js';
-import { compareNumbers } from '../core/ruleNumber.js';
-import { closestTerms, nearestNumbers, typoBudget } from '../core/suggest.js';
-import { expandAbbreviation } from './abbreviations.js';
-import { parseQuery } from './parseQuery.js';
+import { resolveEdition } from '../core/resolveEdition.js';
+import { compareNumbers, inScope } from '../core/ruleNumber.js';
+import { closestTerms, editDistance, nearestNumbers, typoBudget } from '../core/suggest.js';
+import { expandAbbreviation, keywordAlias } from './abbreviations.js';
+import { parseQuery, topicWords } from './parseQuery.js';
 import { QueryError } from './QueryError.js';
 
 /** What a lookup reads (KnowledgeBase, which calls answerLookup: named here so that this file does not import it). */
 interface LookupReader {
+  editions(): EditionInfo[];
   rule(editionId: number, number: string): RuleRecord | null;
   sameNumber(rule: RuleRecord): RuleRecord[];
   rulesByNumbers(editionId: number, numbers: readonly string[]): Array<RuleRecord | null>;
@@ -24,7 +26,7 @@ interface LookupReader {
 }
 
 /** How a lookup was answered. */
-type LookupKind = 'rule' | 'range' | 'example' | 'keyword' | 'glossary' | 'fuzzy' | 'search' | 'none';
+type LookupKind = 'rule' | 'range' | 'example' | 'keyword' | 'interaction' | 'glossary' | 'fuzzy' | 'search' | 'none';
 
 /** One example of a rule, picked by a lookup ("702.19b ex 2"); index is 1-based. */
 interface LookupExample {
@@ -69,8 +71,11 @@ function notFoundNumber(reader: LookupReader, edition: EditionInfo, number: stri
  * the rules it points to) or a misspelling (best match plus suggestions).
  * Throws BAD_USER_INPUT for unreadable queries and NOT_FOUND for unknown numbers.
  */
-export function answerLookup(reader: LookupReader, edition: EditionInfo, q: string): LookupAnswer {
-  const parsed = parseQuery(q);
+export function answerLookup(reader: LookupReader, asked: EditionInfo, q: string): LookupAnswer {
+  const named = (arg: string): EditionInfo | null => resolveEdition(reader.editions(), arg, asked.family).edition;
+  const parsed = parseQuery(q, (arg) => named(arg) !== null);
+  // an edition named in the query ("702.19b in 2010", "trample (AFR)") is the one answered from
+  const edition = (parsed.edition !== undefined ? named(parsed.edition) : null) ?? asked;
   const base = { query: q, edition, glossary: [] as GlossaryRecord[], suggestions: [] as string[], example: null, duplicated: null };
   switch (parsed.kind) {
     case 'invalid':
@@ -111,18 +116,107 @@ export function answerLookup(reader: LookupReader, edition: EditionInfo, q: stri
   }
 }
 
-function answerTerm(
-  reader: LookupReader,
-  edition: EditionInfo,
-  term: string,
-  base: Pick<LookupAnswer, 'query' | 'edition' | 'glossary' | 'suggestions' | 'example' | 'duplicated'>,
-): LookupAnswer {
-  for (const full of expandAbbreviation(term)) {
-    if (reader.glossaryTerm(edition.id, full) || sectionTitled(reader, edition, full)) return answerTerm(reader, edition, full, base);
+type Base = Pick<LookupAnswer, 'query' | 'edition' | 'glossary' | 'suggestions' | 'example' | 'duplicated'>;
+
+function answerTerm(reader: LookupReader, edition: EditionInfo, term: string, base: Base): LookupAnswer {
+  const exact = answerExact(reader, edition, term, base);
+  if (exact) return exact;
+  const words = topicWords(term);
+  const topic = words.join(' ');
+  // "how do layers work" asks about layers, "the legend rule" is the Legend Rule
+  if (topic !== '' && topic !== term.toLowerCase()) {
+    const t = answerExact(reader, edition, topic, base);
+    if (t) return t;
   }
   const keywords = reader.keywords(edition.id);
+  const found = keywordsIn(words, keywords);
+  if (found.keywords.length >= 2) return answerInteraction(reader, edition, found.keywords, base);
+  // "protection from red", "equip {2}", "ward—pay 3 life": a keyword with its argument
+  if (found.keywords.length === 1 && found.rest.every(isArgumentWord)) {
+    return answerExact(reader, edition, found.keywords[0]!.name, base)!;
+  }
+  const index = termIndex(reader, edition.id);
+  // a glossary term making up most of the question: "when does a player lose the game"
+  const inside = glossaryIn(words, index);
+  if (inside) return answerExact(reader, edition, inside.term, base)!;
+  const candidates = index.candidates;
+  // a misspelt name: the query, or its topic, a few words long (a longer question is no typo of a name)
+  const short = (t: string): boolean => t !== '' && t.split(' ').length <= 4;
+  for (const t of [term, ...(topic !== term.toLowerCase() ? [topic] : [])].filter(short)) {
+    const close = closestTerms(t, candidates, 6, typoBudget(t));
+    const best = close[0];
+    if (best) {
+      const inner = answerTerm(reader, edition, best.value, base);
+      return { ...inner, query: base.query, kind: 'fuzzy', suggestions: close.slice(1).map((s) => s.value) };
+    }
+  }
+  const hits = reader.search(edition.id, searchWording(words) || term, { limit: 5 });
+  const rules: RuleRecord[] = [];
+  for (const h of hits) if (h.rule && !rules.some((r) => r.versionId === h.rule!.versionId)) rules.push(h.rule);
+  const suggestions = closestTerms(term, candidates, 3, typoBudget(term) + 1).map((s) => s.value);
+  if (rules.length > 0) return { ...base, kind: 'search', matched: null, rules, suggestions };
+  return { ...base, kind: 'none', matched: null, rules: [], suggestions };
+}
+
+/** The glossary entry whose words (stop words aside) stand together in `words` and make up more than half of them; the longest. */
+function glossaryIn(words: readonly string[], index: TermIndex): GlossaryRecord | null {
+  if (words.length < 2) return null;
+  const text = ` ${words.join(' ')} `;
+  let best: { g: GlossaryRecord; n: number } | null = null;
+  for (const { g, key, n } of index.keys) {
+    if (n === 0 || 2 * n <= words.length || (best && n <= best.n)) continue;
+    if (text.includes(key)) best = { g, n };
+  }
+  return best?.g ?? null;
+}
+
+/** What a lookup of free text compares with, per edition: its glossary, the terms as topic words (" legend rule "), every name. */
+interface TermIndex {
+  glossary: GlossaryRecord[];
+  keys: Array<{ g: GlossaryRecord; key: string; n: number }>;
+  candidates: string[];
+}
+
+// made once per reader and edition (the reader is a KnowledgeBase: its glossary records are built on each call)
+const termIndexes = new WeakMap<LookupReader, Map<number, TermIndex>>();
+function termIndex(reader: LookupReader, editionId: number): TermIndex {
+  let byEdition = termIndexes.get(reader);
+  if (!byEdition) termIndexes.set(reader, (byEdition = new Map<number, TermIndex>()));
+  let t = byEdition.get(editionId);
+  if (!t) {
+    const glossary = reader.glossary(editionId);
+    const keys = glossary.map((g) => {
+      const words = topicWords(g.term.replace(/\(.*\)/g, ''));
+      return { g, key: ` ${words.join(' ')} `, n: words.length };
+    });
+    const candidates = [...reader.keywords(editionId).map((k) => k.name), ...glossary.map((g) => g.term)];
+    byEdition.set(editionId, (t = { glossary, keys, candidates }));
+  }
+  return t;
+}
+
+/** How the rules word what people type: "empty library" is "a library with no cards in it", "10 poison counters" "ten". */
+const WORDINGS: ReadonlyArray<[RegExp, string]> = [
+  [/\bempty library\b/g, 'library with no cards'],
+  [/\b0\/0\b/g, 'toughness 0'],
+  [/\bzero\b/g, '0'],
+  ...['two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'].map((w, i): [RegExp, string] => [new RegExp(`\\b${i + 2}\\b`, 'g'), w]),
+];
+
+/** A question's topic words as the search reads them. */
+function searchWording(words: readonly string[]): string {
+  let t = words.join(' ');
+  for (const [re, to] of WORDINGS) t = t.replace(re, to);
+  return t;
+}
+
+/** A keyword, glossary term, abbreviation or section title named exactly (case aside), or null. */
+function answerExact(reader: LookupReader, edition: EditionInfo, term: string, base: Base): LookupAnswer | null {
+  for (const full of expandAbbreviation(term)) {
+    if (reader.glossaryTerm(edition.id, full) || sectionTitled(reader, edition, full)) return answerExact(reader, edition, full, base);
+  }
   const lc = term.toLowerCase();
-  const kw = keywords.find((k) => k.name.toLowerCase() === lc);
+  const kw = reader.keywords(edition.id).find((k) => k.name.toLowerCase() === lc);
   const gloss = reader.glossaryTerm(edition.id, term);
   if (kw) {
     const rule = reader.rule(edition.id, kw.number);
@@ -139,25 +233,108 @@ function answerTerm(
   }
   const section = sectionTitled(reader, edition, term);
   if (section) return { ...base, kind: 'rule', matched: section.number, rules: withBelow(reader, section) };
-  const glossary = reader.glossary(edition.id);
-  const candidates = [...keywords.map((k) => k.name), ...glossary.map((g) => g.term)];
-  const close = closestTerms(term, candidates, 6, typoBudget(term));
-  const best = close[0];
-  if (best) {
-    const inner = answerTerm(reader, edition, best.value, base);
-    return {
-      ...inner,
-      query: base.query,
-      kind: 'fuzzy',
-      suggestions: close.slice(1).map((s) => s.value),
-    };
+  return null;
+}
+
+/** Words that may follow a keyword as its argument: "from red", "{2}", "pay 3 life", "over planeswalkers". */
+const ARGUMENT_WORDS = new Set(
+  (
+    'from over white blue black red green colorless multicolored monocolored everything artifacts artifact creatures creature ' +
+    'enchantments enchantment instants sorceries lands land planeswalkers planeswalker players player permanents spells pay life ' +
+    'mana x w u b r g c each all'
+  ).split(' '),
+);
+const isArgumentWord = (w: string): boolean => ARGUMENT_WORDS.has(w) || /^\d+$/.test(w);
+
+/** Keywords named in a query's words (longest names first, a word in one name only), and the words left. */
+function keywordsIn(words: readonly string[], keywords: readonly KeywordRecord[]): { keywords: KeywordRecord[]; rest: string[] } {
+  // keyword abilities only: many keyword actions are everyday words ("counter", "double", "search")
+  const names = keywords
+    .filter((k) => k.kind === 'ability')
+    .map((k) => ({ k, parts: k.name.toLowerCase().split(/\s+/) }))
+    .sort((a, b) => b.parts.length - a.parts.length);
+  const budget = (name: string): number => (name.length <= 8 ? 1 : 2);
+  const ws = words.flatMap((w) => (keywordAlias(w) ?? w).split(' '));
+  const used = new Array<boolean>(ws.length).fill(false);
+  const hits: Array<{ k: KeywordRecord; at: number }> = [];
+  for (const { k, parts } of names) {
+    for (let i = 0; i + parts.length <= ws.length; i++) {
+      if (used.slice(i, i + parts.length).some(Boolean)) continue;
+      const span = ws.slice(i, i + parts.length).join(' ');
+      const name = parts.join(' ');
+      // a typo of a name of five letters or more ("deathtuch", "trampel")
+      if (span === name || (name.length >= 5 && editDistance(span, name, budget(name)) <= budget(name))) {
+        if (!hits.some((h) => h.k.number === k.number)) hits.push({ k, at: i });
+        for (let j = i; j < i + parts.length; j++) used[j] = true;
+      }
+    }
   }
-  const hits = reader.search(edition.id, term, { limit: 5 });
+  return { keywords: hits.sort((a, b) => a.at - b.at).map((h) => h.k), rest: ws.filter((_, i) => !used[i]) };
+}
+
+/** Words too common in keyword rules to say how two keywords meet. */
+const GENERIC = new Set(
+  (
+    'ability abilities static triggered activated keyword creature creatures permanent permanents object objects instance instances ' +
+    'multiple redundant same rule rules see means mean that’s it’s player players card cards spell spells effect effects one two ' +
+    'other another any each all can can’t isn’t doesn’t which whose while this that with from into only even though'
+  ).split(' '),
+);
+const stem = (w: string): string => w.replace(/(?:ing|ed|es|s|ment|ments)$/, '');
+const signature = (text: string): Set<string> => new Set((text.toLowerCase().match(/[\p{L}’'-]{4,}/gu) ?? []).filter((w) => !GENERIC.has(w)).map(stem));
+
+/**
+ * Two or more keywords asked about together ("does deathtouch work with trample"): the rules where
+ * they meet first (a rule of one naming the other, or sharing most of the other's vocabulary, like
+ * 702.2c for deathtouch and trample), then each keyword's defining rule.
+ */
+function answerInteraction(reader: LookupReader, edition: EditionInfo, kws: readonly KeywordRecord[], base: Base): LookupAnswer {
+  const trees = kws.slice(0, 3).flatMap((k) => {
+    const rule = reader.rule(edition.id, k.number);
+    return rule ? [{ k, rule, subs: reader.descendants(rule) }] : [];
+  });
+  const sigs = trees.map((t) => {
+    const sig = new Set<string>();
+    for (const r of t.subs) for (const w of signature(r.text)) sig.add(w);
+    for (const w of signature(t.k.name)) sig.delete(w);
+    return sig;
+  });
+  // what each keyword's rules cite: a rule of one citing what the other cites (702.2c cites 510.1c–d, trample 510) is where they meet
+  const refs = reader.refsOfTexts(trees.flatMap((t) => t.subs.map((r) => r.textId)));
+  const cites = (r: RuleRecord): string[] => (refs.get(r.textId) ?? []).map((x) => x.target);
+  const cited = trees.map((t) => t.subs.flatMap(cites));
+  const scored: Array<{ rule: RuleRecord; score: number }> = [];
+  trees.forEach((t, i) => {
+    for (const r of t.subs) {
+      const lc = r.text.toLowerCase();
+      const examples = reader.examples(r).join(' ').toLowerCase();
+      let score = 0;
+      const own = signature(r.text);
+      trees.forEach((o, j) => {
+        if (j === i) return;
+        const name = o.k.name.toLowerCase();
+        if (lc.includes(name)) score += 10;
+        else if (examples.includes(name)) score += 3;
+        // the share of the rule's words the other keyword's rules use: long rules share many by chance
+        let shared = 0;
+        for (const w of own) if (sigs[j]!.has(w)) shared++;
+        score += (4 * shared) / Math.sqrt(own.size + 1);
+        if (cites(r).some((a) => cited[j]!.some((b) => inScope(a, b) || inScope(b, a)))) score += 6;
+      });
+      scored.push({ rule: r, score });
+    }
+  });
+  scored.sort((a, b) => b.score - a.score || a.rule.ord - b.rule.ord);
   const rules: RuleRecord[] = [];
-  for (const h of hits) if (h.rule && !rules.some((r) => r.versionId === h.rule!.versionId)) rules.push(h.rule);
-  const suggestions = closestTerms(term, candidates, 3, typoBudget(term) + 1).map((s) => s.value);
-  if (rules.length > 0) return { ...base, kind: 'search', matched: null, rules, suggestions };
-  return { ...base, kind: 'none', matched: null, rules: [], suggestions };
+  const add = (r: RuleRecord): void => {
+    if (!rules.some((x) => x.versionId === r.versionId)) rules.push(r);
+  };
+  for (const s of scored.slice(0, 2)) if (s.score >= 2) add(s.rule);
+  for (const t of trees) {
+    add(t.rule);
+    if (t.subs[0]) add(t.subs[0]);
+  }
+  return { ...base, kind: 'interaction', matched: trees.map((t) => t.k.name).join(' + '), rules };
 }
 
 /**

@@ -149,6 +149,11 @@ export function formatLookup(a: LookupAnswer, format: 'text' | 'markdown', examp
     md
       ? `[… ${hidden ? `${escapeMd(hidden)} not shown; ` : ''}the rest](<${opts.fullUrl}>)`
       : `… ${hidden ? `${hidden} not shown; ` : ''}the rest: ${opts.fullUrl}`;
+  // a range too long to show whole ("601.2a-h"): every rule of it on one line, each cut to its share
+  if (a.kind === 'range' && !opts.examples) {
+    const compact = compactRange(all, md, limit, moreLine(''));
+    if (compact !== null) return compact;
+  }
   // room for the longest note the cut can need: every rule from the first to the last hidden
   const ruleNumbers = all.flatMap((l) => (l.rule === null ? [] : [l.rule]));
   const worst = moreLine(notShown([ruleNumbers[0] ?? '', ruleNumbers.at(-1) ?? '']));
@@ -157,6 +162,31 @@ export function formatLookup(a: LookupAnswer, format: 'text' | 'markdown', examp
   const shown = new Set(all.slice(0, kept.length).flatMap((l) => (l.rule === null ? [] : [l.rule])));
   const hidden = ruleNumbers.filter((n) => !shown.has(n));
   return [...kept, moreLine(notShown(hidden))].join('\n');
+}
+
+/** Shortest share of a rule's text in a compact range: less says too little to be worth it. */
+const MIN_SHARE = 60;
+
+/** A range's lines with each rule's text cut to an equal share of `limit`, or null when the shares would be too short. */
+function compactRange(all: readonly Line[], md: boolean, limit: number, moreLine: string): string | null {
+  const rules = all.filter((l) => l.rule !== null);
+  const others = all.filter((l) => l.rule === null);
+  const fixed = others.reduce((n, l) => n + l.text.length + 1, 0) + moreLine.length + 1;
+  const share = Math.floor((limit - fixed) / Math.max(1, rules.length)) - 1;
+  if (share < MIN_SHARE) return null;
+  // a cut inside Markdown markup could leave it open: cut the text after the bold label, and close the line
+  const cut = (t: string, room: number): string => (t.length <= room ? t : `${t.slice(0, room - 1).replace(/\s+\S*$/, '')}…`);
+  const lines = all.map((l) => (l.rule === null ? l.text : md ? cutMd(l.text, share, cut) : cut(l.text, share)));
+  return [...lines, moreLine].join('\n');
+}
+
+/** A Markdown rule line ("**601.2a** text") cut after its label, never inside it. */
+function cutMd(line: string, share: number, cut: (t: string, room: number) => string): string {
+  const m = /^(\*\*[^*]+\*\* )(.*)$/s.exec(line);
+  if (!m) return cut(line, share);
+  const text = cut(m[2]!, share - m[1]!.length);
+  // an escape cut in half ("\\" left alone) would escape the ellipsis: drop a trailing backslash
+  return m[1]! + text.replace(/\\…$/, '…');
 }
 
 /** A text with its first letter a capital (a message as a sentence). */
@@ -182,7 +212,8 @@ export function errorText(e: QueryError | { message: string; suggestions?: reado
 
 /** A search hit as JSON-ready data (/v1/search, MCP). */
 export function searchHitJson(h: SearchHitRecord) {
-  return { kind: h.kind, number: h.rule?.number ?? null, term: h.glossary?.term ?? null, exampleIndex: h.exampleIndex, snippet: h.snippet };
+  const hit = { kind: h.kind, number: h.rule?.number ?? null, term: h.glossary?.term ?? null, exampleIndex: h.exampleIndex, snippet: h.snippet };
+  return h.correctedQuery ? { ...hit, correctedQuery: h.correctedQuery } : hit;
 }
 
 /** Where a search hit is: "702.19b", "702.19b (example 2)", "Glossary: Trample". */
@@ -204,6 +235,9 @@ export function snippetStyle(f: Format): Pick<SearchQuery, 'marks' | 'escape'> {
 
 /** Search hits as lines, or one line saying nothing in the edition matches. */
 export function searchLines(hits: readonly SearchHitRecord[], q: string, date: string, f: ChatFormat): string[] {
+  const fixed = hits[0]?.correctedQuery;
+  // a misspelt word was read as the edition's closest one: say so ("comabt damage")
+  if (fixed) return [f === 'markdown' ? `*Showing results for ${echoMd(fixed)}*` : `Showing results for "${fixed}"`, ...hits.map((h) => searchHitLine(h, f))];
   if (hits.length > 0) return hits.map((h) => searchHitLine(h, f));
   const asked = q.slice(0, 80);
   return [`Nothing in the ${date} edition matches ${f === 'markdown' ? echoMd(asked) : `"${asked}"`}.`];

@@ -30,6 +30,8 @@ const TOKEN_RE = /[\p{L}\p{N}]+/gu;
 /** Where a text sits in an edition: a rule's text, one of its examples, or a glossary definition. */
 interface Place {
   textId: number;
+  /** Which block of BLOCK texts in bm25 order the text is in: the weighing reorders within a block. */
+  block: number;
   score: number;
   /** Sort position: rules by document order, glossary entries after them. */
   ord: number;
@@ -57,17 +59,20 @@ export function searchEdition(s: Snapshot, editionId: number, text: string, opts
   const query = (ws: string[], join: string): string => ws.map((w, i) => (opts.prefix && i === ws.length - 1 ? `${quote(w)}*` : quote(w))).join(join);
   const index = s.searchOf(editionId);
   let fts = query(words, ' ');
-  let places = placesOf(s, editionId, index, fts, offset + opts.limit);
+  const depth = offset + opts.limit;
+  let places = placesOf(s, editionId, index, fts, depth, words);
+  let correctedQuery: string | null = null;
   if (places.length === 0) {
     const fixed = correctTypos(s, index, words, opts.prefix === true);
     if (fixed) {
       fts = query(fixed, ' ');
-      places = placesOf(s, editionId, index, fts, offset + opts.limit);
+      places = placesOf(s, editionId, index, fts, depth, fixed);
+      correctedQuery = fixed.join(' ');
     }
     // the same choice on every page: OR only when no text has all the words
     if (places.length === 0 && words.length > 1) {
       fts = query(fixed ?? words, ' OR ');
-      places = placesOf(s, editionId, index, fts, offset + opts.limit);
+      places = placesOf(s, editionId, index, fts, depth, fixed ?? words);
     }
   }
   const page = places.slice(offset, offset + opts.limit);
@@ -90,6 +95,7 @@ export function searchEdition(s: Snapshot, editionId: number, text: string, opts
       rule: p.glossary ? null : s.ruleAt(editionId, p.pos),
       exampleIndex: p.exampleIndex >= 0 ? p.exampleIndex : null,
       glossary: p.glossary,
+      correctedQuery,
       get snippet() {
         return finish(markOf(p.textId, 'snippet') ?? '');
       },
@@ -100,30 +106,53 @@ export function searchEdition(s: Snapshot, editionId: number, text: string, opts
   });
 }
 
-/** The places of the best-ranked texts of an edition: at least `wanted`, and every text tied with the last. */
-function placesOf(s: Snapshot, editionId: number, index: EditionSearch, fts: string, wanted: number): Place[] {
-  // Every matching text has a place in the edition, so `wanted` texts (plus one, to see a tie) usually do.
-  for (let limit = wanted + 1; ; limit *= 4) {
+/** How much a title's match counts more than a rule text's; examples count less (see placesOf). */
+const TITLE_WEIGHT = 1.5;
+const EXAMPLE_WEIGHT = 0.6;
+
+/** A rule whose text is only a name: a section's or a keyword's title ("Trample", "Combat Damage Step"). */
+const isTitle = (text: string): boolean => text.length <= 60 && !/[.:;]/.test(text);
+
+/** The glossary term without a trailing "(Obsolete)", lower case: what a search for the term types. */
+const plainTerm = (term: string): string => term.replace(/\s*\(.*\)$/, '').toLowerCase();
+
+/** Texts ranked together by where their match is: bm25 decides between blocks, the weighing within one. */
+const BLOCK = 24;
+
+/**
+ * The places of the best-ranked texts of an edition, ranked by where the match is: the glossary
+ * entry whose term is the words searched for first, titles above rule texts, rule texts above
+ * examples (bm25 alone puts a short example repeating a word above the rule defining it). The
+ * weighing reorders blocks of BLOCK texts in bm25 order, so every page agrees, whatever its depth,
+ * and a common word reads no more texts than its pages show. At least `wanted` places.
+ */
+function placesOf(s: Snapshot, editionId: number, index: EditionSearch, fts: string, wanted: number, words: readonly string[]): Place[] {
+  const asked = words.join(' ').toLowerCase();
+  for (let limit = BLOCK * Math.ceil((wanted + 1) / BLOCK); ; limit *= 4) {
     const rows = index.matches(fts, limit);
     const out: Place[] = [];
-    let last = Infinity;
-    let complete = rows.length < limit;
-    for (const [textId, score] of rows) {
-      if (out.length >= wanted && score > last) {
-        complete = true;
-        break;
+    // bm25 scores are negative, lower is better: a weight above 1 raises a place
+    const best = (rows[0]?.[1] ?? 0) * TITLE_WEIGHT - 1;
+    rows.forEach(([textId, score], k) => {
+      const block = Math.floor(k / BLOCK);
+      for (const pos of s.positionsUsingText(editionId, textId, 'text')) {
+        const w = isTitle(s.ruleAt(editionId, pos)!.text) ? TITLE_WEIGHT : 1;
+        out.push({ textId, block, score: score * w, ord: pos, pos, exampleIndex: -1, glossary: null });
       }
-      for (const pos of s.positionsUsingText(editionId, textId, 'text')) out.push({ textId, score, ord: pos, pos, exampleIndex: -1, glossary: null });
       for (const pos of s.positionsUsingText(editionId, textId, 'example')) {
         const r = s.ruleAt(editionId, pos)!;
         r.exampleIds.forEach((x, i) => {
-          if (x === textId) out.push({ textId, score, ord: pos, pos, exampleIndex: i, glossary: null });
+          if (x === textId) out.push({ textId, block, score: score * EXAMPLE_WEIGHT, ord: pos, pos, exampleIndex: i, glossary: null });
         });
       }
-      for (const g of s.glossaryUsingText(editionId, textId)) out.push({ textId, score, ord: 1_000_000 + g.ord, pos: -1, exampleIndex: -1, glossary: g });
-      last = score;
+      for (const g of s.glossaryUsingText(editionId, textId)) {
+        const exact = block === 0 && plainTerm(g.term) === asked;
+        out.push({ textId, block, score: exact ? best : score, ord: 1_000_000 + g.ord, pos: -1, exampleIndex: -1, glossary: g });
+      }
+    });
+    if (rows.length < limit || out.length >= wanted) {
+      return out.sort((a, b) => a.block - b.block || a.score - b.score || a.ord - b.ord || a.exampleIndex - b.exampleIndex);
     }
-    if (complete) return out.sort((a, b) => a.score - b.score || a.ord - b.ord || a.exampleIndex - b.exampleIndex);
   }
 }
 

@@ -148,6 +148,7 @@ export const FIELD_COST: Record<string, { cost: number; list?: number }> = {
   'SearchHit.glossary': { cost: 0 },
   'SearchHit.highlighted': { cost: 2 },
   'SearchHit.snippet': { cost: 2 },
+  'SearchHit.correctedQuery': { cost: 0 },
   'SearchEdge.cursor': { cost: 0 },
   'SearchEdge.node': { cost: 0 },
   'SearchConnection.edges': { cost: 0, list: -1 },

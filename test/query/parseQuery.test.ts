@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { compareNumbers } from '../../src/core/ruleNumber.js';
 import { closestTerms, editDistance, nearestNumbers } from '../../src/core/suggest.js';
 import { capLines } from '../../src/query/chatText.js';
-import { parseQuery } from '../../src/query/parseQuery.js';
+import { parseQuery, topicWords } from '../../src/query/parseQuery.js';
 
 test('numbers with and without prefixes', () => {
   for (const q of ['702.19b', 'CR 702.19b', 'cr702.19b', 'rule 702.19b', '702.19B', ' 702.19b. ']) {
@@ -67,4 +67,23 @@ test('questions around a term or number, and one example of a rule', () => {
   assert.equal(parseQuery('702.19b ex 0').kind, 'invalid');
   // words that merely start like a question stay terms
   assert.deepEqual(parseQuery('whatever'), { kind: 'term', term: 'whatever' });
+});
+
+test('pasted numbers, editions anywhere in the query, question words dropped', () => {
+  for (const q of ['!cr 702.19b', '?cr 702.19b', '702,19b', '702.19b)', '(702.19b)', 'CR: 702.19b', 'cr#702.19b', '702 . 19b', 'what does 702.19b say']) {
+    assert.deepEqual(parseQuery(q), { kind: 'number', number: '702.19b' }, q);
+  }
+  const codes = new Set(['AFR', 'MH2', 'KHM', 'ONE', '2010-01-01', '2005-01-01', '2021-07-01']);
+  const names = (arg: string): boolean => codes.has(arg.toUpperCase());
+  assert.deepEqual(parseQuery('702.19b in 2010', names), { kind: 'number', number: '702.19b', edition: '2010-01-01' });
+  assert.deepEqual(parseQuery('502.9b (2005)', names), { kind: 'number', number: '502.9b', edition: '2005-01-01' });
+  assert.deepEqual(parseQuery('702.19b on 2021-07-01', names), { kind: 'number', number: '702.19b', edition: '2021-07-01' });
+  assert.deepEqual(parseQuery('trample in MH2', names), { kind: 'term', term: 'trample', edition: 'MH2' });
+  assert.deepEqual(parseQuery('ward in khm', names), { kind: 'term', term: 'ward', edition: 'khm' });
+  assert.deepEqual(parseQuery('AFR 702.19c', names), { kind: 'number', number: '702.19c', edition: 'AFR' });
+  // a set code that is an everyday word counts only in capitals; an unknown code stays a word
+  assert.deepEqual(parseQuery('tokens in one zone', names), { kind: 'term', term: 'tokens in one zone' });
+  assert.deepEqual(parseQuery('trample in XYZ', names), { kind: 'term', term: 'trample in XYZ' });
+  assert.deepEqual(topicWords('how do the layers work?'), ['layers']);
+  assert.deepEqual(topicWords('does deathtouch work with trample'), ['deathtouch', 'trample']);
 });

@@ -89,3 +89,20 @@ test('a misspelt word is read as the closest word of the edition; a word of anot
     kb.close();
   }
 });
+
+test('ranking weighs where the match is, and a corrected word is said', () => {
+  const kb = KnowledgeBase.open(dbFile());
+  try {
+    const e = kb.resolveEdition('2021-07-23').edition;
+    // bm25 alone puts a short example repeating "dies" above the rule and the entry defining it
+    const dies = kb.search(e.id, 'dies', { limit: 5 }).map(place);
+    assert.deepEqual(dies.slice(0, 2), ['glossary Dies', '700.4'], dies.join(', '));
+    const trample = kb.search(e.id, 'trample', { limit: 3 }).map(place);
+    assert.deepEqual(trample.slice(0, 2), ['glossary Trample', '702.19'], trample.join(', '));
+    const fixed = kb.search(e.id, 'comabt damage', { limit: 3 });
+    assert.equal(fixed[0]?.correctedQuery, 'combat damage');
+    assert.equal(kb.search(e.id, 'combat damage', { limit: 3 })[0]?.correctedQuery, null);
+  } finally {
+    kb.close();
+  }
+});

@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { EditionInfo } from '../../core/records.js';
 import { checkCitations, citationsJson } from '../../query/checkCitations.js';
+import { textClass } from '../../query/changeSegments.js';
 import { diffCounts } from '../../query/diffCounts.js';
 import { ruleNumberArg, scopeArg } from '../../query/edgeArgs.js';
 import {
@@ -21,19 +22,118 @@ import { currentPlace } from '../../query/currentPlace.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { QueryError } from '../../query/QueryError.js';
 
-/** Where an answer comes from: the edition and the source file its text was read from. */
-interface Provenance {
-  effectiveDate: string;
-  setCode: string | null;
-  setName: string | null;
-  /** Its official address, its place in a public archive or its file name (never a local path). */
-  source: string | null;
-  officialCopy: boolean | null;
-  sha256: string | null;
-}
+/** Where an answer comes from: the edition, where its text was read from and the file's sha256. */
+const provenanceShape = z.object({
+  effectiveDate: z.string(),
+  setCode: z.string().nullable(),
+  setName: z.string().nullable(),
+  source: z.string().nullable().describe('Its official address, its place in a public archive or its file name (never a local path).'),
+  officialCopy: z.boolean().nullable().describe('Whether the text was read from an official copy published by Wizards of the Coast.'),
+  sha256: z.string().nullable(),
+});
+type Provenance = z.infer<typeof provenanceShape>;
+const provenance = { provenance: z.array(provenanceShape).describe('The editions the answer read.') };
 
-/** Longest text answer a tool gives, in characters (long diffs are cut, and say so). */
-const MAX_TEXT = 40_000;
+/** Longest text answer a tool gives, in characters: answers stay well under 25 KB (a history or a diff pages instead). */
+const MAX_TEXT = 12_000;
+/** Longest rule text in a diff or history line; the whole text is one lookup_rule away. */
+const MAX_LINE_TEXT = 300;
+
+// What each tool's structuredContent holds (its outputSchema).
+const ruleOut = z.object({ number: z.string(), parent: z.string().nullable(), text: z.string(), examples: z.array(z.string()).optional() });
+const glossaryOut = z.object({ term: z.string(), definition: z.string() });
+const lookupOut = {
+  query: z.string(),
+  kind: z.enum(['rule', 'range', 'example', 'keyword', 'interaction', 'glossary', 'fuzzy', 'search', 'none']),
+  matched: z.string().nullable(),
+  edition: z.string(),
+  rules: z.array(ruleOut),
+  glossary: z.array(glossaryOut),
+  example: z.object({ index: z.number().int(), text: z.string() }).optional(),
+  suggestions: z.array(z.string()),
+  url: z.string(),
+  ...provenance,
+};
+const searchOut = {
+  query: z.string(),
+  edition: z.string(),
+  hits: z.array(
+    z.object({
+      kind: z.enum(['rule', 'example', 'glossary']),
+      number: z.string().nullable(),
+      term: z.string().nullable(),
+      exampleIndex: z.number().int().nullable(),
+      snippet: z.string(),
+      correctedQuery: z.string().optional(),
+    }),
+  ),
+  ...provenance,
+};
+const defineOut = { term: z.string().nullable(), edition: z.string(), glossary: z.array(glossaryOut), rules: z.array(ruleOut), ...provenance };
+const textChange = z.enum(['none', 'typography', 'references', 'correction', 'substantive']);
+const page = {
+  total: z.number().int().describe('How many there are in all.'),
+  offset: z.number().int(),
+  next: z.number().int().nullable().describe('The offset of the next page, or null on the last.'),
+};
+const diffOut = {
+  from: z.string(),
+  to: z.string(),
+  section: z.string().nullable(),
+  counts: z.record(z.string(), z.number().int()),
+  ...page,
+  changes: z.array(
+    z.object({
+      before: z.string().nullable().describe('The number before, null when added.'),
+      after: z.string().nullable().describe('The number after, null when removed.'),
+      renumbered: z.boolean(),
+      textChange,
+      text: z.string().describe(`The text after (before, when removed), cut at ${MAX_LINE_TEXT} characters.`),
+    }),
+  ),
+  ...provenance,
+};
+const historyOut = {
+  number: z.string(),
+  edition: z.string(),
+  numbers: z.array(z.string()),
+  first: z.string(),
+  last: z.string(),
+  editions: z.number().int(),
+  ...page,
+  steps: z.array(
+    z.object({
+      date: z.string(),
+      number: z.string(),
+      change: z.enum(['added', 'unchanged', 'changed', 'returned']),
+      renumbered: z.boolean(),
+      previousNumber: z.string().nullable(),
+      textChange: textChange.nullable(),
+      text: z.string().describe(`The text then, cut at ${MAX_LINE_TEXT} characters.`),
+    }),
+  ),
+  ...provenance,
+};
+const citedRule = z.looseObject({ number: z.string() });
+const citationsOut = {
+  asOf: z.string(),
+  to: z.string(),
+  citations: z.array(
+    z.looseObject({
+      cited: z.string(),
+      title: z.string().nullable(),
+      then: citedRule.nullable(),
+      status: z.string(),
+      now: citedRule.nullable(),
+      goneSince: z.string().nullable(),
+      textChange: textChange.nullable(),
+      titleMatches: z.boolean().nullable(),
+    }),
+  ),
+  ...provenance,
+};
+const clip = (t: string): string => (t.length > MAX_LINE_TEXT ? `${t.slice(0, MAX_LINE_TEXT - 1)}…` : t);
+const offsetArg = z.number().int().min(0).max(100_000).optional().describe('Skip this many (paging; the answer gives the next offset).');
 
 const edition = z
   .string()
@@ -52,7 +152,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     { instructions: 'Every edition of the Magic: The Gathering Comprehensive Rules, 1999 to today. Cite rules with the edition and sha256 the answers give.' },
   );
   const summaries = new Map(kb.editionSummaries().map((s) => [s.id, s]));
-  const provenance = (e: EditionInfo): Provenance => {
+  const provenanceOf = (e: EditionInfo): Provenance => {
     const s = summaries.get(e.id);
     return {
       effectiveDate: e.effectiveDate,
@@ -66,7 +166,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
   const source = (p: Provenance): string =>
     `Source: Comprehensive Rules effective ${p.effectiveDate}${p.setCode ? ` (${p.setCode})` : ''}${p.sha256 ? `, ${p.officialCopy === false ? 'non-official copy' : 'file'} ${p.source ?? '?'} sha256 ${p.sha256}` : ''}`;
   const answer = (text: string, data: Record<string, unknown>, editions: EditionInfo[]): CallToolResult => {
-    const prov = editions.map(provenance);
+    const prov = editions.map(provenanceOf);
     const body = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}\n… (cut at ${MAX_TEXT} characters)` : text;
     return { content: [{ type: 'text', text: [body, '', ...prov.map(source)].join('\n') }], structuredContent: { ...data, provenance: prov } };
   };
@@ -95,6 +195,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
         edition,
         examples: z.boolean().optional().describe('Include the examples.'),
       },
+      outputSchema: lookupOut,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     tool(({ query, edition: e, examples }: { query: string; edition?: string | undefined; examples?: boolean | undefined }) => {
@@ -116,6 +217,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
         edition,
         limit: z.number().int().min(1).max(50).optional().describe('Hits, 1-50 (default 10).'),
       },
+      outputSchema: searchOut,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     tool(({ query, edition: e, limit }: { query: string; edition?: string | undefined; limit?: number | undefined }) => {
@@ -133,13 +235,14 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       title: 'Define a term',
       description: 'A glossary term ("dies", "token", "APNAP order", "sba") with the rules it points to.',
       inputSchema: { term: z.string().min(1).max(100).describe('The term.'), edition },
+      outputSchema: defineOut,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     tool(({ term, edition: e }: { term: string; edition?: string | undefined }) => {
       const en = ed(e);
       const a = kb.lookup(en, term);
-      // no glossary entry found: NOT_FOUND with the closest terms
-      if (a.glossary.length === 0 || a.kind === 'fuzzy') kb.glossaryTermOrThrow(en, term);
+      // a misspelt term is answered as lookup_rule answers it ("Showing …"); no glossary entry at all: NOT_FOUND with the closest terms
+      if (a.glossary.length === 0) kb.glossaryTermOrThrow(en, term);
       const examplesOf = () => [];
       const fo = { examples: false, fullUrl: '', full: true };
       const json = lookupJson(a, examplesOf, fo);
@@ -158,27 +261,52 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
         from: z.string().max(64).describe('The earlier edition (date or set code).'),
         to: z.string().max(64).describe('The later edition (date, set code or "latest").'),
         section: z.string().max(20).optional().describe('Keep one part ("7"), section ("702") or rule ("702.19").'),
-        limit: z.number().int().min(1).max(500).optional().describe('Most changes listed (default 100).'),
+        limit: z.number().int().min(1).max(25).optional().describe('Changes per page, 1-25 (default 20): a page stays under 20 KB.'),
+        offset: offsetArg,
       },
+      outputSchema: diffOut,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    tool(({ from, to, section, limit }: { from: string; to: string; section?: string | undefined; limit?: number | undefined }) => {
-      const a = ed(from, 'from');
-      const b = ed(to, 'to');
-      const s = scopeArg(section);
-      const d = kb.diff(a, b, { ...(s ? { section: s } : {}), rulesOnly: true, segments: false });
-      const shown = d.changes.slice(0, limit ?? 100);
-      const changes = shown.map((c) => ({ before: c.before, after: c.after, renumbered: c.renumbered, textChange: c.textChange }));
-      const counts = diffCounts(d.changes);
-      const lines = [
-        `${a.effectiveDate} → ${b.effectiveDate}${s ? `, ${s}` : ''}: ${d.changes.length} changes (${Object.entries(counts)
-          .map(([k, v]) => `${v} ${k}`)
-          .join(', ')})`,
-        ...shown.map((c) => diffLine(c, 'text')),
-      ];
-      if (d.changes.length > changes.length) lines.push(`… ${d.changes.length - changes.length} more changes (raise limit or narrow section)`);
-      return answer(lines.join('\n'), { from: a.effectiveDate, to: b.effectiveDate, section: s ?? null, counts, total: d.changes.length, changes }, [a, b]);
-    }),
+    tool(
+      ({
+        from,
+        to,
+        section,
+        limit,
+        offset,
+      }: {
+        from: string;
+        to: string;
+        section?: string | undefined;
+        limit?: number | undefined;
+        offset?: number | undefined;
+      }) => {
+        const a = ed(from, 'from');
+        const b = ed(to, 'to');
+        const s = scopeArg(section);
+        const d = kb.diff(a, b, { ...(s ? { section: s } : {}), rulesOnly: true, segments: false });
+        const at = offset ?? 0;
+        const shown = d.changes.slice(at, at + (limit ?? 20));
+        const changes = shown.map((c) => ({
+          before: c.before?.number ?? null,
+          after: c.after?.number ?? null,
+          renumbered: c.renumbered,
+          textChange: textClass(c),
+          text: clip((c.after ?? c.before)?.text ?? ''),
+        }));
+        const counts = diffCounts(d.changes);
+        const next = at + shown.length < d.changes.length ? at + shown.length : null;
+        const lines = [
+          `${a.effectiveDate} → ${b.effectiveDate}${s ? `, ${s}` : ''}: ${d.changes.length} changes (${Object.entries(counts)
+            .map(([k, v]) => `${v} ${k}`)
+            .join(', ')})${d.changes.length > shown.length ? `; ${at + 1}–${at + shown.length} shown` : ''}`,
+          ...shown.map((c) => diffLine(c, 'text', MAX_LINE_TEXT)),
+        ];
+        if (next !== null) lines.push(`… ${d.changes.length - next} more changes: ask again with offset ${next}, or narrow the section`);
+        const data = { from: a.effectiveDate, to: b.effectiveDate, section: s ?? null, counts, total: d.changes.length, offset: at, next, changes };
+        return answer(lines.join('\n'), data, [a, b]);
+      },
+    ),
   );
 
   server.registerTool(
@@ -186,33 +314,50 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     {
       title: "A rule's history",
       description: 'Every edition a rule appears in, across renumbering, and what changed at each step.',
-      inputSchema: { number: z.string().max(20).describe('The rule number, as numbered in `edition`.'), edition },
+      inputSchema: {
+        number: z.string().max(20).describe('The rule number, as numbered in `edition`.'),
+        edition,
+        limit: z.number().int().min(1).max(25).optional().describe('Steps per page, 1-25 (default 20): a page stays under 20 KB.'),
+        offset: offsetArg,
+      },
+      outputSchema: historyOut,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    tool(({ number, edition: e }: { number: string; edition?: string | undefined }) => {
+    tool(({ number, edition: e, limit, offset }: { number: string; edition?: string | undefined; limit?: number | undefined; offset?: number | undefined }) => {
       const n = ruleNumberArg(number);
       const en = currentPlace(kb, n, ed(e)).edition;
       const h = kb.history(en, n)!;
-      const steps = h.steps
-        .filter((s) => s.change !== 'unchanged')
-        .map((s) => ({
-          date: s.date,
-          number: s.number,
-          change: s.change,
-          renumbered: s.renumbered,
-          previousNumber: s.previousNumber ?? null,
-          textChange: s.textChange ?? null,
-          text: s.text,
-        }));
+      const changed = h.steps.filter((s) => s.change !== 'unchanged');
+      const at = offset ?? 0;
+      const shown = changed.slice(at, at + (limit ?? 20));
+      const next = at + shown.length < changed.length ? at + shown.length : null;
+      const steps = shown.map((s) => ({
+        date: s.date,
+        number: s.number,
+        change: s.change,
+        renumbered: s.renumbered,
+        previousNumber: s.previousNumber ?? null,
+        textChange: s.textChange ?? null,
+        text: clip(s.text),
+      }));
       const lines = [
-        `${n} (${en.effectiveDate}): ${historySummary(h)}`,
-        ...h.steps.filter((s) => s.change !== 'unchanged').map((s) => historyStepLine(s, 'text', true)),
+        `${n} (${en.effectiveDate}): ${historySummary(h)}${changed.length > shown.length ? `; steps ${at + 1}–${at + shown.length} of ${changed.length}` : ''}`,
+        ...shown.map((s) => historyStepLine({ ...s, text: clip(s.text) }, 'text', true)),
       ];
-      return answer(
-        lines.join('\n'),
-        { number: n, edition: en.effectiveDate, numbers: h.numbers, first: h.first, last: h.last, editions: h.steps.length, steps },
-        [en],
-      );
+      if (next !== null) lines.push(`… ${changed.length - next} more steps: ask again with offset ${next}`);
+      const data = {
+        number: n,
+        edition: en.effectiveDate,
+        numbers: h.numbers,
+        first: h.first,
+        last: h.last,
+        editions: h.steps.length,
+        total: changed.length,
+        offset: at,
+        next,
+        steps,
+      };
+      return answer(lines.join('\n'), data, [en]);
     }),
   );
 
@@ -228,6 +373,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
         asOf: z.string().max(64).describe('When the citations were written: a date or set code.'),
         to: z.string().max(64).optional().describe('Check them in this edition (default latest).'),
       },
+      outputSchema: citationsOut,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     tool(({ text, numbers, asOf, to }: { text?: string | undefined; numbers?: string[] | undefined; asOf: string; to?: string | undefined }) => {

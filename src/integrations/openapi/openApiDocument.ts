@@ -189,7 +189,11 @@ export function openApiDocument(server: string) {
         LookupResult: obj(
           {
             query: str('The query as sent.'),
-            kind: { type: 'string', enum: ['rule', 'range', 'example', 'keyword', 'glossary', 'fuzzy', 'search', 'none'], description: 'How it was answered.' },
+            kind: {
+              type: 'string',
+              enum: ['rule', 'range', 'example', 'keyword', 'interaction', 'glossary', 'fuzzy', 'search', 'none'],
+              description: 'How it was answered.',
+            },
             matched: nullable(str('What it was read as.')),
             edition: str('Effective date of the edition read.'),
             rules: { type: 'array', items: ref('LookupRule') },
