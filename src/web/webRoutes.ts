@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { numberLevel } from '../core/ruleNumber.js';
-import { currentPlace } from '../query/currentPlace.js';
+import { currentPlace, formerNumber } from '../query/currentPlace.js';
 import { countArg, oneParam, ruleNumberArg, scopeArg } from '../query/edgeArgs.js';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_OFFSET, type ChangeKind, type KnowledgeBase } from '../query/KnowledgeBase.js';
 import { QueryError } from '../query/QueryError.js';
@@ -9,6 +9,7 @@ import type { Assets } from './Assets.js';
 import { layout, type PageSpec } from './layout.js';
 import { DIFF_KINDS, diffPage, type DiffView } from './pages/diffPage.js';
 import { errorPage } from './pages/errorPage.js';
+import { formerNumberPage } from './pages/formerNumber.js';
 import { glossaryPage } from './pages/glossaryPage.js';
 import { historyPage } from './pages/historyPage.js';
 import { ruleEditionsPage, rulePage } from './pages/rulePage.js';
@@ -29,7 +30,7 @@ export interface WebOptions {
 const HTML = 'text/html; charset=utf-8';
 
 /** What a route produces: a page (or a bare fragment) and whether every edition in it was pinned. */
-type Produced = { page: PageSpec; exact: boolean } | { fragment: string; exact: boolean } | { redirect: string };
+type Produced = { page: PageSpec; exact: boolean; status?: number } | { fragment: string; exact: boolean } | { redirect: string };
 
 const param = (req: Request, name: string): string | undefined => oneParam(req.query, name);
 
@@ -68,7 +69,8 @@ export function webRoutes(opts: WebOptions): Router {
         return;
       }
       const body = 'page' in p ? layout(ctx(), p.page) : p.fragment;
-      entry = { status: 200, contentType: HTML, body, etag: etagOf(body), cacheControl: p.exact ? IMMUTABLE : SHORT };
+      const status = 'status' in p && p.status !== undefined ? p.status : 200;
+      entry = { status, contentType: HTML, body, etag: etagOf(body), cacheControl: status !== 200 ? ERROR : p.exact ? IMMUTABLE : SHORT };
     } catch (e) {
       if (!(e instanceof QueryError)) throw e;
       const body = layout(ctx(), errorPage(e, suggestionPath));
@@ -123,8 +125,12 @@ export function webRoutes(opts: WebOptions): Router {
         const ed = kb.resolveEdition(arg);
         const n = ruleNumberArg(String(req.params.number));
         if (numberLevel(n) === 'part') return { redirect: rulePath(arg, n) };
-        const rule = kb.ruleOrThrow(ed.edition, n);
-        return { page: rulePage(kb, ed.edition, arg, rule), exact: ed.exact };
+        const rule = kb.rule(ed.edition.id, n);
+        if (rule) return { page: rulePage(kb, ed.edition, arg, rule), exact: ed.exact };
+        // a number the edition lacks: what the lineage says first, else the string neighbours (ruleOrThrow)
+        const former = formerNumber(kb, n, ed.edition);
+        if (former) return { page: formerNumberPage(kb, ed.edition, arg, former), exact: ed.exact, status: 404 };
+        return { page: rulePage(kb, ed.edition, arg, kb.ruleOrThrow(ed.edition, n)), exact: ed.exact };
       },
       (s) => `/cr/${encodeURIComponent(arg)}/${s}`,
     );

@@ -4,6 +4,7 @@ import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { html, type Html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';
 import { RuleLinker, rulePath } from '../RuleLinker.js';
+import { newestPlaceNote } from './formerNumber.js';
 
 // A rule whose text is this short is a title ("Trample"), shown as the heading.
 const TITLE_MAX = 60;
@@ -44,6 +45,7 @@ ${ancestors.map((a) => html`<li><a href="${rulePath(arg, a.number)}">${a.number}
 </ol></nav>
 <article class="rule-page">
 <h1>${heading(rule)}</h1>
+${newestPlaceNote(kb, edition, rule)}
 ${rules.map(body)}
 </article>
 ${nav}

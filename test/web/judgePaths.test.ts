@@ -1,0 +1,35 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fixtureServer } from '../server/helpers.js';
+
+// Issue 23, the judge's paths, over HTTP: from an old number, a release or a section to the right page.
+let srv: Awaited<ReturnType<typeof fixtureServer>>;
+before(async () => {
+  srv = await fixtureServer({}, true);
+});
+after(() => srv.close());
+
+async function page(path: string) {
+  const res = await fetch(`${srv.url}${path}`, { redirect: 'manual' });
+  return { res, body: await res.text() };
+}
+
+const hrefs = (body: string) => [...body.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+const text = (body: string) => body.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
+
+test('an old number leads forward: the rule page, search and an older edition say where the rule is now', async () => {
+  const moved = await page('/cr/latest/706.10');
+  assert.equal(moved.res.status, 404);
+  assert.match(text(moved.body), /706\.10 \(until 2021-06-18\) is now 707\.10/);
+  assert.ok(hrefs(moved.body).includes('/cr/latest/707.10'));
+  // the lineage's answer comes before any string neighbour
+  assert.ok(moved.body.indexOf('is now') < moved.body.indexOf('Other numbers near it'));
+  const search = await page('/search?q=706.10&edition=latest');
+  assert.match(text(search.body), /There is no rule 706\.10 in this edition\. ?706\.10 \(until 2021-06-18\) is now 707\.10/);
+  assert.ok(text(search.body).indexOf('is now 707.10') < text(search.body).indexOf('result'));
+  const older = await page('/cr/2021-06-18/706.10');
+  assert.equal(older.res.status, 200);
+  assert.match(text(older.body), /In the newest edition \(2021-07-23\) this rule is 707\.10/);
+  const newest = await page('/cr/2021-07-23/707.10');
+  assert.doesNotMatch(newest.body, /In the newest edition/);
+});
