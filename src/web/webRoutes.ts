@@ -7,7 +7,8 @@ import { QueryError } from '../query/QueryError.js';
 import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from '../http/ResponseCache.js';
 import type { Assets } from './Assets.js';
 import { layout, type PageSpec } from './layout.js';
-import { DIFF_KINDS, diffPage, type DiffView } from './pages/diffPage.js';
+import { DIFF_KINDS, diffPage, diffQuery, type DiffView } from './pages/diffPage.js';
+import { diffIndexPage } from './pages/diffIndexPage.js';
 import { errorPage } from './pages/errorPage.js';
 import { formerNumberPage } from './pages/formerNumber.js';
 import { glossaryPage } from './pages/glossaryPage.js';
@@ -151,11 +152,15 @@ export function webRoutes(opts: WebOptions): Router {
 
   router.get('/diff', (req, res) =>
     respond(req, res, (kb) => {
-      const to = kb.resolveEdition(param(req, 'to') ?? 'latest', 'cr', 'to').edition;
-      const official = kb.editions().filter((e) => e.family === 'cr' && e.official);
+      const toArg = param(req, 'to');
       const fromArg = param(req, 'from');
+      // no editions asked: the index of every release
+      if (toArg === undefined && fromArg === undefined) return { page: diffIndexPage(kb), exact: false };
+      const to = kb.resolveEdition(toArg ?? 'latest', 'cr', 'to').edition;
+      const official = kb.editions().filter((e) => e.family === 'cr' && e.official);
       const from = fromArg ? kb.resolveEdition(fromArg, 'cr', 'from').edition : (official[official.findIndex((e) => e.id === to.id) - 1] ?? to);
-      return { redirect: `/diff/${from.effectiveDate}/${to.effectiveDate}` };
+      // the filters go along (section, kinds, view)
+      return { redirect: `/diff/${from.effectiveDate}/${to.effectiveDate}${diffQuery(diffView(req))}` };
     }),
   );
 

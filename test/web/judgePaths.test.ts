@@ -33,3 +33,21 @@ test('an old number leads forward: the rule page, search and an older edition sa
   const newest = await page('/cr/2021-07-23/707.10');
   assert.doesNotMatch(newest.body, /In the newest edition/);
 });
+
+test('every diff one click away: the index of releases, previous/next, pickers keeping the filters, from an edition and a history step', async () => {
+  const index = await page('/diff');
+  assert.equal(index.res.status, 200);
+  const links = hrefs(index.body);
+  assert.ok(links.includes('/diff/2021-06-18/2021-07-23') && links.includes('/diff/2008-10-01/2021-06-18'), links.join(' '));
+  assert.match(index.body, /2021-07-23<\/a><\/th><td>[^<]*<\/td><td>2021-06-18<\/td>(<td class="n">\d+<\/td>){4}/);
+  const latest = await page('/diff/2021-06-18/2021-07-23?section=706');
+  assert.ok(hrefs(latest.body).includes('/diff/2008-10-01/2021-06-18?section=706'), 'previous release, same section');
+  assert.match(latest.body, /<select id="pick-from" name="from">/);
+  assert.match(latest.body, /<input type="hidden" name="section" value="706">/);
+  const picked = await page('/diff?from=2008-10-01&to=2021-07-23&section=706&view=side');
+  assert.equal(picked.res.headers.get('location'), '/diff/2008-10-01/2021-07-23?section=706&view=side');
+  const edition = await page('/cr/2021-07-23');
+  assert.ok(hrefs(edition.body).includes('/diff/2021-06-18/2021-07-23'));
+  const history = await page('/history/707.10?edition=2021-07-23');
+  assert.ok(hrefs(history.body).includes('/diff/2021-06-18/2021-07-23?section=707'), hrefs(history.body).join(' '));
+});

@@ -1,9 +1,11 @@
 import type { EditionInfo } from '../../core/records.js';
 import type { ChangeKind, DiffSegment, EditionDiff, KnowledgeBase, RuleChange } from '../../query/KnowledgeBase.js';
+import { neighbourReleases } from '../../query/releaseList.js';
 import { summarizeRenumbering } from '../../query/summarizeRenumbering.js';
 import { html, type Html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';
 import { rulePath } from '../RuleLinker.js';
+import { editionOptions } from './tocPage.js';
 
 /** Kinds of change, in the order the filters list them. */
 export const DIFF_KINDS: readonly ChangeKind[] = ['added', 'removed', 'substantive', 'references', 'renumbered', 'typography'];
@@ -54,6 +56,30 @@ function change(c: RuleChange, fromArg: string, toArg: string): Html {
 </article>\n`;
 }
 
+/** The filters of a diff as a query string ("?section=613&view=side", or ""). */
+export function diffQuery(v: DiffView | null): string {
+  const q = new URLSearchParams();
+  if (v?.section) q.set('section', v.section);
+  if (v?.kinds.length) q.set('kind', v.kinds.join(','));
+  if (v && v.view !== 'inline') q.set('view', v.view);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+/** From/to pickers (GET /diff?from=…&to=…), keeping the diff's section, kinds and view. */
+export function diffPickers(kb: KnowledgeBase, from: EditionInfo | null, to: EditionInfo | null, v: DiffView | null): Html {
+  return html`<form class="picker diff-pickers" method="get" action="/diff">
+<label for="pick-from">From</label>
+<select id="pick-from" name="from">${editionOptions(kb, from)}</select>
+<label for="pick-to">To</label>
+<select id="pick-to" name="to">${editionOptions(kb, to)}</select>
+${v?.section ? html`<input type="hidden" name="section" value="${v.section}">` : null}
+${v?.kinds.length ? html`<input type="hidden" name="kind" value="${v.kinds.join(',')}">` : null}
+${v && v.view !== 'inline' ? html`<input type="hidden" name="view" value="${v.view}">` : null}
+<button type="submit">Compare</button>
+</form>`;
+}
+
 /** Release notes between two editions: counts, renumbering, changes by section with filters and two views. */
 export function diffPage(kb: KnowledgeBase, from: EditionInfo, to: EditionInfo, fromArg: string, toArg: string, v: DiffView): PageSpec {
   const all = kb.diff(from, to);
@@ -95,8 +121,17 @@ export function diffPage(kb: KnowledgeBase, from: EditionInfo, to: EditionInfo, 
 <button type="submit">Apply</button>
 <p class="shown" aria-live="polite">${shown.length} of ${c.total} changes shown</p>
 </form>`;
+  const near = neighbourReleases(kb, from, to);
+  const keep = diffQuery(v);
+  const releaseNav = html`<nav class="prevnext releases-nav" aria-label="Releases">
+${near.previous ? html`<a rel="prev" href="/diff/${near.previous[0].effectiveDate}/${near.previous[1].effectiveDate}${keep}">← Previous release (${near.previous[1].effectiveDate})</a>` : html`<span></span>`}
+<a href="/diff">Every release</a>
+${near.next ? html`<a rel="next" href="/diff/${near.next[0].effectiveDate}/${near.next[1].effectiveDate}${keep}">Next release (${near.next[1].effectiveDate}) →</a>` : html`<span></span>`}
+</nav>`;
   const main = html`<h1>What changed: ${from.effectiveDate} → ${to.effectiveDate}</h1>
 <p class="lede">From <a href="/cr/${encodeURIComponent(fromArg)}">${editionLabel(from)}</a> to <a href="/cr/${encodeURIComponent(toArg)}">${editionLabel(to)}</a>.</p>
+${releaseNav}
+${diffPickers(kb, from, to, v)}
 ${counts}
 ${renumbering.length ? html`<section aria-labelledby="renum-h"><h2 id="renum-h">Renumbering</h2><ul class="renumbering">${renumbering.slice(0, MAX_RENUMBERING_LINES).map((l) => html`<li>${l}</li>`)}</ul>${renumbering.length > MAX_RENUMBERING_LINES ? html`<p>…and ${renumbering.length - MAX_RENUMBERING_LINES} more lines.</p>` : null}</section>` : null}
 <section aria-labelledby="changes-h"><h2 id="changes-h">Changes by section</h2>

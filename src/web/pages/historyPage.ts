@@ -1,4 +1,5 @@
 import type { EditionInfo } from '../../core/records.js';
+import { sectionOf } from '../../core/ruleNumber.js';
 import { capitalize, historyStepWords } from '../../query/chatText.js';
 import type { HistoryStep, KnowledgeBase, RuleHistoryAnswer } from '../../query/KnowledgeBase.js';
 import { html, type Html } from '../html.js';
@@ -18,15 +19,19 @@ export function historyPage(kb: KnowledgeBase, edition: EditionInfo, number: str
 <details><summary>Editions</summary><ul class="columns">${same.map((s) => html`<li><a href="${rulePath(s.date, s.number)}">${s.date}</a> (${s.number})</li>`)}</ul></details></li>`);
     same = [];
   };
-  for (const s of h.steps) {
+  for (const [i, s] of h.steps.entries()) {
     if (s.change === 'unchanged') {
       same.push(s);
       continue;
     }
     flush();
     const text = s.segments && s.change === 'changed' ? inlineSegments(s.segments) : s.text;
+    const prev = h.steps[i - 1];
+    const diff = prev
+      ? html` · <a class="step-diff" href="/diff/${prev.date}/${s.date}?section=${sectionOf(s.number)}">what changed in ${sectionOf(s.number)}, ${prev.date} → ${s.date}</a>`
+      : null;
     items.push(html`<li class="step ${s.change}"><h2><a href="${rulePath(s.date, s.number)}">${s.date}</a> <span class="num">${s.number}</span></h2>
-<p class="what">${capitalize(historyStepWords(s))}</p><p class="text">${text}</p></li>`);
+<p class="what">${capitalize(historyStepWords(s))}${diff}</p><p class="text">${text}</p></li>`);
   }
   flush();
   const ed = kb.editionById(edition.id)!;
