@@ -51,3 +51,15 @@ test('every diff one click away: the index of releases, previous/next, pickers k
   const history = await page('/history/707.10?edition=2021-07-23');
   assert.ok(hrefs(history.body).includes('/diff/2021-06-18/2021-07-23?section=707'), hrefs(history.body).join(' '));
 });
+
+test('a section-scoped diff page is scoped in its counts and renumbering too, and names its scope', async () => {
+  const count = (body: string, what: string) => Number(new RegExp(`<dt>${what}</dt><dd>(\\d+)</dd>`).exec(body)![1]);
+  const all = await page('/diff/2021-06-18/2021-07-23');
+  const scoped = await page('/diff/2021-06-18/2021-07-23?section=702');
+  assert.ok(count(scoped.body, 'Changed rules') < count(all.body, 'Changed rules'), 'counts of the section');
+  assert.equal(count(scoped.body, 'Renumbered'), 0);
+  assert.doesNotMatch(scoped.body, /section 706 is now 707/);
+  assert.match(text(scoped.body), /Counts, renumbering, examples and glossary entries of section 702 only/);
+  const ids = [...all.body.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+  assert.equal(ids.length, new Set(ids).size);
+});

@@ -112,7 +112,9 @@ function diffFilters(form: HTMLFormElement): void {
     changes.classList.toggle('view-inline', f.view === 'inline');
     // a page the server filtered lacks the other changes: ask for the new filter's page
     const onlyView = e?.target instanceof HTMLInputElement && e.target.name === 'view';
-    if (changes.dataset.filtered !== undefined && !onlyView) {
+    // a section scopes the whole page (counts, renumbering, examples, glossary): the server's page for it
+    const newSection = e?.target instanceof HTMLSelectElement && e.target.name === 'section';
+    if ((changes.dataset.filtered !== undefined && !onlyView) || newSection) {
       location.assign(f.url);
       return;
     }

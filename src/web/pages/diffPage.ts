@@ -83,9 +83,10 @@ ${v && v.view !== 'inline' ? html`<input type="hidden" name="view" value="${v.vi
 /** Release notes between two editions: counts, renumbering, changes by section with filters and two views. */
 export function diffPage(kb: KnowledgeBase, from: EditionInfo, to: EditionInfo, fromArg: string, toArg: string, v: DiffView): PageSpec {
   const all = kb.diff(from, to);
-  const d: EditionDiff =
-    v.section || v.kinds.length ? kb.diff(from, to, { ...(v.section ? { section: v.section } : {}), ...(v.kinds.length ? { kinds: v.kinds } : {}) }) : all;
-  const c = all.counts;
+  // a section scopes every part of the page (counts, renumbering, examples, glossary); the kinds only the list of changes
+  const scoped = v.section ? kb.diff(from, to, { section: v.section }) : all;
+  const d: EditionDiff = v.kinds.length ? kb.diff(from, to, { ...(v.section ? { section: v.section } : {}), kinds: v.kinds }) : scoped;
+  const c = scoped.counts;
   const titles = new Map(all.sections.map((s) => [s.section, s.title]));
   const shown = d.changes.slice(0, MAX_DIFF_CHANGES);
   const groups: Array<{ section: string; changes: RuleChange[] }> = [];
@@ -93,9 +94,9 @@ export function diffPage(kb: KnowledgeBase, from: EditionInfo, to: EditionInfo, 
     if (groups.at(-1)?.section !== ch.section) groups.push({ section: ch.section, changes: [] });
     groups.at(-1)!.changes.push(ch);
   }
-  const renumbering = summarizeRenumbering(all.renumbering);
+  const renumbering = summarizeRenumbering(scoped.renumbering);
   const base = `/diff/${encodeURIComponent(fromArg)}/${encodeURIComponent(toArg)}`;
-  const counts = html`<dl class="counts">
+  const counts = html`${v.section ? html`<p class="scope">Counts, renumbering, examples and glossary entries of section ${v.section} only (<a href="${base}">the whole release</a>).</p>` : null}<dl class="counts">
 <div><dt>Changed rules</dt><dd>${c.total}</dd></div>
 <div><dt>Added</dt><dd>${c.added}</dd></div>
 <div><dt>Removed</dt><dd>${c.removed}</dd></div>
@@ -103,7 +104,7 @@ export function diffPage(kb: KnowledgeBase, from: EditionInfo, to: EditionInfo, 
 <div><dt>Reference updates</dt><dd>${c.references}</dd></div>
 <div><dt>Renumbered</dt><dd>${c.renumbered}</dd></div>
 <div><dt>Typography only</dt><dd>${c.typography}</dd></div>
-<div><dt>Glossary entries</dt><dd>${all.glossary.length}</dd></div>
+<div><dt>Glossary entries</dt><dd>${scoped.glossary.length}</dd></div>
 </dl>`;
   const filters = html`<form class="filters" method="get" action="${base}" data-diff-filters>
 <div><label for="f-section">Section</label>
@@ -148,8 +149,8 @@ ${g.changes.map((ch) => change(ch, fromArg, toArg))}</section>`,
 ${shown.length === 0 ? html`<p>No change matches these filters.</p>` : null}
 </section>
 ${
-  all.examples.length
-    ? html`<section aria-labelledby="ex-h"><h2 id="ex-h">Example changes</h2>${all.examples.map(
+  scoped.examples.length
+    ? html`<section aria-labelledby="ex-h"><h2 id="ex-h">Example changes</h2>${scoped.examples.map(
         (x) => html`<article class="example-change"><h3><a href="${rulePath(toArg, x.number)}">${x.number}</a></h3>
 ${x.before.filter((t) => !x.after.includes(t)).map((t) => html`<p><del>Example: ${t}</del></p>`)}
 ${x.after.filter((t) => !x.before.includes(t)).map((t) => html`<p><ins>Example: ${t}</ins></p>`)}</article>`,
@@ -157,8 +158,8 @@ ${x.after.filter((t) => !x.before.includes(t)).map((t) => html`<p><ins>Example: 
     : null
 }
 ${
-  all.glossary.length
-    ? html`<section aria-labelledby="gl-h"><h2 id="gl-h">Glossary changes</h2><dl class="glossary-changes">${all.glossary.map(
+  scoped.glossary.length
+    ? html`<section aria-labelledby="gl-h"><h2 id="gl-h">Glossary changes${v.section ? ` citing ${v.section}` : ''}</h2><dl class="glossary-changes">${scoped.glossary.map(
         (
           g,
         ) => html`<div><dt>${g.term} <span class="badge ${g.before === null ? 'added' : g.after === null ? 'removed' : 'substantive'}">${g.before === null ? 'added' : g.after === null ? 'removed' : 'changed'}</span></dt>
