@@ -221,3 +221,22 @@ test('judge paths: an old number to its new one; the latest diff to the previous
   await accessible(p);
   await done();
 });
+
+test('phones: no horizontal scroll at 360 px on home, an edition, a rule, the diffs; a tapped glossary word shows its definition in place', async () => {
+  const { page, done } = await open('/', 360);
+  for (const path of ['/', '/cr/2021-06-18', '/cr/2021-07-23/702.19', '/diff/2008-10-01/2021-07-23', '/diff']) {
+    await page.goto(`${srv.url}${path}`);
+    await fits(page);
+  }
+  await page.goto(`${srv.url}/cr/2021-07-23/702.19`);
+  const before = await page.evaluate<number>('window.scrollY');
+  await page
+    .locator('a.term', { hasText: /^trample$/i })
+    .first()
+    .click();
+  await page.locator('#term-tip').waitFor({ state: 'visible' });
+  assert.match((await page.locator('#term-tip').textContent()) ?? '', /excess combat damage/);
+  assert.equal(await page.evaluate<number>('window.scrollY'), before, 'no jump to the glossary box');
+  assert.doesNotMatch(page.url(), /#g-/);
+  await done();
+});

@@ -56,6 +56,15 @@ function tooltips(): void {
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape') hide();
   });
+  // a tap (phones have no hover) shows the definition in place instead of jumping to the glossary box
+  document.addEventListener('click', (e) => {
+    const t = termOf(e.target);
+    if (t) {
+      // (a tap also sends mouseover and focus, which showed it already: a click never toggles it off)
+      e.preventDefault();
+      show(t);
+    } else if (!(e.target instanceof Node && tip.contains(e.target))) hide();
+  });
 }
 
 /** Search as you type: the results list is replaced by the server's live fragment (prefix search). */
