@@ -240,3 +240,13 @@ test('phones: no horizontal scroll at 360 px on home, an edition, a rule, the di
   assert.doesNotMatch(page.url(), /#g-/);
   await done();
 });
+
+test('long pages: #R70219b opens #702.19b; keys p, n and u follow the rule navigation at the top of the page', async () => {
+  const { page, done } = await open('/cr/2021-07-23/702.19#R70219b');
+  await page.waitForURL(/#702\.19b$/);
+  assert.equal(await page.locator('nav.prevnext.top a[rel=up]').getAttribute('href'), '/cr/2021-07-23/702');
+  assert.match((await page.locator('p.keys').textContent()) ?? '', /n next rule/);
+  await Promise.all([page.waitForURL(/\/cr\/2021-07-23\/704\.5$/), page.keyboard.press('n')]);
+  await Promise.all([page.waitForURL(/\/cr\/2021-07-23\/702\.19$/), page.keyboard.press('p')]);
+  await done();
+});

@@ -149,6 +149,37 @@ function diffFilters(form: HTMLFormElement): void {
   });
 }
 
+/** Rule pages: p, n and u follow the page's previous, next and up links (documented on the page). */
+function ruleKeys(): void {
+  const keys = new Map([
+    ['p', 'prev'],
+    ['n', 'next'],
+    ['u', 'up'],
+  ]);
+  document.addEventListener('keydown', (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+    if (e.target instanceof HTMLElement && e.target.closest('input, textarea, select, [contenteditable]')) return;
+    const rel = keys.get(e.key);
+    const a = rel ? document.querySelector<HTMLAnchorElement>(`nav.prevnext a[rel=${rel}]`) : null;
+    if (a) location.assign(a.href);
+  });
+}
+
+/** The citation form other tools use (#R70219b, #R702) opens the rule's own anchor (#702.19b). */
+function shortAnchors(): void {
+  const follow = (): void => {
+    const m = /^#R(\d{3})(\d*)([a-z]?)$/.exec(location.hash);
+    if (!m) return;
+    const id = m[2] ? `${m[1]}.${m[2]}${m[3]}` : m[1]!;
+    history.replaceState(null, '', `#${id}`);
+    document.getElementById(id)?.scrollIntoView();
+  };
+  follow();
+  window.addEventListener('hashchange', follow);
+}
+
 tooltips();
+ruleKeys();
+shortAnchors();
 for (const f of document.querySelectorAll<HTMLFormElement>('form[data-live-search]')) liveSearch(f);
 for (const f of document.querySelectorAll<HTMLFormElement>('form[data-diff-filters]')) diffFilters(f);
