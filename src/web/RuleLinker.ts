@@ -1,7 +1,7 @@
 import type { GlossaryRecord, TextRefRecord } from '../core/records.js';
 import { numberLevel, parentNumber } from '../core/ruleNumber.js';
 import type { KnowledgeBase } from '../query/KnowledgeBase.js';
-import { html, type Html } from './html.js';
+import { emphasized, html, type Html } from './html.js';
 
 /** Path of a rule page: a subrule opens its rule's page at its anchor (the rule around it gives context). */
 export function rulePath(edition: string, number: string): string {
@@ -53,7 +53,7 @@ export class RuleLinker {
     const out: Array<Html | string> = [];
     let at = 0;
     for (const s of spans) {
-      out.push(text.slice(at, s.start));
+      out.push(emphasized(text.slice(at, s.start)));
       const words = text.slice(s.start, s.end);
       if (s.ref) out.push(this.refLink(s.ref, words));
       else {
@@ -63,7 +63,7 @@ export class RuleLinker {
       }
       at = s.end;
     }
-    out.push(text.slice(at));
+    out.push(emphasized(text.slice(at)));
     return html`${out}`;
   }
 
@@ -90,10 +90,10 @@ export class RuleLinker {
     let at = 0;
     for (const r of refs) {
       if (r.start < at || r.end > text.length) continue;
-      out.push(text.slice(at, r.start), this.refLink(r, text.slice(r.start, r.end)));
+      out.push(emphasized(text.slice(at, r.start)), this.refLink(r, text.slice(r.start, r.end)));
       at = r.end;
     }
-    out.push(text.slice(at));
+    out.push(emphasized(text.slice(at)));
     return html`${out}`;
   }
 }

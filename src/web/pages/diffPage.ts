@@ -2,7 +2,7 @@ import type { EditionInfo } from '../../core/records.js';
 import type { ChangeKind, DiffSegment, EditionDiff, KnowledgeBase, RuleChange } from '../../query/KnowledgeBase.js';
 import { neighbourReleases } from '../../query/releaseList.js';
 import { summarizeRenumbering } from '../../query/summarizeRenumbering.js';
-import { html, type Html } from '../html.js';
+import { emphasized, html, type Html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';
 import { rulePath } from '../RuleLinker.js';
 import { editionOptions } from './tocPage.js';
@@ -30,11 +30,11 @@ export interface DiffView {
 
 /** Word segments as one text: deletions struck, insertions underlined. */
 export function inlineSegments(segs: readonly DiffSegment[]): Html {
-  return html`${segs.map((s) => (s.op === 'equal' ? s.text : s.op === 'insert' ? html`<ins>${s.text}</ins>` : html`<del>${s.text}</del>`))}`;
+  return html`${segs.map((s) => (s.op === 'equal' ? emphasized(s.text) : s.op === 'insert' ? html`<ins>${emphasized(s.text)}</ins>` : html`<del>${emphasized(s.text)}</del>`))}`;
 }
 
 function sideSegments(segs: readonly DiffSegment[], keep: 'insert' | 'delete'): Html {
-  return html`${segs.map((s) => (s.op === 'equal' ? s.text : s.op !== keep ? null : keep === 'insert' ? html`<ins>${s.text}</ins>` : html`<del>${s.text}</del>`))}`;
+  return html`${segs.map((s) => (s.op === 'equal' ? emphasized(s.text) : s.op !== keep ? null : keep === 'insert' ? html`<ins>${emphasized(s.text)}</ins>` : html`<del>${emphasized(s.text)}</del>`))}`;
 }
 
 function change(c: RuleChange, fromArg: string, toArg: string): Html {
@@ -47,9 +47,9 @@ function change(c: RuleChange, fromArg: string, toArg: string): Html {
   if (a && b && (!c.segments || c.textChange === 'none')) {
     return html`<article class="change" data-section="${c.section}" data-kinds="${c.kinds.join(' ')}">${head}<p>${c.segments ? inlineSegments(c.segments) : a.text}</p></article>\n`;
   }
-  const inline = c.segments ? inlineSegments(c.segments) : !a ? html`<del>${b!.text}</del>` : html`<ins>${a.text}</ins>`;
-  const before = c.segments ? sideSegments(c.segments, 'delete') : b ? html`<del>${b.text}</del>` : null;
-  const after = c.segments ? sideSegments(c.segments, 'insert') : a ? html`<ins>${a.text}</ins>` : null;
+  const inline = c.segments ? inlineSegments(c.segments) : !a ? html`<del>${emphasized(b!.text)}</del>` : html`<ins>${emphasized(a.text)}</ins>`;
+  const before = c.segments ? sideSegments(c.segments, 'delete') : b ? html`<del>${emphasized(b.text)}</del>` : null;
+  const after = c.segments ? sideSegments(c.segments, 'insert') : a ? html`<ins>${emphasized(a.text)}</ins>` : null;
   return html`<article class="change" data-section="${c.section}" data-kinds="${c.kinds.join(' ')}">${head}
 <p class="inline">${inline}</p>
 <div class="side"><div class="before"><span class="side-label">Before<span class="visually-hidden">:</span></span> ${before ?? html`<em>(not in this edition)</em>`}</div><div class="after"><span class="side-label">After<span class="visually-hidden">:</span></span> ${after ?? html`<em>(not in this edition)</em>`}</div></div>

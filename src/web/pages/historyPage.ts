@@ -2,7 +2,7 @@ import type { EditionInfo } from '../../core/records.js';
 import { sectionOf } from '../../core/ruleNumber.js';
 import { capitalize, historyStepWords } from '../../query/chatText.js';
 import type { HistoryStep, KnowledgeBase, RuleHistoryAnswer } from '../../query/KnowledgeBase.js';
-import { html, type Html } from '../html.js';
+import { emphasized, html, type Html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';
 import { rulePath } from '../RuleLinker.js';
 import { inlineSegments } from './diffPage.js';
@@ -25,7 +25,7 @@ export function historyPage(kb: KnowledgeBase, edition: EditionInfo, number: str
       continue;
     }
     flush();
-    const text = s.segments && s.change === 'changed' ? inlineSegments(s.segments) : s.text;
+    const text = s.segments && s.change === 'changed' ? inlineSegments(s.segments) : emphasized(s.text);
     const prev = h.steps[i - 1];
     const diff = prev
       ? html` · <a class="step-diff" href="/diff/${prev.date}/${s.date}?section=${sectionOf(s.number)}">what changed in ${sectionOf(s.number)}, ${prev.date} → ${s.date}</a>`
