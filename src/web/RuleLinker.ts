@@ -33,8 +33,8 @@ export class RuleLinker {
     private readonly edition: string,
   ) {}
 
-  /** A text with its references (stored, by text id) and glossary terms linked. */
-  text(text: string, textId: number, skip?: GlossaryRecord): Html {
+  /** A text with its references (stored, by text id) and glossary terms linked; `where` is the rule the text is of (a term's sense may depend on it). */
+  text(text: string, textId: number, skip?: GlossaryRecord, where?: string): Html {
     const refs = this.kb.refsOfTexts([textId]).get(textId) ?? [];
     const spans: Array<{ start: number; end: number; ref?: TextRefRecord; term?: GlossaryRecord }> = [];
     let last = -1;
@@ -43,7 +43,7 @@ export class RuleLinker {
       spans.push({ start: r.start, end: r.end, ref: r });
       last = r.end;
     }
-    for (const m of this.kb.glossaryMentions(this.editionId, text, skip)) {
+    for (const m of this.kb.glossaryMentions(this.editionId, text, skip, where)) {
       // each term is linked once a page, where it is first used: more would bury the text in underlines
       if (this.used.has(m.entry.term)) continue;
       if (spans.some((s) => s.start < m.end && m.start < s.end)) continue;
