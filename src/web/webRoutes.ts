@@ -4,6 +4,7 @@ import { currentPlace, formerNumber } from '../query/currentPlace.js';
 import { countArg, oneParam, ruleNumberArg, scopeArg } from '../query/edgeArgs.js';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_OFFSET, type ChangeKind, type KnowledgeBase } from '../query/KnowledgeBase.js';
 import { QueryError } from '../query/QueryError.js';
+import { staleData, type KnownEdition } from '../query/knownEditions.js';
 import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from '../http/ResponseCache.js';
 import type { Assets } from './Assets.js';
 import { layout, type PageSpec } from './layout.js';
@@ -26,6 +27,8 @@ export interface WebOptions {
   /** Base of canonical URLs; never taken from request headers. */
   publicUrl: () => string;
   assets: Assets;
+  /** Editions the sources manifest knows (stored or not): pages say when the database lacks newer ones. */
+  known?: readonly KnownEdition[];
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -56,25 +59,37 @@ function diffView(req: Request): DiffView {
 export function webRoutes(opts: WebOptions): Router {
   const { cache } = opts;
   const router = Router();
-  const ctx = () => ({ assets: opts.assets, publicUrl: opts.publicUrl() });
+  const today = () => new Date().toISOString().slice(0, 10);
+  const ctx = (kb: KnowledgeBase, asked?: string) => ({
+    assets: opts.assets,
+    publicUrl: opts.publicUrl(),
+    stale: staleData(kb, opts.known ?? [], today(), asked),
+  });
 
   const respond = (req: Request, res: Response, produce: (kb: KnowledgeBase) => Produced, suggestionPath: (s: string) => string = (s) => `/cr/latest/${s}`) => {
     const key = req.originalUrl;
     const hit = cache?.get(key);
     if (hit) return sendCached(req, res, hit);
     let entry: CachedResponse;
+    const kb = opts.kb();
+    // the date a page asked for (/cr/2026-01-01, ?edition=…, /diff/…/2026-01-01): said when a newer known edition was in force
+    const asked = [req.params.edition, req.params.to, (req.query as Record<string, unknown>).edition].find(
+      (x): x is string => typeof x === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(x),
+    );
     try {
-      const p = produce(opts.kb());
+      const p = produce(kb);
       if ('redirect' in p) {
         res.set('Cache-Control', SHORT).redirect(302, p.redirect);
         return;
       }
-      const body = 'page' in p ? layout(ctx(), p.page) : p.fragment;
+      const c = ctx(kb, asked);
+      const body = 'page' in p ? layout(c, p.page) : p.fragment;
       const status = 'status' in p && p.status !== undefined ? p.status : 200;
-      entry = { status, contentType: HTML, body, etag: etagOf(body), cacheControl: status !== 200 ? ERROR : p.exact ? IMMUTABLE : SHORT };
+      // a page saying the database is behind changes once it is updated: never immutable
+      entry = { status, contentType: HTML, body, etag: etagOf(body), cacheControl: status !== 200 ? ERROR : p.exact && !c.stale ? IMMUTABLE : SHORT };
     } catch (e) {
       if (!(e instanceof QueryError)) throw e;
-      const body = layout(ctx(), errorPage(e, suggestionPath));
+      const body = layout(ctx(kb, asked), errorPage(e, suggestionPath));
       entry = { status: e.code === 'NOT_FOUND' ? 404 : 400, contentType: HTML, body, etag: etagOf(body), cacheControl: ERROR };
     }
     return sendCached(req, res, cache?.set(key, entry) ?? entry);

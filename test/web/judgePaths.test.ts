@@ -1,5 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { IMMUTABLE } from '../../src/http/ResponseCache.js';
 import { fixtureServer } from '../server/helpers.js';
 
 // Issue 23, the judge's paths, over HTTP: from an old number, a release or a section to the right page.
@@ -62,4 +63,31 @@ test('a section-scoped diff page is scoped in its counts and renumbering too, an
   assert.match(text(scoped.body), /Counts, renumbering, examples and glossary entries of section 702 only/);
   const ids = [...all.body.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
   assert.equal(ids.length, new Set(ids).size);
+});
+
+test('stale data said plainly: every page names the newest known edition that is not stored, and crkb update', async () => {
+  const known = [
+    { effectiveDate: '2021-07-23', setCode: 'AFR', setName: null },
+    { effectiveDate: '2022-01-01', setCode: null, setName: null },
+    { effectiveDate: '2022-02-18', setCode: 'NEO', setName: 'Kamigawa: Neon Dynasty' },
+  ];
+  const behind = await fixtureServer({ knownEditions: known }, true);
+  try {
+    for (const path of ['/', '/cr/2021-06-18/702.19', '/diff', '/search?q=trample']) {
+      const res = await fetch(`${behind.url}${path}`);
+      const body = text(await res.text());
+      assert.match(
+        body,
+        /The newest edition known is 2022-02-18 — Kamigawa: Neon Dynasty \(NEO\); it is not stored here \(2 editions after 2021-07-23[^)]*\)\. Run crkb update/,
+        path,
+      );
+      assert.notEqual(res.headers.get('cache-control'), IMMUTABLE, path);
+    }
+    const asked = text(await (await fetch(`${behind.url}/cr/2022-01-20`)).text());
+    assert.match(asked, /The edition in force on the date asked for was 2022-01-01, which is not stored/);
+  } finally {
+    await behind.close();
+  }
+  // up to date (the default server knows no newer edition): no notice
+  assert.doesNotMatch((await page('/')).body, /Newer rules exist/);
 });

@@ -27,10 +27,13 @@ export function rulePage(kb: KnowledgeBase, edition: EditionInfo, arg: string, r
   const depth0 = numberDepth(rule.number);
   const body = (r: RuleRecord): Html => {
     const level = numberDepth(r.number) - depth0;
-    const examples = kb.examples(r).map((x, i) => html`<p class="example"><span class="label">Example:</span> ${linker.text(x, r.exampleIds[i]!, undefined, r.number)}</p>`);
+    const examples = kb
+      .examples(r)
+      .map((x, i) => html`<p class="example"><span class="label">Example:</span> ${linker.text(x, r.exampleIds[i]!, undefined, r.number)}</p>`);
     let head: Html | null;
     if (r === rule) head = isTitle(r) ? null : html`<p>${linker.text(r.text, r.textId, undefined, r.number)}</p>`;
-    else if (r.kind !== 'subrule' && isTitle(r)) head = html`<h2><a class="num" href="#${r.number}">${r.number}</a> ${linker.text(r.text, r.textId, undefined, r.number)}</h2>`;
+    else if (r.kind !== 'subrule' && isTitle(r))
+      head = html`<h2><a class="num" href="#${r.number}">${r.number}</a> ${linker.text(r.text, r.textId, undefined, r.number)}</h2>`;
     else head = html`<p><a class="num" href="#${r.number}">${r.number}</a> ${linker.text(r.text, r.textId, undefined, r.number)}</p>`;
     return html`<div class="rule level-${level}" id="${r.number}">${head}${examples}</div>\n`;
   };
