@@ -191,12 +191,19 @@ test('history page: the timeline across renumbering; accessible at 360 px', asyn
   await done();
 });
 
-test('GraphiQL renders its editor from local files and runs a query', async () => {
+test('GraphiQL renders its editor from local files and runs a query; it and /docs/api are accessible, light and dark', async () => {
   const { page, done } = await open('/graphql');
   await page.locator('.graphiql-query-editor .CodeMirror').waitFor();
   await page.locator('.graphiql-execute-button').click();
   await page.locator('.result-window', { hasText: '702.19b' }).waitFor();
   assert.match((await page.locator('.result-window').textContent()) ?? '', /"effectiveDate": "2021-07-23"/);
+  await accessible(page);
+  // the dark theme (the system's) and the API reference, light and dark
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await accessible(page);
+  await page.goto(`${srv.url}/docs/api`);
+  await accessible(page);
+  await page.emulateMedia({ colorScheme: 'light' });
   await accessible(page);
   await done();
 });
@@ -206,6 +213,7 @@ test('judge paths: an old number to its new one; the latest diff to the previous
   const page = await context.newPage();
   const res = await page.goto(`${srv.url}/cr/latest/706.10`);
   assert.equal(res?.status(), 404);
+  await accessible(page);
   await Promise.all([page.waitForURL(/\/cr\/latest\/707\.10$/), page.locator('p.moved a', { hasText: '707.10' }).first().click()]);
   assert.match((await page.locator('h1').textContent()) ?? '', /707\.10/);
   await page.close();
@@ -224,9 +232,11 @@ test('judge paths: an old number to its new one; the latest diff to the previous
 
 test('phones: no horizontal scroll at 360 px on home, an edition, a rule, the diffs; a tapped glossary word shows its definition in place', async () => {
   const { page, done } = await open('/', 360);
-  for (const path of ['/', '/cr/2021-06-18', '/cr/2021-07-23/702.19', '/diff/2008-10-01/2021-07-23', '/diff']) {
+  for (const path of ['/', '/cr/2021-06-18', '/cr/2021-07-23/702.19', '/diff/2008-10-01/2021-07-23', '/diff', '/cr/2021-07-23/glossary']) {
     await page.goto(`${srv.url}${path}`);
     await fits(page);
+    // the page kinds no other test checks: an edition, the diffs index, the glossary
+    if (['/cr/2021-06-18', '/diff', '/cr/2021-07-23/glossary'].includes(path)) await accessible(page);
   }
   await page.goto(`${srv.url}/cr/2021-07-23/702.19`);
   const before = await page.evaluate<number>('window.scrollY');
