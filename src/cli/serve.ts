@@ -1,13 +1,27 @@
 import cluster from 'node:cluster';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONNECTION_LIMITS } from '../server/listen.js';
 import { supervise, type SupervisorTimings } from '../server/supervise.js';
 import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 import { existingDbFile } from './withKb.js';
+import { projectRoot } from '../core/projectFiles.js';
+import type { KnownEdition } from '../query/knownEditions.js';
+
+/** The CR editions data/sources.json knows, for the pages' notice of newer rules (none without the file). */
+async function knownFromManifest(): Promise<KnownEdition[]> {
+  const file = join(projectRoot(), 'data', 'sources.json');
+  if (!existsSync(file)) return [];
+  // (loaded here, in a server process only: the supervisor never reads it)
+  const { readManifest } = await import('../../ingest/store/sources.js');
+  return readManifest(file)
+    .editions.filter((e) => e.family === 'cr')
+    .map(({ effectiveDate, setCode, setName }) => ({ effectiveDate, setCode, setName }));
+}
 
 export const usage = `Usage: crkb serve [--db FILE] [--port 4000] [--host 127.0.0.1] [--public-url URL] [--workers N]
 
@@ -142,6 +156,7 @@ async function serverProcess(file: string, port: number, host: string, publicArg
       dbFile: file,
       publicUrl: () => (publicArg ?? url).replace(/\/$/, ''),
       maxDownloads: fromEnv('CRKB_MAX_DOWNLOADS', 16),
+      knownEditions: await knownFromManifest(),
     });
   } catch (e) {
     if (!(e instanceof DbRefused)) throw e;

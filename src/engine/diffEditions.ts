@@ -1,3 +1,4 @@
+import { extractReferences } from '../core/references.js';
 import { inScope, sectionOf } from '../core/ruleNumber.js';
 import { termKey } from '../core/termKey.js';
 import { compareTexts, textClass } from './compareRule.js';
@@ -216,33 +217,67 @@ export function diffPaired(e: PairedEditions, opts: DiffOptions = {}): EditionDi
   const withSegments = opts.segments ?? true;
   const { resolveFrom, resolveTo } = e;
   const { changes, examples, renumbering } = ruleChanges(e, withSegments);
+  // each section once, in document order: a removed rule stands where it stood in `from`, under its old
+  // section, which a far diff's renumbering may have moved (Magic 2010: 106 → 406 → 106); stable within a section
+  const ordered = inSectionOrder(changes) ? changes : [...changes].sort((a, b) => sectionOrder(a.section, b.section));
+  const counted = new Map<string, number>();
+  for (const c of ordered) counted.set(c.section, (counted.get(c.section) ?? 0) + 1);
+  const titles = e.titles([...counted.keys()].filter((s) => SECTION.test(s)));
+  const full: EditionDiff = {
+    from: e.from,
+    to: e.to,
+    changes: ordered,
+    sections: [...counted].map(([section, n]) => ({ section, title: titles.get(section) ?? null, changes: n })),
+    counts: countChanges(ordered),
+    renumbering,
+    examples,
+    glossary: e.glossary ? diffGlossary(e.glossary, withSegments, resolveFrom, resolveTo, e.targetTitles) : [],
+  };
+  return narrowDiff(full, opts);
+}
 
-  let kept = changes;
-  if (opts.section !== undefined) {
-    const s = opts.section;
-    kept = kept.filter((c) => inScope(c.after?.number ?? '', s) || inScope(c.before?.number ?? '', s));
-  }
+/**
+ * A diff narrowed to a scope (a part "7", section "702" or rule "702.19" and its subrules) in every part: rule
+ * changes, sections, counts, renumbering, examples and the glossary entries citing the scope; and to kinds of change.
+ */
+export function narrowDiff(d: EditionDiff, opts: Pick<DiffOptions, 'section' | 'kinds'>): EditionDiff {
+  const s = opts.section;
+  if (s === undefined && !opts.kinds) return d;
+  let kept = d.changes;
+  if (s !== undefined) kept = kept.filter((c) => inScope(c.after?.number ?? '', s) || inScope(c.before?.number ?? '', s));
   if (opts.kinds) {
     const ks = new Set(opts.kinds);
     kept = kept.filter((c) => c.kinds.some((k) => ks.has(k)));
   }
-
-  const counts = countChanges(kept);
-  const bySection = new Map<string, number>();
-  for (const c of kept) bySection.set(c.section, (bySection.get(c.section) ?? 0) + 1);
-  const titles = e.titles([...bySection.keys()].filter((s) => SECTION.test(s)));
-  const sections = [...bySection].map(([section, n]) => ({ section, title: titles.get(section) ?? null, changes: n }));
-
+  const counted = new Map<string, number>();
+  for (const c of kept) counted.set(c.section, (counted.get(c.section) ?? 0) + 1);
+  const titles = new Map(d.sections.map((x) => [x.section, x.title]));
   return {
-    from: e.from,
-    to: e.to,
+    ...d,
     changes: kept,
-    sections,
-    counts,
-    renumbering: opts.section === undefined ? renumbering : renumbering.filter((r) => inScope(r.from, opts.section!) || inScope(r.to, opts.section!)),
-    examples: opts.section === undefined ? examples : examples.filter((x) => inScope(x.number, opts.section!)),
-    glossary: e.glossary ? diffGlossary(e.glossary, withSegments, resolveFrom, resolveTo, e.targetTitles) : [],
+    sections: [...counted].map(([section, n]) => ({ section, title: titles.get(section) ?? null, changes: n })),
+    counts: countChanges(kept),
+    renumbering: s === undefined ? d.renumbering : d.renumbering.filter((r) => inScope(r.from, s) || inScope(r.to, s)),
+    examples: s === undefined ? d.examples : d.examples.filter((x) => inScope(x.number, s)),
+    glossary: scopeGlossary(d.glossary, s),
   };
+}
+
+/** Sections in document order: "1" (a part) < "100" < "702" < "905" (numbers of different length by length). */
+function sectionOrder(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+function inSectionOrder(changes: readonly RuleChange[]): boolean {
+  for (let k = 1; k < changes.length; k++) if (sectionOrder(changes[k - 1]!.section, changes[k]!.section) > 0) return false;
+  return true;
+}
+
+/** Glossary changes of a scoped diff: the entries whose definition (before or after) cites a rule in the scope. */
+function scopeGlossary(changes: GlossaryChange[], scope: string | undefined): GlossaryChange[] {
+  if (scope === undefined) return changes;
+  const cites = (t: string | null) => t !== null && extractReferences(t).some((r) => inScope(r.target, scope) || inScope(scope, r.target));
+  return changes.filter((g) => cites(g.before) || cites(g.after));
 }
 
 /** Every rule change of two paired editions (`to` order, a removed rule where it stood), changed examples, and renumberings. */

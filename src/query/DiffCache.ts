@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { EditionInfo } from '../core/records.js';
 import type { Snapshot } from '../db/Snapshot.js';
-import type { ChangeKind, EditionDiff } from '../engine/diffEditions.js';
+import { narrowDiff, type ChangeKind, type EditionDiff } from '../engine/diffEditions.js';
 import { loadDiff } from '../engine/loadDiff.js';
 
 /** Options of a diff. */
@@ -39,10 +39,14 @@ export class DiffCache {
 
   /** Changes between two editions (any two; `from` may be later than `to`). */
   diff(from: EditionInfo, to: EditionInfo, opts: DiffQuery = {}): EditionDiff {
-    const key = JSON.stringify([from.id, to.id, opts.section ?? '', opts.kinds ?? [], opts.segments ?? true, opts.rulesOnly ?? false]);
+    const { section, kinds, ...whole } = opts;
+    // a scoped or filtered diff is narrowed from the whole one (cached), which costs a filter, not a diff
+    if (section !== undefined || kinds !== undefined)
+      return narrowDiff(this.diff(from, to, whole), { ...(section !== undefined ? { section } : {}), ...(kinds !== undefined ? { kinds } : {}) });
+    const key = JSON.stringify([from.id, to.id, whole.segments ?? true, whole.rulesOnly ?? false]);
     const hit = this.diffs.get(key);
     if (hit) return hit;
-    const d = loadDiff(this.snapshot, from, to, opts);
+    const d = loadDiff(this.snapshot, from, to, whole);
     this.diffs.set(key, d);
     return d;
   }

@@ -1,4 +1,5 @@
 import type { GlossaryRecord } from '../core/records.js';
+import { extractReferences } from '../core/references.js';
 import { termKey } from '../core/termKey.js';
 
 /** A glossary term used in a text: where it reads, and the entry it names. */
@@ -22,6 +23,8 @@ export class GlossaryMatcher {
   private readonly terms = new Map<string, GlossaryRecord>();
   /** The first n words of every term ("attacking", "attacking creature"): where a longer match may still start. */
   private readonly prefixes = new Set<string>();
+  /** Terms whose sense belongs to multiplayer or casual play (their definitions cite rules of parts 8 and 9 only), with those parts. */
+  private readonly senses = new Map<GlossaryRecord, Set<string>>();
 
   constructor(entries: readonly GlossaryRecord[]) {
     for (const g of entries) {
@@ -31,6 +34,8 @@ export class GlossaryMatcher {
       // one- and two-letter terms read as ordinary words
       if (key.length <= 2 || words.length > MAX_WORDS || this.terms.has(key)) continue;
       this.terms.set(key, g);
+      const parts = new Set(extractReferences(g.definition).map((r) => r.target.charAt(0)));
+      if (parts.size > 0 && [...parts].every((p) => p === '8' || p === '9')) this.senses.set(g, parts);
       for (let n = 1; n < words.length; n++) this.prefixes.add(words.slice(0, n).join(' '));
     }
   }
@@ -42,8 +47,13 @@ export class GlossaryMatcher {
     return this.terms.get(key.slice(0, -1)) ?? (key.endsWith('es') ? this.terms.get(key.slice(0, -2)) : undefined);
   }
 
-  /** The terms used in a text, in text order; `skip` leaves out one entry (a definition does not cite itself). */
-  mentions(text: string, skip?: GlossaryRecord): GlossaryMention[] {
+  /**
+   * The terms used in a text, in text order; `skip` leaves out one entry (a definition does not cite itself). A term
+   * of multiplayer or casual play ("Variant": "…the style of a multiplayer game. See rule 800.2") is found only in the
+   * text of a rule (`where`) of the parts its definition cites: elsewhere the word has its everyday sense ("a variant
+   * of trample", 702.19c).
+   */
+  mentions(text: string, skip?: GlossaryRecord, where?: string): GlossaryMention[] {
     const words = [...text.matchAll(WORD_RE)].map((m) => ({ start: m.index, end: m.index + m[0].length, key: termKey(m[0]) }));
     const out: GlossaryMention[] = [];
     const seen = new Set<GlossaryRecord>();
@@ -59,6 +69,8 @@ export class GlossaryMatcher {
         if (entry) found = { n, entry };
         if (!this.prefixes.has(key)) break;
       }
+      const sense = found ? this.senses.get(found.entry) : undefined;
+      if (found && sense && !(where !== undefined && sense.has(where.charAt(0)))) found = null;
       if (found && found.entry !== skip && !seen.has(found.entry)) {
         seen.add(found.entry);
         out.push({ start: words[i]!.start, end: words[i + found.n - 1]!.end, entry: found.entry });

@@ -291,14 +291,14 @@ export class KnowledgeBase {
     return this.snapshot.glossary(editionId);
   }
 
-  /** Glossary terms of an edition used in a text (see GlossaryMatcher); `skip` leaves out one entry. */
-  glossaryMentions(editionId: number, text: string, skip?: GlossaryRecord): GlossaryMention[] {
+  /** Glossary terms of an edition used in a text (see GlossaryMatcher); `skip` leaves out one entry; `where` is the rule the text is of. */
+  glossaryMentions(editionId: number, text: string, skip?: GlossaryRecord, where?: string): GlossaryMention[] {
     let m = this.matchers.get(editionId);
     if (!m) {
       m = new GlossaryMatcher(this.glossary(editionId));
       this.matchers.set(editionId, m);
     }
-    return m.mentions(text, skip);
+    return m.mentions(text, skip, where);
   }
 
   /** Keyword abilities and actions of an edition (see core/keywords). */

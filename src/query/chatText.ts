@@ -1,4 +1,5 @@
 import { escapeSnippet } from '../core/escapeHtml.js';
+import { stripItalics } from '../core/italics.js';
 import type { RuleRecord, SearchHitRecord } from '../core/records.js';
 import { ruleLabel } from '../core/ruleNumber.js';
 import { textClass, type TextClass } from '../engine/compareRule.js';
@@ -91,11 +92,18 @@ function lines(a: LookupAnswer, md: boolean, examplesOf: (r: RuleRecord) => stri
         : `Nothing found for "${a.query}" in the ${a.edition.effectiveDate} edition.`,
     );
   if (a.duplicated) add(md ? `*${esc(duplicateNote(a))}*` : duplicateNote(a));
-  for (const g of a.glossary) add(md ? `**${esc(g.term)}**: ${esc(g.definition.replace(/\n/g, ' '))}` : `${g.term}: ${g.definition.replace(/\n/g, ' ')}`);
+  for (const g of a.glossary) {
+    const def = stripItalics(g.definition).replace(/\n/g, ' ');
+    add(md ? `**${esc(g.term)}**: ${esc(def)}` : `${g.term}: ${def}`);
+  }
   for (const r of a.rules) {
-    add(md ? `**${ruleLabel(r)}** ${esc(r.text)}` : `${ruleLabel(r)} ${r.text}`, r.number);
-    if (a.example) add(md ? `> *Example ${a.example.index}:* ${esc(a.example.text)}` : `  Example ${a.example.index}: ${a.example.text}`, r.number);
-    else if (opts.examples) for (const e of examplesOf(r)) add(md ? `> *Example:* ${esc(e)}` : `  Example: ${e}`, r.number);
+    add(md ? `**${ruleLabel(r)}** ${esc(stripItalics(r.text))}` : `${ruleLabel(r)} ${stripItalics(r.text)}`, r.number);
+    if (a.example)
+      add(
+        md ? `> *Example ${a.example.index}:* ${esc(stripItalics(a.example.text))}` : `  Example ${a.example.index}: ${stripItalics(a.example.text)}`,
+        r.number,
+      );
+    else if (opts.examples) for (const e of examplesOf(r).map(stripItalics)) add(md ? `> *Example:* ${esc(e)}` : `  Example: ${e}`, r.number);
   }
   if (a.suggestions.length > 0) add(`${a.kind === 'none' ? 'Did you mean' : 'Also'}: ${a.suggestions.map(esc).join(', ')}`);
   add(editionLine(a.edition.effectiveDate, md ? 'markdown' : 'text'));
@@ -254,7 +262,7 @@ export function diffLine(c: RuleChange, f: ChatFormat, maxText = Infinity): stri
   // a Markdown line may not start with "- ": it would be a list item
   else if (!c.after) head = `${md ? '−' : '-'} ${num(c.before.number)}${c.mergedInto !== undefined ? ` (merged into ${c.mergedInto})` : ''}`;
   else head = `~ ${c.renumbered ? `${num(c.before.number)} → ` : ''}${num(c.after.number)} (${changeWord(textClass(c))})`;
-  const text = oneLine(c.after?.text ?? c.before?.text ?? '', maxText);
+  const text = oneLine(stripItalics(c.after?.text ?? c.before?.text ?? ''), maxText);
   return `${head} ${md ? escapeMd(text) : text}`;
 }
 
@@ -284,7 +292,7 @@ export function historySummary(h: RuleHistory): string {
 /** A step of a rule's history as a list item: "- 2009-07-11 **702.17b.** renumbered from 502.9b, reworded", its text after a colon on request. */
 export function historyStepLine(s: HistoryStep, f: ChatFormat, withText = false): string {
   const md = f === 'markdown';
-  const text = withText ? `: ${md ? escapeMd(s.text) : s.text}` : '';
+  const text = withText ? `: ${md ? escapeMd(stripItalics(s.text)) : stripItalics(s.text)}` : '';
   return `- ${s.date} ${md ? `**${ruleLabel(s)}**` : ruleLabel(s)} ${historyStepWords(s)}${text}`;
 }
 

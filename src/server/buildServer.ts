@@ -6,6 +6,7 @@ import { discordRoutes } from '../integrations/discord/discordRoutes.js';
 import { downloadRoutes } from '../integrations/download/downloadRoutes.js';
 import { feedRoutes } from '../integrations/feeds/feedRoutes.js';
 import { openApiRoutes } from '../integrations/openapi/openApiRoutes.js';
+import type { KnownEdition } from '../query/knownEditions.js';
 import { KnowledgeBase } from '../query/KnowledgeBase.js';
 import type { CacheScope } from './ApiContext.js';
 import { GraphqlEndpoint, type GraphqlResponse } from './graphqlEndpoint.js';
@@ -26,6 +27,8 @@ import { webRoutes } from '../web/webRoutes.js';
 export interface BuildServerOptions extends WorkerServerOptions {
   /** A database file: verified first (a file crkb will not serve throws DbRefused), held open for /download. */
   dbFile?: string;
+  /** Editions the sources manifest knows: pages say when the database lacks newer ones (default none). */
+  knownEditions?: readonly KnownEdition[];
   /** An open database (tests): the server reads it, and closes it only if it opened it. */
   db?: ConstructorParameters<typeof KnowledgeBase>[0];
   /** A serialized database (a heavy worker thread's copy of an open one). */
@@ -177,7 +180,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   app.use(feedRoutes({ kb: () => kb, publicUrl }));
   app.use(downloadRoutes({ kb: () => kb, maxConcurrent: opts.maxDownloads }));
   app.use(openApiRoutes({ publicUrl }));
-  app.use(webRoutes({ kb: () => kb, cache, publicUrl, assets }));
+  app.use(webRoutes({ kb: () => kb, cache, publicUrl, assets, known: opts.knownEditions ?? [] }));
 
   app.use((req, res) => {
     sendSurfaceError(req, res, { status: 404, code: 'NOT_FOUND', message: 'no such page or endpoint; see / (the web app), /graphql and /v1/lookup' }, page);

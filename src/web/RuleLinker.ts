@@ -1,7 +1,7 @@
 import type { GlossaryRecord, TextRefRecord } from '../core/records.js';
 import { numberLevel, parentNumber } from '../core/ruleNumber.js';
 import type { KnowledgeBase } from '../query/KnowledgeBase.js';
-import { html, type Html } from './html.js';
+import { emphasized, html, type Html } from './html.js';
 
 /** Path of a rule page: a subrule opens its rule's page at its anchor (the rule around it gives context). */
 export function rulePath(edition: string, number: string): string {
@@ -33,8 +33,8 @@ export class RuleLinker {
     private readonly edition: string,
   ) {}
 
-  /** A text with its references (stored, by text id) and glossary terms linked. */
-  text(text: string, textId: number, skip?: GlossaryRecord): Html {
+  /** A text with its references (stored, by text id) and glossary terms linked; `where` is the rule the text is of (a term's sense may depend on it). */
+  text(text: string, textId: number, skip?: GlossaryRecord, where?: string): Html {
     const refs = this.kb.refsOfTexts([textId]).get(textId) ?? [];
     const spans: Array<{ start: number; end: number; ref?: TextRefRecord; term?: GlossaryRecord }> = [];
     let last = -1;
@@ -43,7 +43,7 @@ export class RuleLinker {
       spans.push({ start: r.start, end: r.end, ref: r });
       last = r.end;
     }
-    for (const m of this.kb.glossaryMentions(this.editionId, text, skip)) {
+    for (const m of this.kb.glossaryMentions(this.editionId, text, skip, where)) {
       // each term is linked once a page, where it is first used: more would bury the text in underlines
       if (this.used.has(m.entry.term)) continue;
       if (spans.some((s) => s.start < m.end && m.start < s.end)) continue;
@@ -53,7 +53,7 @@ export class RuleLinker {
     const out: Array<Html | string> = [];
     let at = 0;
     for (const s of spans) {
-      out.push(text.slice(at, s.start));
+      out.push(emphasized(text.slice(at, s.start)));
       const words = text.slice(s.start, s.end);
       if (s.ref) out.push(this.refLink(s.ref, words));
       else {
@@ -63,7 +63,7 @@ export class RuleLinker {
       }
       at = s.end;
     }
-    out.push(text.slice(at));
+    out.push(emphasized(text.slice(at)));
     return html`${out}`;
   }
 
@@ -90,10 +90,10 @@ export class RuleLinker {
     let at = 0;
     for (const r of refs) {
       if (r.start < at || r.end > text.length) continue;
-      out.push(text.slice(at, r.start), this.refLink(r, text.slice(r.start, r.end)));
+      out.push(emphasized(text.slice(at, r.start)), this.refLink(r, text.slice(r.start, r.end)));
       at = r.end;
     }
-    out.push(text.slice(at));
+    out.push(emphasized(text.slice(at)));
     return html`${out}`;
   }
 }

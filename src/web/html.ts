@@ -1,4 +1,5 @@
 import { escapeHtml } from '../core/escapeHtml.js';
+import { italicRuns } from '../core/italics.js';
 
 /** Markup that is safe to output as is: built by `html`, never from raw user text. */
 export class Html {
@@ -32,4 +33,10 @@ export function html(strings: TemplateStringsArray, ...parts: Part[]): Html {
 /** Markup from a trusted string (output of our own escaping, e.g. search snippets). */
 export function trusted(markup: string): Html {
   return new Html(markup);
+}
+
+/** Text with the source's underscore italics (_Magic_) as emphasis, the rest escaped. */
+export function emphasized(text: string): Html {
+  if (!text.includes('_')) return html`${text}`;
+  return html`${italicRuns(text).map((r) => (r.italic ? html`<em>${r.text}</em>` : r.text))}`;
 }

@@ -1,4 +1,5 @@
 import type { EditionInfo } from '../core/records.js';
+import type { KnownEdition, StaleData } from '../query/knownEditions.js';
 import type { Assets } from './Assets.js';
 import { html, type Html, type Part } from './html.js';
 
@@ -6,6 +7,8 @@ import { html, type Html, type Part } from './html.js';
 export interface PageContext {
   assets: Assets;
   publicUrl: string;
+  /** The database lacks editions the manifest knows (said on every page), or null. */
+  stale?: StaleData | null;
 }
 
 /** One page: its title, the canonical path (for bots), and the main content. */
@@ -25,6 +28,16 @@ export interface PageSpec {
 export function editionLabel(e: EditionInfo): string {
   const set = e.setName ? ` — ${e.setName}${e.setCode ? ` (${e.setCode})` : ''}` : e.setCode ? ` — ${e.setCode}` : '';
   return `${e.effectiveDate}${set}`;
+}
+
+const knownLabel = (k: KnownEdition): string =>
+  `${k.effectiveDate}${k.setName ? ` — ${k.setName}${k.setCode ? ` (${k.setCode})` : ''}` : k.setCode ? ` — ${k.setCode}` : ''}`;
+
+/** The notice of a database behind the manifest: the newest known edition, that it is not stored, how to get it. */
+function staleNotice(s: StaleData): Html {
+  return html`<div class="stale" role="note"><p><strong>Newer rules exist.</strong> The newest edition known is ${knownLabel(s.newestKnown)}; it is not stored here (${s.missing} edition${s.missing > 1 ? 's' : ''} after ${editionLabel(s.newestStored)}, the newest stored). Run <code>crkb update</code> to get ${s.missing > 1 ? 'them' : 'it'}.</p>${
+    s.inForce ? html`<p>The edition in force on the date asked for was ${knownLabel(s.inForce)}, which is not stored: this page shows an older one.</p>` : null
+  }</div>`;
 }
 
 /** A whole HTML document: header with search, the page's main content, footer. */
@@ -60,6 +73,7 @@ ${page.edition ? html`<input type="hidden" name="edition" value="${page.edition}
 </form>
 </header>
 <main id="main" tabindex="-1">
+${ctx.stale ? staleNotice(ctx.stale) : null}
 ${page.main}
 </main>
 <footer class="site"><p>Magic: The Gathering Comprehensive Rules, every edition since 1999, from <a href="/">crkb</a>. Rules text © Wizards of the Coast.</p></footer>

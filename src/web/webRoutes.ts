@@ -1,14 +1,17 @@
 import { Router, type Request, type Response } from 'express';
 import { numberLevel } from '../core/ruleNumber.js';
-import { currentPlace } from '../query/currentPlace.js';
+import { currentPlace, formerNumber } from '../query/currentPlace.js';
 import { countArg, oneParam, ruleNumberArg, scopeArg } from '../query/edgeArgs.js';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_OFFSET, type ChangeKind, type KnowledgeBase } from '../query/KnowledgeBase.js';
 import { QueryError } from '../query/QueryError.js';
+import { staleData, type KnownEdition } from '../query/knownEditions.js';
 import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from '../http/ResponseCache.js';
 import type { Assets } from './Assets.js';
 import { layout, type PageSpec } from './layout.js';
-import { DIFF_KINDS, diffPage, type DiffView } from './pages/diffPage.js';
+import { DIFF_KINDS, diffPage, diffQuery, type DiffView } from './pages/diffPage.js';
+import { diffIndexPage } from './pages/diffIndexPage.js';
 import { errorPage } from './pages/errorPage.js';
+import { formerNumberPage } from './pages/formerNumber.js';
 import { glossaryPage } from './pages/glossaryPage.js';
 import { historyPage } from './pages/historyPage.js';
 import { ruleEditionsPage, rulePage } from './pages/rulePage.js';
@@ -24,12 +27,14 @@ export interface WebOptions {
   /** Base of canonical URLs; never taken from request headers. */
   publicUrl: () => string;
   assets: Assets;
+  /** Editions the sources manifest knows (stored or not): pages say when the database lacks newer ones. */
+  known?: readonly KnownEdition[];
 }
 
 const HTML = 'text/html; charset=utf-8';
 
 /** What a route produces: a page (or a bare fragment) and whether every edition in it was pinned. */
-type Produced = { page: PageSpec; exact: boolean } | { fragment: string; exact: boolean } | { redirect: string };
+type Produced = { page: PageSpec; exact: boolean; status?: number } | { fragment: string; exact: boolean } | { redirect: string };
 
 const param = (req: Request, name: string): string | undefined => oneParam(req.query, name);
 
@@ -54,24 +59,37 @@ function diffView(req: Request): DiffView {
 export function webRoutes(opts: WebOptions): Router {
   const { cache } = opts;
   const router = Router();
-  const ctx = () => ({ assets: opts.assets, publicUrl: opts.publicUrl() });
+  const today = () => new Date().toISOString().slice(0, 10);
+  const ctx = (kb: KnowledgeBase, asked?: string) => ({
+    assets: opts.assets,
+    publicUrl: opts.publicUrl(),
+    stale: staleData(kb, opts.known ?? [], today(), asked),
+  });
 
   const respond = (req: Request, res: Response, produce: (kb: KnowledgeBase) => Produced, suggestionPath: (s: string) => string = (s) => `/cr/latest/${s}`) => {
     const key = req.originalUrl;
     const hit = cache?.get(key);
     if (hit) return sendCached(req, res, hit);
     let entry: CachedResponse;
+    const kb = opts.kb();
+    // the date a page asked for (/cr/2026-01-01, ?edition=…, /diff/…/2026-01-01): said when a newer known edition was in force
+    const asked = [req.params.edition, req.params.to, (req.query as Record<string, unknown>).edition].find(
+      (x): x is string => typeof x === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(x),
+    );
     try {
-      const p = produce(opts.kb());
+      const p = produce(kb);
       if ('redirect' in p) {
         res.set('Cache-Control', SHORT).redirect(302, p.redirect);
         return;
       }
-      const body = 'page' in p ? layout(ctx(), p.page) : p.fragment;
-      entry = { status: 200, contentType: HTML, body, etag: etagOf(body), cacheControl: p.exact ? IMMUTABLE : SHORT };
+      const c = ctx(kb, asked);
+      const body = 'page' in p ? layout(c, p.page) : p.fragment;
+      const status = 'status' in p && p.status !== undefined ? p.status : 200;
+      // a page saying the database is behind changes once it is updated: never immutable
+      entry = { status, contentType: HTML, body, etag: etagOf(body), cacheControl: status !== 200 ? ERROR : p.exact && !c.stale ? IMMUTABLE : SHORT };
     } catch (e) {
       if (!(e instanceof QueryError)) throw e;
-      const body = layout(ctx(), errorPage(e, suggestionPath));
+      const body = layout(ctx(kb, asked), errorPage(e, suggestionPath));
       entry = { status: e.code === 'NOT_FOUND' ? 404 : 400, contentType: HTML, body, etag: etagOf(body), cacheControl: ERROR };
     }
     return sendCached(req, res, cache?.set(key, entry) ?? entry);
@@ -123,8 +141,12 @@ export function webRoutes(opts: WebOptions): Router {
         const ed = kb.resolveEdition(arg);
         const n = ruleNumberArg(String(req.params.number));
         if (numberLevel(n) === 'part') return { redirect: rulePath(arg, n) };
-        const rule = kb.ruleOrThrow(ed.edition, n);
-        return { page: rulePage(kb, ed.edition, arg, rule), exact: ed.exact };
+        const rule = kb.rule(ed.edition.id, n);
+        if (rule) return { page: rulePage(kb, ed.edition, arg, rule), exact: ed.exact };
+        // a number the edition lacks: what the lineage says first, else the string neighbours (ruleOrThrow)
+        const former = formerNumber(kb, n, ed.edition);
+        if (former) return { page: formerNumberPage(kb, ed.edition, arg, former), exact: ed.exact, status: 404 };
+        return { page: rulePage(kb, ed.edition, arg, kb.ruleOrThrow(ed.edition, n)), exact: ed.exact };
       },
       (s) => `/cr/${encodeURIComponent(arg)}/${s}`,
     );
@@ -145,11 +167,15 @@ export function webRoutes(opts: WebOptions): Router {
 
   router.get('/diff', (req, res) =>
     respond(req, res, (kb) => {
-      const to = kb.resolveEdition(param(req, 'to') ?? 'latest', 'cr', 'to').edition;
-      const official = kb.editions().filter((e) => e.family === 'cr' && e.official);
+      const toArg = param(req, 'to');
       const fromArg = param(req, 'from');
+      // no editions asked: the index of every release
+      if (toArg === undefined && fromArg === undefined) return { page: diffIndexPage(kb), exact: false };
+      const to = kb.resolveEdition(toArg ?? 'latest', 'cr', 'to').edition;
+      const official = kb.editions().filter((e) => e.family === 'cr' && e.official);
       const from = fromArg ? kb.resolveEdition(fromArg, 'cr', 'from').edition : (official[official.findIndex((e) => e.id === to.id) - 1] ?? to);
-      return { redirect: `/diff/${from.effectiveDate}/${to.effectiveDate}` };
+      // the filters go along (section, kinds, view)
+      return { redirect: `/diff/${from.effectiveDate}/${to.effectiveDate}${diffQuery(diffView(req))}` };
     }),
   );
 

@@ -56,3 +56,21 @@ test('adjacent rules: same kind, skipping what lies between; glossary mentions p
     db.close();
   }
 });
+
+test('a term of multiplayer or casual play is found only in rules of the parts its definition cites', () => {
+  const variant: GlossaryRecord = {
+    ...entry('Variant', 1),
+    definition: 'An additional set of rules that determines the style of a multiplayer game. See rule 800.2.',
+  };
+  const m = new GlossaryMatcher([variant, entry('Trample', 2)]);
+  const text = 'If an ability is a variant of trample, it is trample.';
+  assert.deepEqual(
+    m.mentions(text, undefined, '702.19c').map((x) => x.entry.term),
+    ['Trample'],
+  );
+  assert.deepEqual(
+    m.mentions('A single game may use only one variant.', undefined, '800.2').map((x) => x.entry.term),
+    ['Variant'],
+  );
+  assert.deepEqual(m.mentions('only one variant').length, 0, 'no rule: not linked');
+});

@@ -1,6 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { currentPlace, sameRuleIn } from '../../src/query/currentPlace.js';
+import { currentPlace, formerNumber, sameRuleIn } from '../../src/query/currentPlace.js';
 import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
 import { QueryError } from '../../src/query/QueryError.js';
 import { fixtureDbWithLineage } from '../server/fixtures.js';
@@ -38,4 +38,18 @@ test('a number no edition has is NOT_FOUND with the nearest numbers of the editi
     const near = e.details.suggestions ?? [];
     assert.ok(near.length > 0 && near.every((n) => n.startsWith('707.') && kb.rule(edition('2021-07-23').id, n)), near.join(' '));
   }
+});
+
+test('formerNumber: what the lineage says of a number the edition lacks, before or after it', () => {
+  const f = formerNumber(kb, '706.10', edition('2021-07-23'))!;
+  assert.equal(f.then.effectiveDate, '2021-06-18');
+  assert.equal(f.earlier, true);
+  assert.equal(f.now?.number, '707.10');
+  assert.equal(f.goneSince, null);
+  // a number that came later: the first edition with it
+  const later = formerNumber(kb, '707.10', edition('2008-10-01'))!;
+  assert.equal(later.earlier, false);
+  assert.equal(later.then.effectiveDate, '2021-07-23');
+  assert.equal(formerNumber(kb, '707.10', edition('2021-07-23')), null, 'the edition has it');
+  assert.equal(formerNumber(kb, '707.99', edition('2021-07-23')), null, 'no edition has it');
 });

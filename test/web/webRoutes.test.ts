@@ -130,7 +130,7 @@ test('diff page: counts, renumbering summary, changes by section linking both ru
   const bad = await page('/diff/2021-06-18/2021-07-23?kind=everything');
   assert.equal(bad.res.status, 400);
   assert.match(bad.body, /kind must be one of/i);
-  const latest = await page('/diff');
+  const latest = await page('/diff?to=latest');
   assert.equal(latest.res.headers.get('location'), '/diff/2021-06-18/2021-07-23');
 });
 

@@ -76,7 +76,7 @@ ${
               .join('<br>')}</td></tr>`,
         )
         .join('')}</table>
-<pre>${example}</pre>
+<pre tabindex="0">${example}</pre>
 </section>`);
     }
   }
@@ -91,7 +91,7 @@ ${
 body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
 code,pre{font-family:ui-monospace,monospace;font-size:.9em}pre{background:#f4f4f4;padding:.6rem;overflow-x:auto}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}td,th{border:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
-td table{margin:.3rem 0 0}.method{background:#234;color:#fff;padding:0 .4rem;border-radius:3px;font-size:.8em}small{color:#777}
+td table{margin:.3rem 0 0}.method{background:#234;color:#fff;padding:0 .4rem;border-radius:3px;font-size:.8em}small{color:#595959}
 </style></head><body>
 <h1>${escapeHtml(doc.info.title)}</h1>
 <p>${escapeHtml(doc.info.description)}</p>

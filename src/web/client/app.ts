@@ -56,6 +56,15 @@ function tooltips(): void {
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape') hide();
   });
+  // a tap (phones have no hover) shows the definition in place instead of jumping to the glossary box
+  document.addEventListener('click', (e) => {
+    const t = termOf(e.target);
+    if (t) {
+      // (a tap also sends mouseover and focus, which showed it already: a click never toggles it off)
+      e.preventDefault();
+      show(t);
+    } else if (!(e.target instanceof Node && tip.contains(e.target))) hide();
+  });
 }
 
 /** Search as you type: the results list is replaced by the server's live fragment (prefix search). */
@@ -112,7 +121,9 @@ function diffFilters(form: HTMLFormElement): void {
     changes.classList.toggle('view-inline', f.view === 'inline');
     // a page the server filtered lacks the other changes: ask for the new filter's page
     const onlyView = e?.target instanceof HTMLInputElement && e.target.name === 'view';
-    if (changes.dataset.filtered !== undefined && !onlyView) {
+    // a section scopes the whole page (counts, renumbering, examples, glossary): the server's page for it
+    const newSection = e?.target instanceof HTMLSelectElement && e.target.name === 'section';
+    if ((changes.dataset.filtered !== undefined && !onlyView) || newSection) {
       location.assign(f.url);
       return;
     }
@@ -138,6 +149,37 @@ function diffFilters(form: HTMLFormElement): void {
   });
 }
 
+/** Rule pages: p, n and u follow the page's previous, next and up links (documented on the page). */
+function ruleKeys(): void {
+  const keys = new Map([
+    ['p', 'prev'],
+    ['n', 'next'],
+    ['u', 'up'],
+  ]);
+  document.addEventListener('keydown', (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+    if (e.target instanceof HTMLElement && e.target.closest('input, textarea, select, [contenteditable]')) return;
+    const rel = keys.get(e.key);
+    const a = rel ? document.querySelector<HTMLAnchorElement>(`nav.prevnext a[rel=${rel}]`) : null;
+    if (a) location.assign(a.href);
+  });
+}
+
+/** The citation form other tools use (#R70219b, #R702) opens the rule's own anchor (#702.19b). */
+function shortAnchors(): void {
+  const follow = (): void => {
+    const m = /^#R(\d{3})(\d*)([a-z]?)$/.exec(location.hash);
+    if (!m) return;
+    const id = m[2] ? `${m[1]}.${m[2]}${m[3]}` : m[1]!;
+    history.replaceState(null, '', `#${id}`);
+    document.getElementById(id)?.scrollIntoView();
+  };
+  follow();
+  window.addEventListener('hashchange', follow);
+}
+
 tooltips();
+ruleKeys();
+shortAnchors();
 for (const f of document.querySelectorAll<HTMLFormElement>('form[data-live-search]')) liveSearch(f);
 for (const f of document.querySelectorAll<HTMLFormElement>('form[data-diff-filters]')) diffFilters(f);

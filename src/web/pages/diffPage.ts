@@ -1,9 +1,11 @@
 import type { EditionInfo } from '../../core/records.js';
 import type { ChangeKind, DiffSegment, EditionDiff, KnowledgeBase, RuleChange } from '../../query/KnowledgeBase.js';
+import { neighbourReleases } from '../../query/releaseList.js';
 import { summarizeRenumbering } from '../../query/summarizeRenumbering.js';
-import { html, type Html } from '../html.js';
+import { emphasized, html, type Html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';
 import { rulePath } from '../RuleLinker.js';
+import { editionOptions } from './tocPage.js';
 
 /** Kinds of change, in the order the filters list them. */
 export const DIFF_KINDS: readonly ChangeKind[] = ['added', 'removed', 'substantive', 'references', 'renumbered', 'typography'];
@@ -28,11 +30,11 @@ export interface DiffView {
 
 /** Word segments as one text: deletions struck, insertions underlined. */
 export function inlineSegments(segs: readonly DiffSegment[]): Html {
-  return html`${segs.map((s) => (s.op === 'equal' ? s.text : s.op === 'insert' ? html`<ins>${s.text}</ins>` : html`<del>${s.text}</del>`))}`;
+  return html`${segs.map((s) => (s.op === 'equal' ? emphasized(s.text) : s.op === 'insert' ? html`<ins>${emphasized(s.text)}</ins>` : html`<del>${emphasized(s.text)}</del>`))}`;
 }
 
 function sideSegments(segs: readonly DiffSegment[], keep: 'insert' | 'delete'): Html {
-  return html`${segs.map((s) => (s.op === 'equal' ? s.text : s.op !== keep ? null : keep === 'insert' ? html`<ins>${s.text}</ins>` : html`<del>${s.text}</del>`))}`;
+  return html`${segs.map((s) => (s.op === 'equal' ? emphasized(s.text) : s.op !== keep ? null : keep === 'insert' ? html`<ins>${emphasized(s.text)}</ins>` : html`<del>${emphasized(s.text)}</del>`))}`;
 }
 
 function change(c: RuleChange, fromArg: string, toArg: string): Html {
@@ -45,21 +47,46 @@ function change(c: RuleChange, fromArg: string, toArg: string): Html {
   if (a && b && (!c.segments || c.textChange === 'none')) {
     return html`<article class="change" data-section="${c.section}" data-kinds="${c.kinds.join(' ')}">${head}<p>${c.segments ? inlineSegments(c.segments) : a.text}</p></article>\n`;
   }
-  const inline = c.segments ? inlineSegments(c.segments) : !a ? html`<del>${b!.text}</del>` : html`<ins>${a.text}</ins>`;
-  const before = c.segments ? sideSegments(c.segments, 'delete') : b ? html`<del>${b.text}</del>` : null;
-  const after = c.segments ? sideSegments(c.segments, 'insert') : a ? html`<ins>${a.text}</ins>` : null;
+  const inline = c.segments ? inlineSegments(c.segments) : !a ? html`<del>${emphasized(b!.text)}</del>` : html`<ins>${emphasized(a.text)}</ins>`;
+  const before = c.segments ? sideSegments(c.segments, 'delete') : b ? html`<del>${emphasized(b.text)}</del>` : null;
+  const after = c.segments ? sideSegments(c.segments, 'insert') : a ? html`<ins>${emphasized(a.text)}</ins>` : null;
   return html`<article class="change" data-section="${c.section}" data-kinds="${c.kinds.join(' ')}">${head}
 <p class="inline">${inline}</p>
 <div class="side"><div class="before"><span class="side-label">Before<span class="visually-hidden">:</span></span> ${before ?? html`<em>(not in this edition)</em>`}</div><div class="after"><span class="side-label">After<span class="visually-hidden">:</span></span> ${after ?? html`<em>(not in this edition)</em>`}</div></div>
 </article>\n`;
 }
 
+/** The filters of a diff as a query string ("?section=613&view=side", or ""). */
+export function diffQuery(v: DiffView | null): string {
+  const q = new URLSearchParams();
+  if (v?.section) q.set('section', v.section);
+  if (v?.kinds.length) q.set('kind', v.kinds.join(','));
+  if (v && v.view !== 'inline') q.set('view', v.view);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+/** From/to pickers (GET /diff?from=…&to=…), keeping the diff's section, kinds and view. */
+export function diffPickers(kb: KnowledgeBase, from: EditionInfo | null, to: EditionInfo | null, v: DiffView | null): Html {
+  return html`<form class="picker diff-pickers" method="get" action="/diff">
+<label for="pick-from">From</label>
+<select id="pick-from" name="from">${editionOptions(kb, from)}</select>
+<label for="pick-to">To</label>
+<select id="pick-to" name="to">${editionOptions(kb, to)}</select>
+${v?.section ? html`<input type="hidden" name="section" value="${v.section}">` : null}
+${v?.kinds.length ? html`<input type="hidden" name="kind" value="${v.kinds.join(',')}">` : null}
+${v && v.view !== 'inline' ? html`<input type="hidden" name="view" value="${v.view}">` : null}
+<button type="submit">Compare</button>
+</form>`;
+}
+
 /** Release notes between two editions: counts, renumbering, changes by section with filters and two views. */
 export function diffPage(kb: KnowledgeBase, from: EditionInfo, to: EditionInfo, fromArg: string, toArg: string, v: DiffView): PageSpec {
   const all = kb.diff(from, to);
-  const d: EditionDiff =
-    v.section || v.kinds.length ? kb.diff(from, to, { ...(v.section ? { section: v.section } : {}), ...(v.kinds.length ? { kinds: v.kinds } : {}) }) : all;
-  const c = all.counts;
+  // a section scopes every part of the page (counts, renumbering, examples, glossary); the kinds only the list of changes
+  const scoped = v.section ? kb.diff(from, to, { section: v.section }) : all;
+  const d: EditionDiff = v.kinds.length ? kb.diff(from, to, { ...(v.section ? { section: v.section } : {}), kinds: v.kinds }) : scoped;
+  const c = scoped.counts;
   const titles = new Map(all.sections.map((s) => [s.section, s.title]));
   const shown = d.changes.slice(0, MAX_DIFF_CHANGES);
   const groups: Array<{ section: string; changes: RuleChange[] }> = [];
@@ -67,9 +94,9 @@ export function diffPage(kb: KnowledgeBase, from: EditionInfo, to: EditionInfo, 
     if (groups.at(-1)?.section !== ch.section) groups.push({ section: ch.section, changes: [] });
     groups.at(-1)!.changes.push(ch);
   }
-  const renumbering = summarizeRenumbering(all.renumbering);
+  const renumbering = summarizeRenumbering(scoped.renumbering);
   const base = `/diff/${encodeURIComponent(fromArg)}/${encodeURIComponent(toArg)}`;
-  const counts = html`<dl class="counts">
+  const counts = html`${v.section ? html`<p class="scope">Counts, renumbering, examples and glossary entries of section ${v.section} only (<a href="${base}">the whole release</a>).</p>` : null}<dl class="counts">
 <div><dt>Changed rules</dt><dd>${c.total}</dd></div>
 <div><dt>Added</dt><dd>${c.added}</dd></div>
 <div><dt>Removed</dt><dd>${c.removed}</dd></div>
@@ -77,7 +104,7 @@ export function diffPage(kb: KnowledgeBase, from: EditionInfo, to: EditionInfo, 
 <div><dt>Reference updates</dt><dd>${c.references}</dd></div>
 <div><dt>Renumbered</dt><dd>${c.renumbered}</dd></div>
 <div><dt>Typography only</dt><dd>${c.typography}</dd></div>
-<div><dt>Glossary entries</dt><dd>${all.glossary.length}</dd></div>
+<div><dt>Glossary entries</dt><dd>${scoped.glossary.length}</dd></div>
 </dl>`;
   const filters = html`<form class="filters" method="get" action="${base}" data-diff-filters>
 <div><label for="f-section">Section</label>
@@ -95,8 +122,17 @@ export function diffPage(kb: KnowledgeBase, from: EditionInfo, to: EditionInfo, 
 <button type="submit">Apply</button>
 <p class="shown" aria-live="polite">${shown.length} of ${c.total} changes shown</p>
 </form>`;
+  const near = neighbourReleases(kb, from, to);
+  const keep = diffQuery(v);
+  const releaseNav = html`<nav class="prevnext releases-nav" aria-label="Releases">
+${near.previous ? html`<a rel="prev" href="/diff/${near.previous[0].effectiveDate}/${near.previous[1].effectiveDate}${keep}">← Previous release (${near.previous[1].effectiveDate})</a>` : html`<span></span>`}
+<a href="/diff">Every release</a>
+${near.next ? html`<a rel="next" href="/diff/${near.next[0].effectiveDate}/${near.next[1].effectiveDate}${keep}">Next release (${near.next[1].effectiveDate}) →</a>` : html`<span></span>`}
+</nav>`;
   const main = html`<h1>What changed: ${from.effectiveDate} → ${to.effectiveDate}</h1>
 <p class="lede">From <a href="/cr/${encodeURIComponent(fromArg)}">${editionLabel(from)}</a> to <a href="/cr/${encodeURIComponent(toArg)}">${editionLabel(to)}</a>.</p>
+${releaseNav}
+${diffPickers(kb, from, to, v)}
 ${counts}
 ${renumbering.length ? html`<section aria-labelledby="renum-h"><h2 id="renum-h">Renumbering</h2><ul class="renumbering">${renumbering.slice(0, MAX_RENUMBERING_LINES).map((l) => html`<li>${l}</li>`)}</ul>${renumbering.length > MAX_RENUMBERING_LINES ? html`<p>…and ${renumbering.length - MAX_RENUMBERING_LINES} more lines.</p>` : null}</section>` : null}
 <section aria-labelledby="changes-h"><h2 id="changes-h">Changes by section</h2>
@@ -113,8 +149,8 @@ ${g.changes.map((ch) => change(ch, fromArg, toArg))}</section>`,
 ${shown.length === 0 ? html`<p>No change matches these filters.</p>` : null}
 </section>
 ${
-  all.examples.length
-    ? html`<section aria-labelledby="ex-h"><h2 id="ex-h">Example changes</h2>${all.examples.map(
+  scoped.examples.length
+    ? html`<section aria-labelledby="ex-h"><h2 id="ex-h">Example changes</h2>${scoped.examples.map(
         (x) => html`<article class="example-change"><h3><a href="${rulePath(toArg, x.number)}">${x.number}</a></h3>
 ${x.before.filter((t) => !x.after.includes(t)).map((t) => html`<p><del>Example: ${t}</del></p>`)}
 ${x.after.filter((t) => !x.before.includes(t)).map((t) => html`<p><ins>Example: ${t}</ins></p>`)}</article>`,
@@ -122,8 +158,8 @@ ${x.after.filter((t) => !x.before.includes(t)).map((t) => html`<p><ins>Example: 
     : null
 }
 ${
-  all.glossary.length
-    ? html`<section aria-labelledby="gl-h"><h2 id="gl-h">Glossary changes</h2><dl class="glossary-changes">${all.glossary.map(
+  scoped.glossary.length
+    ? html`<section aria-labelledby="gl-h"><h2 id="gl-h">Glossary changes${v.section ? ` citing ${v.section}` : ''}</h2><dl class="glossary-changes">${scoped.glossary.map(
         (
           g,
         ) => html`<div><dt>${g.term} <span class="badge ${g.before === null ? 'added' : g.after === null ? 'removed' : 'substantive'}">${g.before === null ? 'added' : g.after === null ? 'removed' : 'changed'}</span></dt>

@@ -1,10 +1,24 @@
 import type { EditionInfo } from '../../core/records.js';
+import { sectionOf } from '../../core/ruleNumber.js';
 import { capitalize, historyStepWords } from '../../query/chatText.js';
 import type { HistoryStep, KnowledgeBase, RuleHistoryAnswer } from '../../query/KnowledgeBase.js';
-import { html, type Html } from '../html.js';
+import { emphasized, html, type Html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';
 import { rulePath } from '../RuleLinker.js';
 import { inlineSegments } from './diffPage.js';
+
+/** The examples a history step removed and added (struck and underlined), from the two editions' rules. */
+function exampleChanges(kb: KnowledgeBase, prev: HistoryStep, s: HistoryStep): Html {
+  const examples = (date: string, number: string): string[] => {
+    const r = kb.rule(kb.resolveEdition(date).edition.id, number);
+    return r ? kb.examples(r) : [];
+  };
+  const before = examples(prev.date, prev.number);
+  const after = examples(s.date, s.number);
+  return html`<div class="example-change">${before.filter((t) => !after.includes(t)).map((t) => html`<p><del>Example: ${emphasized(t)}</del></p>`)}${after
+    .filter((t) => !before.includes(t))
+    .map((t) => html`<p><ins>Example: ${emphasized(t)}</ins></p>`)}</div>`;
+}
 
 /** A rule's timeline: every edition it appears in, what changed at each step, the runs in which it stayed the same. */
 export function historyPage(kb: KnowledgeBase, edition: EditionInfo, number: string, h: RuleHistoryAnswer): PageSpec {
@@ -18,15 +32,19 @@ export function historyPage(kb: KnowledgeBase, edition: EditionInfo, number: str
 <details><summary>Editions</summary><ul class="columns">${same.map((s) => html`<li><a href="${rulePath(s.date, s.number)}">${s.date}</a> (${s.number})</li>`)}</ul></details></li>`);
     same = [];
   };
-  for (const s of h.steps) {
+  for (const [i, s] of h.steps.entries()) {
     if (s.change === 'unchanged') {
       same.push(s);
       continue;
     }
     flush();
-    const text = s.segments && s.change === 'changed' ? inlineSegments(s.segments) : s.text;
+    const text = s.segments && s.change === 'changed' ? inlineSegments(s.segments) : emphasized(s.text);
+    const prev = h.steps[i - 1];
+    const diff = prev
+      ? html` · <a class="step-diff" href="/diff/${prev.date}/${s.date}?section=${sectionOf(s.number)}">what changed in ${sectionOf(s.number)}, ${prev.date} → ${s.date}</a>`
+      : null;
     items.push(html`<li class="step ${s.change}"><h2><a href="${rulePath(s.date, s.number)}">${s.date}</a> <span class="num">${s.number}</span></h2>
-<p class="what">${capitalize(historyStepWords(s))}</p><p class="text">${text}</p></li>`);
+<p class="what">${capitalize(historyStepWords(s))}${diff}</p><p class="text">${text}</p>${s.examplesChanged && prev ? exampleChanges(kb, prev, s) : null}</li>`);
   }
   flush();
   const ed = kb.editionById(edition.id)!;

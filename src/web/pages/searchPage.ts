@@ -1,11 +1,13 @@
 import type { EditionInfo } from '../../core/records.js';
 import { clip } from '../../query/chatText.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
+import { formerNumber } from '../../query/currentPlace.js';
 import { parseQuery } from '../../query/parseQuery.js';
 import { escapeHtml } from '../../core/escapeHtml.js';
 import { html, trusted, type Html } from '../html.js';
 import { type PageSpec } from '../layout.js';
 import { rulePath, termId } from '../RuleLinker.js';
+import { formerNumberNote } from './formerNumber.js';
 import { editionOptions } from './tocPage.js';
 
 /** Hits a search page shows at once. */
@@ -37,7 +39,12 @@ export function searchResults(kb: KnowledgeBase, edition: EditionInfo, arg: stri
   // a rule number typed in the box: the rule itself first
   const p = parseQuery(q);
   const rule = p.kind === 'number' ? kb.rule(edition.id, p.number) : null;
-  const jump = rule ? html`<p class="jump">Rule <a href="${rulePath(arg, rule.number)}">${rule.number}</a>: ${clip(rule.text, 120)}</p>` : null;
+  const former = p.kind === 'number' && !rule ? formerNumber(kb, p.number, edition) : null;
+  const jump = rule
+    ? html`<p class="jump">Rule <a href="${rulePath(arg, rule.number)}">${rule.number}</a>: ${clip(rule.text, 120)}</p>`
+    : p.kind === 'number'
+      ? html`<div class="jump"><p>There is no rule ${p.number} in this edition.</p>${former ? formerNumberNote(former, arg) : null}</div>`
+      : null;
   return html`<div id="results" aria-live="polite">${jump}<p class="count">${count}</p>
 ${shown.length ? html`<ol class="hits" start="${opts.offset + 1}">${items}</ol>` : null}
 ${more ? html`<p><a href="${next}">More results</a></p>` : null}</div>`;

@@ -27,9 +27,15 @@ export function tocPage(kb: KnowledgeBase, edition: EditionInfo, arg: string, ho
   const parts = kb.parts(edition.id);
   const sections = kb.sections(edition.id);
   const e = encodeURIComponent(arg);
+  const official = kb.editions().filter((x) => x.family === edition.family && x.official);
+  const previous = official[official.findIndex((x) => x.id === edition.id) - 1];
+  const changed = previous
+    ? html`<p class="what-changed"><a href="/diff/${previous.effectiveDate}/${edition.effectiveDate}">What changed in this edition</a> (since ${previous.effectiveDate}) · <a href="/diff">every release</a></p>`
+    : null;
   const partSections = (p: string) => sections.filter((s) => s.number.startsWith(p) && s.number.length === 3);
   const main = html`<h1>${home ? 'Magic: The Gathering Comprehensive Rules' : `Comprehensive Rules, ${editionLabel(edition)}`}</h1>
 <p class="lede">${home ? html`The latest edition, effective ${edition.effectiveDate}. Every edition since 1999 is here: pick one, search, or see <a href="/diff">what changed</a>.` : html`Effective ${edition.effectiveDate}. <a href="/cr/latest">Latest edition</a>.`}</p>
+${changed}
 <div class="tools">
 ${editionPicker(kb, edition)}
 <form class="picker" method="get" action="/search" role="search">
