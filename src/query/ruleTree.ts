@@ -52,7 +52,8 @@ export function adjacent(s: Snapshot, rule: RuleRecord): { previous: RuleRecord 
   const find = (step: 1 | -1): RuleRecord | null => {
     for (let p = rule.ord + step; ; p += step) {
       const r = p >= 0 ? s.ruleAt(rule.editionId, p) : null;
-      if (!r || r.kind === rule.kind) return r;
+      // a number printed twice (2024-09-20's 702.175) is one page: step past its other copies
+      if (!r || (r.kind === rule.kind && r.number !== rule.number)) return r;
     }
   };
   return { previous: find(-1), next: find(1) };

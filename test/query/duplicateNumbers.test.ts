@@ -58,7 +58,11 @@ test('crkb rule, /v1 and the web show both rules of a number printed twice', asy
     ],
   );
   assert.equal(json.duplicated.number, '702.175');
-  both(await (await fetch(`${s.l.url}/cr/2024-09-20/702.175`)).text(), 'web');
+  const page = await (await fetch(`${s.l.url}/cr/2024-09-20/702.175`)).text();
+  both(page, 'web');
+  // previous and next step past the other copy of the number (the page shows both)
+  assert.match(page, /<a rel="next" href="\/cr\/2024-09-20\/702\.179"/);
+  assert.match(page, /<a rel="prev" href="\/cr\/2024-09-20\/702\.1"/);
   // a number printed once says nothing of duplicates
   const once = (await (await fetch(`${s.l.url}/v1/rules/702.179?edition=2024-09-20`)).json()) as J;
   assert.equal(once.duplicated, undefined);
