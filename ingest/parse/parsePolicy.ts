@@ -135,6 +135,9 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
   const claimed = new Set<number>();
   let firstUnit = -1;
   let inContents = false;
+  // the numbers the contents list (without page numbers), checked against the units found
+  const contents: string[] = [];
+  let lastAppendix = '';
   let last: number[] | null = null;
   let current: RuleNode | null = null;
   let part: PolicyPart | null = null;
@@ -161,6 +164,8 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
       const after = title.slice(tab + 1).trim();
       title = title.slice(0, tab).trim();
       if (/^penalty$/i.test(after) || PENALTY.test(after)) penalty = after;
+      // the decimal era has no run-in headings: a font change inside the title ("3.5 Innistrad Block …") is no break
+      else if (scheme === 'decimal') title = `${title} ${after}`;
       else rest = after;
     }
     const words = title.split(' ').length;
@@ -223,9 +228,17 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
       return;
     }
     const h = heading(raw[i]!.trim().replace(/ {2,}/g, ' '));
-    if (h !== null && inContents) {
-      // contents that repeat the headings without page numbers (2007-08): an entry whose heading comes again later
-      if (nextRepeats(lines, i, h.number, heading)) {
+    if (h !== null && inContents && h.kind === 'appendix' && nextRepeats(lines, i, h.number, heading)) {
+      claimed.add(i);
+      return;
+    }
+    if (h !== null && inContents && h.kind !== 'appendix') {
+      // Contents that repeat the headings without page numbers (2007-08): the first entry's heading
+      // comes again later, and the entries run on while their numbers grow.
+      const key = numberKey(h.number);
+      const prevEntry = contents[contents.length - 1];
+      if (prevEntry === undefined ? nextRepeats(lines, i, h.number, heading) : after(key, numberKey(prevEntry))) {
+        contents.push(h.number);
         claimed.add(i);
         return;
       }
@@ -235,6 +248,8 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
       const key = h.kind === 'appendix' ? null : numberKey(h.number);
       const level = h.kind === 'appendix' ? 0 : levelOf(h.number, scheme);
       let ok = true;
+      // appendix letters grow within a document; "Appendix A — Updated …" in a change list is no heading
+      if (key === null && h.number <= lastAppendix) ok = false;
       if (key !== null) {
         if (last !== null && !after(key, last)) ok = false;
         else if (scheme === 'decimal' && last !== null) {
@@ -252,7 +267,10 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
       }
       if (ok) {
         if (key !== null) last = key;
-        else appendices = true;
+        else {
+          appendices = true;
+          lastAppendix = h.number;
+        }
         inContents = false;
         if (firstUnit === -1) firstUnit = i;
         claimed.add(i);
@@ -284,6 +302,11 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
     addBody(i, l);
   });
   for (const r of rules) if (r.penalty === null) delete r.penalty;
+  const found = new Set(rules.map((r) => r.number));
+  for (const n of contents) {
+    if (!found.has(n))
+      warnings.push({ line: null, code: 'missing-section', message: `section ${n} is in the contents but not found as a heading in the text` });
+  }
   const head = lines.slice(0, 12).join('\n');
   const effectiveDate = policyEffectiveDate(head);
   if (effectiveDate === null) warnings.push({ line: null, code: 'no-effective-date', message: 'the document states no effective date in its head' });
