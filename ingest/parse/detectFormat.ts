@@ -1,4 +1,5 @@
 import { isCrText } from './parseCrText.js';
+import { policyFamilyOf } from './parsePolicy.js';
 import { isRulingsText, isRulingsTextRelease } from './parseRulings.js';
 import type { TextFormat } from '../../src/core/types.js';
 
@@ -20,10 +21,13 @@ export function detectFormat(text: string, contentType?: string): TextFormat | n
   if (looksHtml) {
     const plain = htmlText(text);
     if (isRulingsText(plain)) return 'rulings-html';
+    // a tournament document (MTR, IPG, JAR) numbers its sections like CR rules ("101. Format …"): never a CR fragment
+    if (policyFamilyOf(plain.replace(/\s+/g, ' ').slice(0, 3000)) !== null) return 'policy-html';
     const anchored = /\b(?:id|name)\s*=\s*["']?(?:r|rule|cr)?[-_]?\d{3}(?:[._-]\d{1,3}[a-z]{0,2})?["'\s>]/i.test(text);
     return RULE_LINE_RE.test(plain) || anchored ? 'html' : null;
   }
   if (isRulingsText(text)) return isRulingsTextRelease(text) ? 'rulings-text' : 'rulings-html';
+  if (policyFamilyOf(text) !== null) return 'policy-text';
   if (isCrText(text)) return 'cr-text';
   const ruleLines = text.match(RULE_LINES_RE)?.length ?? 0;
   if (ruleLines === 0) return null;
@@ -32,7 +36,7 @@ export function detectFormat(text: string, contentType?: string): TextFormat | n
 }
 
 /** Rough text of an HTML page, one line per block, for detection only. */
-function htmlText(html: string): string {
+export function htmlText(html: string): string {
   return html
     .replace(/<(script|style|noscript)[\s\S]*?<\/\1>/gi, '')
     .replace(/<br\s*\/?>|<\/?(?:p|div|li|ul|ol|h[1-6]|tr|td|dt|dd|blockquote|section|article)\b[^>]*>/gi, '\n')

@@ -6,6 +6,7 @@ import { parseCrText } from './parseCrText.js';
 import { parseFragment } from './parseFragment.js';
 import { parseHtml } from './parseHtml.js';
 import { parseMarkdown } from './parseMarkdown.js';
+import { parsePolicyText } from './parsePolicyText.js';
 import { parseRulings } from './parseRulings.js';
 import { repeatedLines } from './repeatedLines.js';
 import type { DecodedText, ParsedDocument } from '../../src/core/types.js';
@@ -31,7 +32,8 @@ export function parseSource(source: string, bytes: Uint8Array, contentType: stri
   }
   if (decoded.text.trim() === '') throw new IngestError(source, 'empty file (only white space)');
   const format = detectFormat(decoded.text, contentType ?? undefined);
-  if (format === null) throw new IngestError(source, 'no rules found: not a Comprehensive Rules document or fragment');
+  if (format === null) throw new IngestError(source, 'no rules found: not a Comprehensive Rules document or fragment, nor a tournament document');
+  if (format === 'policy-text' || format === 'policy-html') return parsePolicyText(source, decoded, format);
   // Published texts repeat a line here and there (a contents list, "See rule …"): at most a fifth of
   // them in any edition. Nearly all is a botched copy (each line twice, the text twice over). Markup
   // lines repeat by nature, so HTML is left out.

@@ -1,6 +1,8 @@
 import { IngestError } from './IngestError.js';
 import { isCrText, parseCrText } from './parseCrText.js';
 import { checkParsed, type ParsedSource } from './parseSource.js';
+import { policyFamilyOf } from './parsePolicy.js';
+import { parsePolicyText } from './parsePolicyText.js';
 
 /**
  * Parses the paragraphs of a Word document (.docx or .doc) into the document model. Each paragraph is
@@ -14,6 +16,7 @@ export function parseWordDocument(source: string, paragraphs: string[], format: 
   const joined = paragraphs.join('\n');
   const text = /[\v\f]/.test(joined) ? joined.replace(/[\v\f]/g, '\n') : joined;
   if (text.trim() === '') throw new IngestError(source, `empty ${format} document (no text)`);
+  if (policyFamilyOf(text) !== null) return parsePolicyText(source, { text, encoding: 'word', lineEndings: [] }, format);
   if (!isCrText(text)) throw new IngestError(source, `no rules found: the ${format} document is not a Comprehensive Rules edition`);
   const doc = { ...parseCrText(text), format };
   checkParsed(source, doc);

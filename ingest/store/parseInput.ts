@@ -1,13 +1,22 @@
+import { IngestError } from '../parse/IngestError.js';
 import { parseSource, type ParsedSource } from '../parse/parseSource.js';
 import { parseWordDocument } from '../parse/parseWordDocument.js';
+import { parsePolicyText } from '../parse/parsePolicyText.js';
+import { pdfText } from '../parse/pdfText.js';
+import { isPdf, readPdf } from './readPdf.js';
 import { readWordDocument, wordKindOf } from './readWordDocument.js';
 
 /**
- * Parses one input of any supported kind: Word documents are read into paragraphs (the
- * library loading happens here) and parsed; everything else is decoded and parsed as text.
+ * Parses one input of any supported kind: Word documents and PDFs are read (the library loading
+ * happens here) and parsed; everything else is decoded and parsed as text.
  * Throws IngestError naming `source` when the input cannot be used.
  */
 export async function parseInput(source: string, bytes: Uint8Array, contentType: string | null = null): Promise<ParsedSource> {
+  if (isPdf(source, bytes) || /application\/pdf/i.test(contentType ?? '')) {
+    const { text } = pdfText(await readPdf(source, bytes));
+    if (text.trim() === '') throw new IngestError(source, 'a PDF with no text (scanned pages?): crkb reads the text a PDF holds, it does no OCR');
+    return parsePolicyText(source, { text, encoding: 'utf-8', lineEndings: ['lf'] }, 'pdf');
+  }
   const kind = wordKindOf(source, bytes);
   if (kind === null) return parseSource(source, bytes, contentType);
   return parseWordDocument(source, await readWordDocument(source, bytes, kind), kind);

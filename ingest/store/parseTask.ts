@@ -80,6 +80,15 @@ export function replyOf(o: ParseOutcome, task: ParseTask, gate = new CopyGate())
 export async function parseTask(task: ParseTask, pair: (text: string) => readonly [number, number] = (t) => hashPair(t)): Promise<ParseOutcome> {
   try {
     const { doc, decoded } = await parseInput(task.path, bytesOf(task), task.contentType);
+    if (doc.family !== 'cr' && doc.family !== 'rulings') {
+      // parsed and checked (crkb identify shows it), but the database holds no tournament documents yet
+      const units = doc.rules.filter((r) => r.kind !== 'appendix').length;
+      return {
+        ok: false,
+        source: task.path,
+        reason: `a tournament document (${doc.family.toUpperCase()} ${doc.effectiveDate ?? 'with no date'}, ${units} numbered sections, ${doc.rules.length - units} appendices): not stored, crkb stores only the Comprehensive Rules and the Rulings Summaries for now`,
+      };
+    }
     const t = decoded.text;
     const typographic = t.match(/[’“”—–™]/g)?.length ?? 0;
     // characters lost in some conversion: " ? " for a dash, U+FFFD for anything

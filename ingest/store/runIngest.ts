@@ -187,10 +187,6 @@ async function readInputs(opts: IngestOptions, known: Set<string>, report: Inges
   let done = 0;
   for (const ref of opts.inputs) {
     opts.onProgress?.(done++, total, ref.location);
-    if (ref.notRead !== undefined) {
-      report.skipped.push({ source: ref.location, reason: ref.notRead });
-      continue;
-    }
     try {
       const input = ref.kind === 'url' ? await fetchInput(ref, opts.downloadTimeoutMs) : readLocalInput(ref);
       if (known.has(input.sha256)) {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { IngestError } from '../parse/IngestError.js';
+import type { DocumentFamily } from '../../src/core/types.js';
 
 /** One file of a known edition, as an archive holds it. */
 export interface ManifestFile {
@@ -14,7 +15,7 @@ export interface ManifestFile {
 
 /** One known edition in data/sources.json. */
 export interface ManifestEdition {
-  family: 'cr' | 'rulings';
+  family: DocumentFamily;
   effectiveDate: string;
   setCode: string | null;
   setName: string | null;
@@ -42,8 +43,6 @@ export interface InputRef {
   cacheFile?: string;
   /** Why it cannot be read, found when it was listed (a dangling symbolic link, say): reading it rejects it with this reason. */
   problem?: string;
-  /** Why a file found in a folder is not read (a PDF): the report lists it with this reason. */
-  notRead?: string;
 }
 
 /** A read input: its bytes and what the transport said about it. */
@@ -100,10 +99,8 @@ function walk(dir: string, ancestors: string[]): InputRef[] {
       const real = realpathSync(p);
       if (ancestors.includes(real)) out.push({ kind: 'file', location: p, problem: `symbolic link loop: leads back to ${real}` });
       else out.push(...walk(p, [...ancestors, real]));
-    } else if (st.isFile() && CANDIDATE_EXT.test(name)) {
+    } else if (st.isFile() && (CANDIDATE_EXT.test(name) || /\.pdf$/i.test(name))) {
       out.push({ kind: 'file', location: p });
-    } else if (st.isFile() && /\.pdf$/i.test(name)) {
-      out.push({ kind: 'file', location: p, notRead: 'not read: a PDF (crkb reads the text, Word, HTML and Markdown forms of an edition)' });
     }
   }
   return out;

@@ -16,8 +16,9 @@ Ingests Comprehensive Rules editions into the database. PATHs may be files or
 folders (walked recursively); URLs are downloaded. With no PATH, walks the
 sources manifest: local copies under --archive DIR (or $CRKB_ARCHIVE) first,
 then, with --fetch, downloads the rest into data/cache/. PATHs given with
---archive DIR are ingested with the archive. A PDF in a folder is not read
-(the report lists it). Fragments and scraped
+--archive DIR are ingested with the archive. PDFs are read (their text layer):
+tournament documents (MTR, IPG, JAR) are recognised and, for now, reported and
+not stored; a PDF with no text is rejected. Fragments and scraped
 pages are attached to the edition they match, or to --edition DATE.
 
 Each input stands alone: one that cannot be read (a dangling symbolic link, a

@@ -4,7 +4,7 @@
  */
 
 /** Which family of documents an edition belongs to. */
-export type Family = 'cr' | 'rulings';
+export type Family = 'cr' | 'rulings' | 'mtr' | 'ipg' | 'jar';
 
 /** An edition as the read side sees it. */
 export interface EditionInfo {

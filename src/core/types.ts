@@ -5,7 +5,7 @@
  */
 
 /** Which family of documents an edition belongs to. */
-export type DocumentFamily = 'cr' | 'rulings';
+export type DocumentFamily = 'cr' | 'rulings' | 'mtr' | 'ipg' | 'jar';
 
 /** The source format a parser recognised. */
 export type SourceFormat =
@@ -16,17 +16,21 @@ export type SourceFormat =
   | 'docx' // official CR as a Word document (2012 on)
   | 'doc' // official CR as a Word 97 document
   | 'rulings-text' // Magic Rulings Summaries, text release
-  | 'rulings-html'; // Magic Rulings Summaries, scraped page text
+  | 'rulings-html' // Magic Rulings Summaries, scraped page text
+  | 'pdf' // a tournament-policy document (MTR, IPG, JAR) as a PDF
+  | 'policy-text' // a tournament-policy document as text (Word's text export, a Usenet post)
+  | 'policy-html'; // a tournament-policy document as an HTML rendition
 
 /** The formats read from decoded text (everything but Word documents). */
-export type TextFormat = Exclude<SourceFormat, 'docx' | 'doc'>;
+export type TextFormat = Exclude<SourceFormat, 'docx' | 'doc' | 'pdf'>;
 
 /** What kind of numbered entry a rule node is. */
 type RuleKind =
   | 'section' // "100. General": text is the section title
   | 'rule' // "100.1."
   | 'subrule' // "100.1a"
-  | 'ruling'; // Rulings Summaries "E.12.Ruling.3"
+  | 'ruling' // Rulings Summaries "E.12.Ruling.3"
+  | 'appendix'; // tournament documents: "Appendix B—Time Limits"
 
 /** A citation split out of a ruling: "[WotC Rules Team 11/10/95]". */
 export interface Citation {
@@ -61,6 +65,19 @@ export interface RuleNode {
   notes?: RulingNote[];
   /** 1-based line of the rule's first line in the decoded source. */
   line: number;
+  /** Tournament documents: the unit's title ("Game Play Error — Missed Trigger"); its text is the body. */
+  title?: string;
+  /** IPG: the penalty the infraction carries, as published ("Warning", "Game Loss"). */
+  penalty?: string | null;
+  /** IPG: the infraction's named parts in published order (each part's text is also in `text`). */
+  policyParts?: PolicyPart[];
+}
+
+/** A named part of an IPG infraction. */
+export interface PolicyPart {
+  name: 'definition' | 'philosophy' | 'additional-remedy' | 'upgrade' | 'examples' | 'penalty' | 'procedure';
+  /** The part's paragraphs as published, "\n" between them (examples are in the unit's `examples`). */
+  text: string;
 }
 
 /** A numbered part of the rules: "1. Game Concepts". */

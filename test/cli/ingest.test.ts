@@ -168,7 +168,7 @@ test('the report says when a finding is in a copy that was merged but not stored
   assert.match(text, /0 findings/);
 });
 
-test('crkb ingest --archive DIR PATH ingests both; a PDF in a folder gets a line in the report', async () => {
+test('crkb ingest --archive DIR PATH ingests both; a PDF in a folder is read, a broken one rejected by name', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'crkb-archive-'));
   try {
     const archive = join(dir, 'archive');
@@ -178,9 +178,9 @@ test('crkb ingest --archive DIR PATH ingests both; a PDF in a folder gets a line
     writeFileSync(join(dir, 'august.txt'), crFixtureText('2026-08-07'));
     const db = join(dir, 'x.db');
     const r = await crkb(['ingest', '--archive', archive, join(dir, 'august.txt'), '--db', db]).done;
-    assert.equal(r.code, 0, r.err);
+    assert.equal(r.code, 2, r.err);
     assert.deepEqual(storedDates(db), ['2026-06-19', '2026-08-07']);
-    assert.match(r.out, /june\.pdf: not read: a PDF/);
+    assert.match(r.out + r.err, /june\.pdf: corrupt PDF/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

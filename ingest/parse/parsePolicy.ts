@@ -1,0 +1,364 @@
+import type { DocumentFamily, ParsedDocument, ParseWarning, PolicyPart, RuleNode, SourceFormat } from '../../src/core/types.js';
+
+/** The tournament-policy families. */
+export type PolicyFamily = Extract<DocumentFamily, 'mtr' | 'ipg' | 'jar'>;
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const DATE = String.raw`([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})`;
+const EFFECTIVE_RE = new RegExp(String.raw`\b(?:effective|updated)\s*(?:—|–|-|:)?\s*` + DATE, 'gi');
+// a contents line: dotted leaders or a tab, then a page number
+const TOC_LINE = /(?:(?:\.\s?){4,}|\t)\s*\d{1,3}\s*$/;
+const CONTENTS = /^(?:table\s+of\s+)?contents(?:\s+page)?$/i;
+const NUMBERED = /^(\d{1,3})\.(?:(\d{1,2})\.?)?\s+(\S.*)$/;
+const APPENDIX = /^appendix\s+([A-Z])\s*(?:—|–|-|:)+\s*(\S.*)$/i;
+const PART = /^(definitions?|philosophy|additional\s+remed(?:y|ies)|upgrades?|examples?|penalty|procedures?)\b\s*:?\s*(.*)$/i;
+const PENALTY = /^(?:no penalty|caution|warning|game loss|match loss|disqualification|see below|infraction[- ]dependent|all levels\b.*)\**$/i;
+// small words a title keeps in lower case; any other lower-case word starts the sentence after a run-in heading
+const TITLE_WORDS = new Set(['of', 'and', 'the', 'to', 'for', 'in', 'a', 'an', 'or', 'with', 'from', 'on', 'at', 'by', 'vs', 'vs.', 'as', 'into', 'per']);
+
+/** Which tournament-policy family a text's head names, or null (a Comprehensive Rules text, anything else). */
+export function policyFamilyOf(text: string): PolicyFamily | null {
+  // the title names the document; the body names the others ("see the DCI Penalty Guidelines"): the
+  // first name in the head wins
+  const head = text.slice(0, 1500);
+  const names: Array<[RegExp, PolicyFamily | null]> = [
+    [/comprehensive\s+rules/i, null],
+    [/infraction\s+procedure\s+guide|penalty\s+guide/i, 'ipg'],
+    [/judging\s+at\s+regular/i, 'jar'],
+    [/tournament\s+rules|floor\s+rules/i, 'mtr'],
+  ];
+  let best: { at: number; family: PolicyFamily | null } | null = null;
+  for (const [re, family] of names) {
+    const m = re.exec(head);
+    if (m && (best === null || m.index < best.at)) best = { at: m.index, family };
+  }
+  return best?.family ?? null;
+}
+
+function iso(year: number, monthName: string, day: number): string | null {
+  const month = MONTHS.findIndex((m) => m.startsWith(monthName.toLowerCase().slice(0, 3))) + 1;
+  if (month < 1 || day < 1 || day > 31) return null;
+  const d = new Date(Date.UTC(year, month - 1, day));
+  if (d.getUTCMonth() !== month - 1) return null;
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/**
+ * The effective date a tournament document states in its head ("Effective June 1, 2000", "Updated
+ * September 26, 2014"); of "effective …, updated …" the update; never a date further down (set lists
+ * are full of them).
+ */
+export function policyEffectiveDate(head: string): string | null {
+  let found: string | null = null;
+  for (const m of head.matchAll(EFFECTIVE_RE)) {
+    const d = iso(Number(m[3]), m[1]!, Number(m[2]));
+    if (d === null) continue;
+    // "Effective September 1, 2003, updated December 1, 2003": the update names the edition
+    if (found === null || /^updated/i.test(m[0])) found = d;
+  }
+  return found;
+}
+
+interface Heading {
+  number: string;
+  kind: RuleNode['kind'];
+  title: string;
+  /** Text after a run-in title ("112. Match Time Limits The required …"). */
+  rest: string;
+  penalty: string | null;
+}
+
+/** Splits a run-in heading: the title is the run of title-case words before the first sentence. */
+function splitRunIn(text: string): { title: string; rest: string } {
+  const words = text.split(' ');
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!;
+    if (/^[a-z]/.test(w) && !TITLE_WORDS.has(w)) {
+      // the sentence began at the last capitalised word before this one
+      let j = i - 1;
+      while (j > 0 && !/^[A-Z(“"]/.test(words[j]!)) j--;
+      if (j === 0) return { title: text, rest: '' };
+      return { title: words.slice(0, j).join(' '), rest: words.slice(j).join(' ') };
+    }
+  }
+  return { title: text, rest: '' };
+}
+
+/** Numbering schemes: the DCI era's hundreds ("101. Format …") and the decimal one ("2.3 Pregame Procedures"). */
+type Scheme = 'hundreds' | 'decimal';
+
+function schemeOf(lines: string[]): Scheme {
+  let hundreds = 0;
+  let decimal = 0;
+  for (const l of lines) {
+    if (/^\d{3}\.\s+[A-Z]/.test(l)) hundreds++;
+    else if (/^\d{1,2}\.\d{1,2}\.?\s+[A-Z]/.test(l)) decimal++;
+  }
+  return hundreds > decimal ? 'hundreds' : 'decimal';
+}
+
+function levelOf(number: string, scheme: Scheme): number {
+  if (scheme === 'decimal') return number.includes('.') ? 1 : 0;
+  const n = Number(number);
+  if (n < 10) return 0;
+  if (n < 100) return n % 10 === 0 ? 1 : 2;
+  return n % 100 === 0 ? 0 : n % 10 === 0 ? 1 : 2;
+}
+
+function numberKey(number: string): number[] {
+  return number.split('.').map(Number);
+}
+
+function after(a: number[], b: number[]): boolean {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? -1;
+    const y = b[i] ?? -1;
+    if (x !== y) return x > y;
+  }
+  return false;
+}
+
+/**
+ * Parses a tournament-policy document (MTR, IPG, JAR) from its text, one paragraph a line (as the
+ * PDF cleanup, Word's text export and the HTML readers give it), into the document model: every
+ * numbered section, subsection and appendix a unit with its title and body; in the IPG each
+ * infraction's parts (definition, philosophy, additional remedy, upgrade, penalty) and examples.
+ * Front matter (title, date, introduction) and contents lines are accounted for; every other line
+ * lands in a unit, and a line no unit claims is reported.
+ */
+export function parsePolicy(text: string, family: PolicyFamily, format: SourceFormat): ParsedDocument {
+  const raw = text.split('\n');
+  const lines = raw.map((l) => l.replace(/[ \u00a0]+/g, ' ').trim());
+  const warnings: ParseWarning[] = [];
+  const scheme = schemeOf(lines);
+  const rules: RuleNode[] = [];
+  const claimed = new Set<number>();
+  let firstUnit = -1;
+  let inContents = false;
+  // the numbers the contents list (without page numbers), checked against the units found
+  const contents: string[] = [];
+  let lastAppendix = '';
+  let last: number[] | null = null;
+  let current: RuleNode | null = null;
+  let part: PolicyPart | null = null;
+  let appendices = false;
+  let introduction: string[] = [];
+  const byLevel: Array<RuleNode | null> = [null, null, null];
+
+  const heading = (l: string): Heading | null => {
+    if (TOC_LINE.test(l)) return null;
+    const a = APPENDIX.exec(l);
+    if (a) return { number: `Appendix ${a[1]!.toUpperCase()}`, kind: 'appendix', title: a[2]!.trim(), rest: '', penalty: null };
+    if (appendices || family === 'jar') return null;
+    const m = NUMBERED.exec(l);
+    if (!m) return null;
+    const number = m[2] === undefined ? m[1]! : `${m[1]}.${m[2]}`;
+    if (scheme === 'hundreds' && m[2] !== undefined) return null;
+    if (scheme === 'decimal' && m[1]!.length > 2) return null;
+    let title = m[3]!;
+    let penalty: string | null = null;
+    let rest = '';
+    const tab = title.indexOf('\t');
+    if (tab !== -1) {
+      // after a tab: the penalty at the right margin (IPG 2009 on), or a run-in body (a PDF's font change)
+      const after = title.slice(tab + 1).trim();
+      title = title.slice(0, tab).trim();
+      if (/^penalty$/i.test(after) || PENALTY.test(after)) penalty = after;
+      // the decimal era has no run-in headings: a font change inside the title ("3.5 Innistrad Block …") is no break
+      else if (scheme === 'decimal') title = `${title} ${after}`;
+      else rest = after;
+    }
+    const words = title.split(' ').length;
+    if (scheme === 'decimal') {
+      // a numbered list item is a sentence ("4. Opponents’ game-win percentage"); a heading is a short title in title case
+      if (/[.;:,]$/.test(title) || words > 16 || !isTitleCase(title)) return null;
+    } else if (rest === '' && (/[.;:]$/.test(title) || words > 8)) {
+      // "20. DEFINITION OF PENALTIES Caution: This is …": the capitals are the title
+      const caps = /^((?:[A-Z0-9][A-Z0-9/&'’,()-]*\s+){1,}[A-Z0-9][A-Z0-9/&'’,()-]*)\s+(\S*[a-z].*)$/.exec(title);
+      if (caps && caps[1]!.split(' ').length >= 2) {
+        title = caps[1]!;
+        rest = caps[2]!;
+      }
+    }
+    if (scheme === 'decimal') {
+      // (checked above)
+    } else if (rest === '' && (/[.;:]$/.test(title) || words > 12)) {
+      ({ title, rest } = splitRunIn(title));
+      if (title.split(' ').length > 12 || /[.;:]$/.test(title)) return null;
+    }
+    if (!/^[A-Z0-9“"(]/.test(title)) return null;
+    return { number, kind: 'section', title, rest, penalty };
+  };
+
+  const addBody = (i: number, l: string): void => {
+    if (current === null) return;
+    claimed.add(i);
+    const p = PART.exec(l);
+    const wholeLine = p !== null && (p[2] === '' || /^[A-Z]/.test(p[2]!));
+    if (family === 'ipg' && wholeLine && (p[2] === '' || l.split(' ').length > 3)) {
+      const name = p[1]!.toLowerCase().replace(/\s+/g, ' ');
+      part = { name: partName(name), text: p[2]! };
+      (current.policyParts ??= []).push(part);
+      if (p[2] !== '') current.text += (current.text === '' ? '' : '\n') + l;
+      else current.text += (current.text === '' ? '' : '\n') + l;
+      return;
+    }
+    if (part?.name === 'examples' && /^(?:[A-Z]\.|\([A-Z]\))\s/.test(l)) {
+      current.examples.push(l);
+      return;
+    }
+    if (part?.name === 'penalty' && current.penalty === undefined && PENALTY.test(l)) current.penalty = l;
+    if (current.penalty === null && PENALTY.test(l) && current.text === '') {
+      current.penalty = l;
+      return;
+    }
+    if (part) part.text += (part.text === '' ? '' : '\n') + l;
+    current.text += (current.text === '' ? '' : '\n') + l;
+  };
+
+  lines.forEach((l, i) => {
+    if (l === '') return;
+    if (CONTENTS.test(l)) {
+      inContents = true;
+      claimed.add(i);
+      return;
+    }
+    if (TOC_LINE.test(raw[i]!.trim()) && (inContents || firstUnit === -1 || /(?:\.\s?){4,}/.test(l))) {
+      claimed.add(i);
+      return;
+    }
+    const h = heading(raw[i]!.trim().replace(/ {2,}/g, ' '));
+    if (h !== null && inContents && h.kind === 'appendix' && nextRepeats(lines, i, h.number, heading)) {
+      claimed.add(i);
+      return;
+    }
+    if (h !== null && inContents && h.kind !== 'appendix') {
+      // Contents that repeat the headings without page numbers (2007-08): the first entry's heading
+      // comes again later, and the entries run on while their numbers grow.
+      const key = numberKey(h.number);
+      const prevEntry = contents[contents.length - 1];
+      if (prevEntry === undefined ? nextRepeats(lines, i, h.number, heading) : after(key, numberKey(prevEntry))) {
+        contents.push(h.number);
+        claimed.add(i);
+        return;
+      }
+      inContents = false;
+    }
+    if (h !== null) {
+      const key = h.kind === 'appendix' ? null : numberKey(h.number);
+      const level = h.kind === 'appendix' ? 0 : levelOf(h.number, scheme);
+      let ok = true;
+      // appendix letters grow within a document; "Appendix A — Updated …" in a change list is no heading
+      if (key === null && h.number <= lastAppendix) ok = false;
+      if (key !== null) {
+        if (last !== null && !after(key, last)) ok = false;
+        else if (scheme === 'decimal' && last !== null) {
+          // a section follows the one before; a subsection its section
+          // a section follows the one before, or (2010-12: section 2 went) the one after it
+          if (key.length === 1 && (key[0]! > last[0]! + 2 || key[0] === last[0])) ok = false;
+          if (key.length === 1 && ok && key[0] === last[0]! + 2) {
+            warnings.push({ line: i + 1, code: 'section-gap', message: `section ${h.number} follows section ${last[0]}` });
+          }
+          if (key.length === 2 && key[0] !== last[0]) ok = false;
+          if (key.length === 2 && last.length === 2 && key[1]! > last[1]! + 1) {
+            warnings.push({ line: i + 1, code: 'section-jump', message: `section ${h.number} follows ${last.join('.')}` });
+          }
+        } else if (scheme === 'decimal' && last === null && key[0] !== 1) ok = false;
+      }
+      if (ok) {
+        if (key !== null) last = key;
+        else {
+          appendices = true;
+          lastAppendix = h.number;
+        }
+        inContents = false;
+        if (firstUnit === -1) firstUnit = i;
+        claimed.add(i);
+        let parent: string | null = null;
+        for (let k = level - 1; k >= 0; k--) {
+          const p = byLevel[k];
+          if (p) {
+            parent = p.number;
+            break;
+          }
+        }
+        const kind: RuleNode['kind'] = h.kind === 'appendix' ? 'appendix' : level === 0 ? 'section' : level === 1 ? 'rule' : 'subrule';
+        const node: RuleNode = { number: h.number, parent: h.kind === 'appendix' ? null : parent, kind, text: '', title: h.title, examples: [], line: i + 1 };
+        if (h.penalty !== null) node.penalty = /^penalty$/i.test(h.penalty) ? null : h.penalty;
+        rules.push(node);
+        byLevel[level] = node;
+        for (let k = level + 1; k < byLevel.length; k++) byLevel[k] = null;
+        current = node;
+        part = null;
+        if (h.rest !== '') addBody(i, h.rest);
+        return;
+      }
+    }
+    if (current === null) {
+      introduction.push(l);
+      claimed.add(i);
+      return;
+    }
+    addBody(i, l);
+  });
+  for (const r of rules) if (r.penalty === null) delete r.penalty;
+  const found = new Set(rules.map((r) => r.number));
+  for (const n of contents) {
+    if (!found.has(n))
+      warnings.push({ line: null, code: 'missing-section', message: `section ${n} is in the contents but not found as a heading in the text` });
+  }
+  const head = lines.slice(0, 12).join('\n');
+  const effectiveDate = policyEffectiveDate(head);
+  if (effectiveDate === null) warnings.push({ line: null, code: 'no-effective-date', message: 'the document states no effective date in its head' });
+  const title = lines.find((l) => l !== '' && !/^[®™©]$/.test(l)) ?? null;
+  const bodyLines = lines.filter((l) => l !== '').length;
+  const unaccounted: number[] = [];
+  lines.forEach((l, i) => {
+    if (l !== '' && !claimed.has(i)) unaccounted.push(i + 1);
+  });
+  if (introduction.length > 0 && title !== null && introduction[0] === title) introduction = introduction.slice(1);
+  return {
+    family,
+    format,
+    effectiveDate,
+    complete: true,
+    title,
+    introduction: introduction.length > 0 ? introduction.join('\n') : null,
+    credits: null,
+    parts: [],
+    rules,
+    glossary: [],
+    abilityWords: [],
+    index: [],
+    accounting: { bodyLines, accounted: bodyLines - unaccounted.length, unaccounted },
+    warnings,
+  };
+}
+
+/** Whether every word of a title but the small ones starts with a capital (or is no word). */
+function isTitleCase(title: string): boolean {
+  for (const w of title.split(/[\s/—–-]+/)) {
+    if (w === '' || TITLE_WORDS.has(w.toLowerCase())) continue;
+    if (/^[a-z]/.test(w)) return false;
+  }
+  return true;
+}
+
+function partName(name: string): PolicyPart['name'] {
+  if (name.startsWith('definition')) return 'definition';
+  if (name.startsWith('philosophy')) return 'philosophy';
+  if (name.startsWith('additional')) return 'additional-remedy';
+  if (name.startsWith('upgrade')) return 'upgrade';
+  if (name.startsWith('example')) return 'examples';
+  if (name.startsWith('penalty')) return 'penalty';
+  return 'procedure';
+}
+
+/** Whether the heading numbered `number` occurs again after line `i` (a contents entry, then the heading itself). */
+function nextRepeats(lines: string[], i: number, number: string, heading: (l: string) => Heading | null): boolean {
+  for (let k = i + 1; k < lines.length; k++) {
+    const h = heading(lines[k]!);
+    if (h !== null && h.number === number) return true;
+  }
+  return false;
+}

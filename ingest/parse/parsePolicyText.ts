@@ -1,0 +1,32 @@
+import { htmlText } from './detectFormat.js';
+import { IngestError } from './IngestError.js';
+import { parsePolicy, policyFamilyOf } from './parsePolicy.js';
+import type { DecodedText, ParsedDocument, SourceFormat } from '../../src/core/types.js';
+
+/**
+ * Parses the decoded text of a tournament document (MTR, IPG, JAR), one paragraph a line: a PDF's
+ * cleaned text, a Word document's paragraphs, a text file, an HTML rendition (its blocks). Throws
+ * IngestError naming `source` when it names no tournament document or holds no numbered section.
+ */
+export function parsePolicyText(
+  source: string,
+  decoded: DecodedText,
+  format: Extract<SourceFormat, 'pdf' | 'doc' | 'docx' | 'policy-text' | 'policy-html'>,
+): { decoded: DecodedText; doc: ParsedDocument } {
+  let text = decoded.text;
+  if (format === 'policy-html')
+    text = htmlText(text)
+      .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)))
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>');
+  // Word's own separators inside a paragraph: vertical tab (a manual line break), form feed (a page break)
+  text = text.replace(/[\v\f]/g, '\n');
+  const family = policyFamilyOf(text);
+  if (family === null) throw new IngestError(source, 'not a tournament document: its head names no MTR, IPG or JAR');
+  const doc = parsePolicy(text, family, format);
+  if (doc.rules.length === 0) {
+    throw new IngestError(source, `no numbered sections found in this ${family.toUpperCase()} document (${format}): not stored`);
+  }
+  return { decoded: { ...decoded, text }, doc };
+}

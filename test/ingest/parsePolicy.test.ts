@@ -1,0 +1,215 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parsePolicy, policyEffectiveDate, policyFamilyOf } from '../../ingest/parse/parsePolicy.js';
+import { detectFormat } from '../../ingest/parse/detectFormat.js';
+import { decodeBuffer } from '../../ingest/parse/decode.js';
+import { parseInput } from '../../ingest/store/parseInput.js';
+import { IngestError } from '../../ingest/parse/IngestError.js';
+import { crFixtureText } from '../support/crFixture.js';
+
+const shared = path.resolve(process.cwd(), '..', 'shared');
+const fixture = (name: string): Array<[string, string]> =>
+  fs
+    .readFileSync(path.join(process.cwd(), 'test', 'fixtures', 'policy', `${name}.tsv`), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t') as [string, string]);
+
+const IPG = [
+  'MAGIC INFRACTION PROCEDURE GUIDE',
+  'Effective February 8, 2013',
+  'INTRODUCTION',
+  'The Infraction Procedure Guide provides judges the appropriate penalties.',
+  'CONTENTS',
+  '1. General Philosophy ........................ 3',
+  '2. Game Play Errors ......................... 7',
+  '2.1. Game Play Error — Missed Trigger ....... 7',
+  'Appendix A — Penalty Quick Reference ....... 22',
+  '1. GENERAL PHILOSOPHY',
+  'Judges are neutral arbiters.',
+  '2. GAME PLAY ERRORS',
+  'Game Play Errors are caused by incorrect play.',
+  '2.1. Game Play Error — Missed Trigger\tPenalty',
+  'Warning',
+  'Definition',
+  'A triggered ability triggers, but the player forgets it.',
+  'Examples',
+  'A. A player forgets an upkeep trigger.',
+  'B. A player forgets exalted.',
+  'Philosophy',
+  'Triggered abilities are common and invisible.',
+  'Additional Remedy',
+  'The opponent chooses whether the ability is added to the stack.',
+  'Upgrade: A missed trigger that is detrimental is upgraded.',
+  '2.2. Game Play Error — Looking at Extra Cards\tPenalty',
+  'Warning',
+  'Definition',
+  'A player takes an action that may have allowed them to see cards.',
+  'Appendix A — Penalty Quick Reference',
+  'Missed Trigger: Warning',
+].join('\n');
+
+test('IPG: sections, infractions with their parts, penalty and examples; contents and front matter accounted', () => {
+  const doc = parsePolicy(IPG, 'ipg', 'pdf');
+  assert.equal(doc.effectiveDate, '2013-02-08');
+  assert.deepEqual(
+    doc.rules.map((r) => [r.number, r.kind, r.parent, r.title]),
+    [
+      ['1', 'section', null, 'GENERAL PHILOSOPHY'],
+      ['2', 'section', null, 'GAME PLAY ERRORS'],
+      ['2.1', 'rule', '2', 'Game Play Error — Missed Trigger'],
+      ['2.2', 'rule', '2', 'Game Play Error — Looking at Extra Cards'],
+      ['Appendix A', 'appendix', null, 'Penalty Quick Reference'],
+    ],
+  );
+  const mt = doc.rules[2]!;
+  assert.equal(mt.penalty, 'Warning');
+  assert.deepEqual(
+    mt.policyParts?.map((p) => p.name),
+    ['definition', 'examples', 'philosophy', 'additional-remedy', 'upgrade'],
+  );
+  assert.equal(mt.policyParts?.[0]?.text, 'A triggered ability triggers, but the player forgets it.');
+  assert.equal(mt.policyParts?.[4]?.text, 'A missed trigger that is detrimental is upgraded.');
+  assert.deepEqual(mt.examples, ['A. A player forgets an upkeep trigger.', 'B. A player forgets exalted.']);
+  assert.match(doc.introduction ?? '', /^Effective February 8, 2013\nINTRODUCTION/);
+  assert.deepEqual(doc.accounting.unaccounted, []);
+  assert.equal(doc.accounting.bodyLines, IPG.split('\n').length);
+});
+
+test('a numbered list item is no heading; a missing section is reported against the contents', () => {
+  const text = [
+    'MAGIC: THE GATHERING TOURNAMENT RULES',
+    'Effective July 1, 2009',
+    '1. Tournament Fundamentals',
+    '1.1 Tournament Types',
+    'Steps, in order:',
+    '2. Players shuffle their decks.',
+    '3. Opponents’ game-win percentage',
+    '2. Tournament Mechanics',
+    '2.1 Match Structure',
+    'Matches are best two of three.',
+  ].join('\n');
+  const doc = parsePolicy(text, 'mtr', 'policy-text');
+  assert.deepEqual(
+    doc.rules.map((r) => r.number),
+    ['1', '1.1', '2', '2.1'],
+  );
+  assert.equal(doc.rules[1]!.text, 'Steps, in order:\n2. Players shuffle their decks.\n3. Opponents’ game-win percentage');
+
+  const withContents = [
+    'DCI PENALTY GUIDE AND PROCEDURES',
+    'Effective — March 20, 2008',
+    'Contents\tPage',
+    '1. General Philosophy',
+    '10. Definitions',
+    '11. Shortcuts',
+    '100. Universal Infractions',
+    '1. General Philosophy',
+    'Text.',
+    '10. Definitions',
+    'More.',
+    '100. Universal Infractions',
+  ].join('\n');
+  const d2 = parsePolicy(withContents, 'ipg', 'doc');
+  assert.deepEqual(
+    d2.rules.map((r) => r.number),
+    ['1', '10', '100'],
+  );
+  assert.deepEqual(
+    d2.warnings.map((w) => w.code),
+    ['missing-section'],
+  );
+  assert.match(d2.warnings[0]!.message, /section 11 is in the contents/);
+});
+
+test('DCI era: three-digit sections grouped by tens, run-in headings split from their text', () => {
+  const text = [
+    'MAGIC: THE GATHERING DCI FLOOR RULES',
+    'Effective March 20, 2005',
+    '100. GENERAL MAGIC: THE GATHERING TOURNAMENT RULES',
+    '101. Format and Ratings Categories\tThe DCI sanctions the following formats.',
+    '110. MAGIC: THE GATHERING TOURNAMENT MECHANICS',
+    '112. Match Time Limits',
+    'The required minimum time limit for any match is 40 minutes.',
+    '20. DEFINITION OF PENALTIES Caution: This is the smallest penalty.',
+  ].join('\n');
+  const doc = parsePolicy(text, 'mtr', 'pdf');
+  assert.deepEqual(
+    doc.rules.map((r) => [r.number, r.kind, r.parent, r.title, r.text]),
+    [
+      ['100', 'section', null, 'GENERAL MAGIC: THE GATHERING TOURNAMENT RULES', ''],
+      ['101', 'subrule', '100', 'Format and Ratings Categories', 'The DCI sanctions the following formats.'],
+      ['110', 'rule', '100', 'MAGIC: THE GATHERING TOURNAMENT MECHANICS', ''],
+      [
+        '112',
+        'subrule',
+        '110',
+        'Match Time Limits',
+        'The required minimum time limit for any match is 40 minutes.\n20. DEFINITION OF PENALTIES Caution: This is the smallest penalty.',
+      ],
+    ],
+  );
+  const ipg = parsePolicy(
+    [
+      'DCI PENALTY GUIDELINES',
+      'Effective January 20, 2005',
+      '10. FORMAT OF INFRACTIONS',
+      'Listed so.',
+      '20. DEFINITION OF PENALTIES Caution: This is the smallest penalty.',
+      '100. DECK PROBLEMS',
+    ].join('\n'),
+    'ipg',
+    'pdf',
+  );
+  assert.deepEqual(
+    ipg.rules.map((r) => [r.number, r.title, r.text]),
+    [
+      ['10', 'FORMAT OF INFRACTIONS', 'Listed so.'],
+      ['20', 'DEFINITION OF PENALTIES', 'Caution: This is the smallest penalty.'],
+      ['100', 'DECK PROBLEMS', ''],
+    ],
+  );
+});
+
+test('the family is the first document name in the head; the date the one under the title', () => {
+  assert.equal(policyFamilyOf('MAGIC: THE GATHERING DCI FLOOR RULES\nSee the DCI Penalty Guidelines for penalties.'), 'mtr');
+  assert.equal(policyFamilyOf('DCI™ UNIVERSAL PENALTY GUIDELINES\nSee the DCI Floor Rules.'), 'ipg');
+  assert.equal(policyFamilyOf('Judging at Regular Rules Enforcement Level (REL)\nUpdated September 26, 2014'), 'jar');
+  assert.equal(policyFamilyOf('Magic: The Gathering Comprehensive Rules\nSee the Magic Tournament Rules.'), null);
+  assert.equal(policyEffectiveDate('DCI Floor Rules\nEffective September 1, 2003, updated December 1, 2003'), '2003-12-01');
+  assert.equal(policyEffectiveDate('Release — March 1, 2008\nEffective — March 20, 2008'), '2008-03-20');
+  assert.equal(policyEffectiveDate('Effective Oct 3rd, 2018'), '2018-10-03');
+  assert.equal(policyEffectiveDate('No date here'), null);
+});
+
+test('a tournament document is never a CR fragment, and a CR file never a tournament document', () => {
+  const floorRules = decodeBuffer(fs.readFileSync(path.join(shared, 'policy', 'mtr', '2008-03-01.txt'))).text;
+  assert.equal(detectFormat(floorRules), 'policy-text');
+  assert.equal(detectFormat(crFixtureText('2026-06-19')), 'cr-text');
+  const cr = decodeBuffer(fs.readFileSync(path.join(shared, 'corpus', 'rulesraker', '2022-11-18.txt'))).text;
+  assert.equal(detectFormat(cr), 'cr-text');
+  assert.equal(policyFamilyOf(cr), null);
+});
+
+test('the 2008-03-01 Floor Rules text parses as MTR and matches its hand-checked fixture', async () => {
+  const file = path.join(shared, 'policy', 'mtr', '2008-03-01.txt');
+  const { doc } = await parseInput(file, fs.readFileSync(file));
+  assert.equal(doc.family, 'mtr');
+  assert.equal(doc.format, 'policy-text');
+  assert.equal(doc.effectiveDate, '2008-03-01');
+  assert.deepEqual(
+    doc.rules.map((r) => [r.number, r.title]),
+    fixture('mtr-2008-03-01'),
+  );
+  assert.deepEqual(doc.accounting.unaccounted, []);
+});
+
+test('a tournament document with no numbered sections (the 1994 Usenet post) is rejected by name', async () => {
+  const file = path.join(shared, 'policy', 'mtr', '1994-01-26.txt');
+  await assert.rejects(
+    parseInput(file, fs.readFileSync(file)),
+    (e: unknown) => e instanceof IngestError && e.source === file && /no numbered sections found in this MTR document/.test(e.reason),
+  );
+});
