@@ -2,7 +2,8 @@ import type { EditionInfo, Family, RuleRecord } from '../core/records.js';
 import type { Snapshot } from '../db/Snapshot.js';
 import { compareRuleText, textClass } from '../engine/compareRule.js';
 import { glossaryHistory, type GlossaryHistory } from '../engine/glossaryHistory.js';
-import { ruleHistory, type RuleHistory } from '../engine/history.js';
+import { ruleHistory, type RuleHistory, type SubruleChanges } from '../engine/history.js';
+import { descendants } from './ruleTree.js';
 
 /** A split or merge a lineage took part in, as history shows it. */
 interface LineageLink {
@@ -37,11 +38,11 @@ export function ruleHistoryOf(s: Snapshot, edition: EditionInfo, number: string)
   const places = s.lineagePlaces(lineage).filter(([e]) => inChain.has(e));
   const rows = places.map(([e, pos]) => {
     const r = s.ruleAt(e, pos)!;
-    return { editionId: e, date: s.editionById(e)!.effectiveDate, number: r.number, text: r.text, lineage, examples: examplesOf(s, r) };
+    return { editionId: e, pos, date: s.editionById(e)!.effectiveDate, number: r.number, text: r.text, lineage, examples: examplesOf(s, r) };
   });
   if (rows.length === 0) {
     const r = s.ruleByNumber(edition.id, number)!;
-    rows.push({ editionId: edition.id, date: edition.effectiveDate, number: r.number, text: r.text, lineage, examples: examplesOf(s, r) });
+    rows.push({ editionId: edition.id, pos: r.ord, date: edition.effectiveDate, number: r.number, text: r.text, lineage, examples: examplesOf(s, r) });
   }
   const editionOf = new Map(rows.map((r) => [r.date, r.editionId]));
   const resolver = (date: string) => {
@@ -54,7 +55,61 @@ export function ruleHistoryOf(s: Snapshot, edition: EditionInfo, number: string)
     (prev, cur) => textClass(compareRuleText(prev.text, cur.text, resolver(prev.date), resolver(cur.date))),
   );
   if (!h) return null;
+  const placeOf = new Map(rows.map((r) => [r.date, s.ruleAt(r.editionId, r.pos)!]));
+  const subtrees = new Map<number, RuleRecord[]>();
+  const below = (r: RuleRecord): RuleRecord[] => {
+    let d = subtrees.get(r.editionId);
+    if (!d) subtrees.set(r.editionId, (d = descendants(s, r)));
+    return d;
+  };
+  for (const [i, step] of h.steps.entries()) {
+    if (i === 0) continue;
+    const prev = placeOf.get(h.steps[i - 1]!.date)!;
+    const cur = placeOf.get(step.date)!;
+    const before = below(prev);
+    const after = below(cur);
+    if (before.length === 0 && after.length === 0) continue;
+    const sub = subruleChanges(s, prev, before, cur, after);
+    if (!sub) continue;
+    step.subrules = sub;
+    if (step.change === 'unchanged') step.change = 'changed';
+  }
   return { ...h, links: linksOf(s, lineage) };
+}
+
+/** What changed below a rule between two of its appearances, its subrules matched by lineage; null when nothing did. */
+function subruleChanges(s: Snapshot, prev: RuleRecord, before: RuleRecord[], cur: RuleRecord, after: RuleRecord[]): SubruleChanges | null {
+  const key = (r: RuleRecord, i: number): string => (r.lineageId !== null && r.lineageId >= 0 ? `L${r.lineageId}` : `N${r.number}#${i}`);
+  const was = new Map(before.map((r, i) => [key(r, i), r]));
+  const is = new Map(after.map((r, i) => [key(r, i), r]));
+  // elsewhere in the other edition: a subrule moved out of (or into) the rule
+  const placeIn = (editionId: number, r: RuleRecord): string | undefined => {
+    if (r.lineageId === null || r.lineageId < 0) return undefined;
+    const pos = s.ruleIds(editionId).lineages.indexOf(r.lineageId);
+    return pos < 0 ? undefined : s.numbers(editionId)[pos];
+  };
+  const out: SubruleChanges = { added: [], removed: [], changed: [], renumbered: [] };
+  const resolve = (editionId: number) => (target: string) => lineageAt(s, editionId, target);
+  const suffix = (r: RuleRecord, parent: RuleRecord) => r.number.slice(parent.number.length);
+  for (const [k, a] of is) {
+    const b = was.get(k);
+    if (!b) {
+      const from = placeIn(prev.editionId, a);
+      out.added.push(from === undefined ? { number: a.number } : { number: a.number, from });
+      continue;
+    }
+    if (suffix(a, cur) !== suffix(b, prev)) out.renumbered.push({ from: b.number, to: a.number });
+    const examplesChanged = a.exampleIds.join() !== b.exampleIds.join();
+    if (a.textId === b.textId && !examplesChanged) continue;
+    const textChange = a.textId === b.textId ? 'none' : textClass(compareRuleText(b.text, a.text, resolve(prev.editionId), resolve(cur.editionId)));
+    if (textChange !== 'none' || examplesChanged) out.changed.push({ number: a.number, textChange, examplesChanged });
+  }
+  for (const [k, b] of was) {
+    if (is.has(k)) continue;
+    const to = placeIn(cur.editionId, b);
+    out.removed.push(to === undefined ? { number: b.number } : { number: b.number, to });
+  }
+  return out.added.length + out.removed.length + out.changed.length + out.renumbered.length ? out : null;
 }
 
 /** Splits and merges a lineage took part in, oldest first. */
