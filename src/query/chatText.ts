@@ -301,15 +301,19 @@ export function subruleWords(c: SubruleChanges): string {
       ? null
       : `${items.slice(0, SHOWN_SUBRULES).join(', ')}${items.length > SHOWN_SUBRULES ? ` and ${items.length - SHOWN_SUBRULES} more` : ''} ${what}`;
   const changed = (c: SubruleChanges['changed'][number]): string => `${c.number} ${subruleChangeWords(c)}`;
+  // a number removed and added again in one step: another rule under the old number (the lineage says so)
+  const gone = new Set(c.removed.map((r) => r.number));
+  const replaced = c.added.filter((a) => gone.has(a.number) && !a.from).map((a) => a.number);
   return [
     list(
-      c.added.map((a) => (a.from ? `${a.number} (from ${a.from})` : a.number)),
+      c.added.filter((a) => !replaced.includes(a.number)).map((a) => (a.from ? `${a.number} (from ${a.from})` : a.number)),
       'added',
     ),
     list(
-      c.removed.map((r) => (r.to ? `${r.number} (now ${r.to})` : r.number)),
+      c.removed.filter((r) => !replaced.includes(r.number)).map((r) => (r.to ? `${r.number} (now ${r.to})` : r.number)),
       'removed',
     ),
+    list(replaced, 'replaced by a new rule'),
     c.renumbered.length
       ? list(
           c.renumbered.map((r) => `${r.from} → ${r.to}`),

@@ -69,3 +69,14 @@ test('the web history of a title rule links each changed subrule in its edition'
     kb.close();
   }
 });
+
+test('subrule changes in words: a number removed and added again is a replacement; long lists end with "and N more"', () => {
+  const words = subruleWords({
+    added: [{ number: '502.9d' }, { number: '502.9h', from: '502.8a' }],
+    removed: [{ number: '502.9d' }, { number: '502.9c', to: '702.20a' }],
+    renumbered: [],
+    changed: 'abcdefgh'.split('').map((l) => ({ number: `502.9${l}`, textChange: 'typography' as const, examplesChanged: l === 'a' })),
+  });
+  assert.match(words, /^502\.9h \(from 502\.8a\) added; 502\.9c \(now 702\.20a\) removed; 502\.9d replaced by a new rule; /);
+  assert.match(words, /502\.9a typography and examples changed, 502\.9b typography, .* and 2 more changed$/);
+});
