@@ -53,7 +53,7 @@ export function searchEdition(s: Snapshot, editionId: number, text: string, opts
 }
 
 /** Texts a search's count reads at most: the count says "more than" past them (as deep as a search may page). */
-export const MAX_SEARCH_COUNT = MAX_SEARCH_OFFSET;
+const MAX_SEARCH_COUNT = MAX_SEARCH_OFFSET;
 
 /** A page of hits, and how many hits the search has in all (`capped`: at least `total`, when more than MAX_SEARCH_COUNT texts match). */
 export interface CountedSearch {
