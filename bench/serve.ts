@@ -13,10 +13,14 @@
  * draining and --reload seconds more; requests that failed, and the time from the signal to the new
  * processes serving.
  *
- * With --baseline DIR (another built checkout), its `crkb serve` (no --workers before this one)
- * runs the same mixed load and reload, side by side.
+ * With --baseline DIR (another built checkout; may be given more than once), its `crkb serve` (no
+ * --workers before this one) runs the same mixed load and reload, side by side; and its server (its
+ * dist/src/server/listen.js on DIR/data/crkb.db when DIR has one, else on --db, answer cache off)
+ * answers every "no cache" scenario too: each such scenario then runs --rounds interleaved rounds,
+ * this checkout and each baseline in turn (the order reversed every other round, so a drift in the
+ * machine's load falls on both), and prints each server's mean req/s and cpu µs and their ratio.
  *
- *   node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--reload 5] [--connections 10] [--only TEXT] [--baseline DIR]
+ *   node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--reload 5] [--connections 10] [--only TEXT] [--baseline DIR]... [--rounds 2]
  *     [--node-flags="--max-semi-space-size=4 --max-old-space-size=96"]   (flags of the listen.js server processes, baseline included;
  *     the default is what `crkb serve` and `npm start` use; --only keeps the scenarios whose name contains TEXT;
  *     --mixed 0 / --reload 0 skip those parts)
@@ -124,7 +128,8 @@ async function main(): Promise<void> {
       connections: { type: 'string', default: '10' },
       only: { type: 'string' },
       reload: { type: 'string', default: '5' },
-      baseline: { type: 'string' },
+      baseline: { type: 'string', multiple: true },
+      rounds: { type: 'string', default: '2' },
       'node-flags': { type: 'string', default: '--max-semi-space-size=4 --max-old-space-size=96' },
     },
   });
@@ -138,6 +143,8 @@ async function main(): Promise<void> {
   const mixedSeconds = Number(values.mixed);
   const reloadSeconds = Number(values.reload);
   const connections = Number(values.connections);
+  const rounds = Math.max(1, Number(values.rounds));
+  const baselines = values.baseline ?? [];
 
   // Request material from the database itself: every rule number and keyword of the latest edition.
   const reader = KnowledgeBase.open(dbFile);
@@ -150,6 +157,9 @@ async function main(): Promise<void> {
   // Web pages: every rule (not subrule: a subrule's page is a small part of its rule's) and every neighbour diff.
   const rulePages = numbers.filter((n) => /^\d+\.\d+$/.test(n)).map((n) => `/cr/${latest.effectiveDate}/${n}`);
   const neighbourDiffs = official.slice(1).map((e, k) => `/diff/${official[k]!.effectiveDate}/${e.effectiveDate}`);
+  const sectionPages = numbers.filter((n) => /^\d{3}$/.test(n)).map((n) => `/cr/${latest.effectiveDate}/${n}`);
+  // histories of rules (not subrules): the title rules (702.19 "Trample") follow their subtree
+  const historyPages = numbers.filter((n) => /^\d+\.\d+$/.test(n)).map((n) => `/history/${n}?edition=${latest.effectiveDate}`);
   reader.close();
   const words = ['trample', 'combat damage', 'deathtouch', 'mana ability', 'state-based actions', 'copy', 'token', 'planeswalker', 'cast', 'counter'];
   // What people search for: keyword names, glossary terms and common phrases (deduplicated).
@@ -160,8 +170,15 @@ async function main(): Promise<void> {
   const cached = await startChild([...flags, listenJs, dbFile, '0']);
   const uncached = await startChild([...flags, listenJs, dbFile, '0'], { CRKB_RESPONSE_CACHE: '0' });
   const baseline = await startChild([...flags, resolve('dist/bench/serve.js'), '--baseline-child']);
+  // other checkouts' servers, answer cache off, each on its own database when it has one
+  const others: Array<{ label: string; child: ChildProcess; url: string }> = [];
+  for (const dir of baselines) {
+    const own = resolve(dir, 'data/crkb.db');
+    const c = await startChild([...flags, resolve(dir, 'dist/src/server/listen.js'), existsSync(own) ? own : dbFile, '0'], { CRKB_RESPONSE_CACHE: '0' });
+    others.push({ label: dir, ...c });
+  }
   process.on('exit', () => {
-    for (const c of [cached, uncached, baseline]) c.child.kill('SIGTERM');
+    for (const c of [cached, uncached, baseline, ...others]) c.child.kill('SIGTERM');
   });
   const idleRss = rssMb(cached.child.pid!);
   const idleRssUncached = rssMb(uncached.child.pid!);
@@ -214,6 +231,13 @@ async function main(): Promise<void> {
     ],
     [`web rule page /cr/DATE/NUMBER (${rulePages.length} rules, no cache)`, uncached.url, rotating(spread(rulePages))],
     [`web neighbour diff /diff/A/B (${neighbourDiffs.length} pairs, no cache)`, uncached.url, rotating(spread(neighbourDiffs))],
+    [`web section page /cr/DATE/NNN (${sectionPages.length} sections, no cache)`, uncached.url, rotating(spread(sectionPages))],
+    [
+      `web search page /search?q= (${searches.length} texts, no cache)`,
+      uncached.url,
+      rotating(spread(searches).map((q) => `/search?${new URLSearchParams({ q, edition: 'latest' })}`)),
+    ],
+    [`web history page /history/NUMBER (${historyPages.length} rules, no cache)`, uncached.url, rotating(spread(historyPages))],
     // one connection: the latency is the page's time on the server, no queueing behind other requests
     [`web rule page, 1 connection (no cache)`, uncached.url, rotating(spread(rulePages)), 1],
     [`web neighbour diff, 1 connection (no cache)`, uncached.url, rotating(spread(neighbourDiffs)), 1],
@@ -237,22 +261,51 @@ async function main(): Promise<void> {
   // The machine is shared and its speed drifts: every scenario is compared with a baseline run right before it.
   // Server CPU per request is printed too: it depends much less on what else the machine runs.
   const [baseName, baseUrl, baseRequests] = scenarios[0]!;
-  const pidOf = new Map([cached, uncached, baseline].map((c) => [c.url, c.child.pid!]));
+  const pidOf = new Map([cached, uncached, baseline, ...others].map((c) => [c.url, c.child.pid!]));
   const measure = async (url: string, requests: AutocannonRequest[], conns = connections) => {
     const pid = pidOf.get(url)!;
     const c0 = cpuMs(pid);
     const r = await autocannon({ url, connections: conns, duration, requests });
     return { r, usPerReq: ((cpuMs(pid) - c0) * 1000) / Math.max(1, r.requests.total) };
   };
+  const row = (n: string, m: { r: AutocannonResult; usPerReq: number }, pct: string, cpuPct: string) =>
+    `${n.padEnd(52)} ${m.r.requests.average.toFixed(0).padStart(8)} ${pct.padStart(7)} ${String(m.r.latency.p50).padStart(7)} ${String(m.r.latency.p99).padStart(7)} ${String(m.r.errors + m.r.timeouts + m.r.non2xx).padStart(7)} ${m.usPerReq.toFixed(0).padStart(8)} ${cpuPct.padStart(8)}`;
+  const sideBySide: string[] = [];
   for (const [name, url, requests, conns] of scenarios.slice(1).filter(([n]) => values.only === undefined || n.includes(values.only))) {
     // warm-up, not counted: JIT, and the edition loaded into memory (a running server has done this long ago)
     await autocannon({ url, connections: conns ?? connections, duration: 1, requests });
     const b = await measure(baseUrl, baseRequests);
     const x = await measure(url, requests, conns);
-    const row = (n: string, m: typeof x, pct: string, cpuPct: string) =>
-      `${n.padEnd(52)} ${m.r.requests.average.toFixed(0).padStart(8)} ${pct.padStart(7)} ${String(m.r.latency.p50).padStart(7)} ${String(m.r.latency.p99).padStart(7)} ${String(m.r.errors + m.r.timeouts + m.r.non2xx).padStart(7)} ${m.usPerReq.toFixed(0).padStart(8)} ${cpuPct.padStart(8)}`;
     console.log(row(`  (${baseName})`, b, '100%', '100%'));
     console.log(row(name, x, `${((100 * x.r.requests.average) / b.r.requests.average).toFixed(0)}%`, `${((100 * b.usPerReq) / x.usPerReq).toFixed(0)}%`));
+    if (url !== uncached.url || others.length === 0) continue;
+    // side by side with the other checkouts: interleaved rounds, the order reversed every other round
+    const servers = [{ label: 'this checkout', url }, ...others.map((o) => ({ label: o.label, url: o.url }))];
+    for (const o of others) await autocannon({ url: o.url, connections: conns ?? connections, duration: 1, requests });
+    const sums = servers.map(() => ({ rps: 0, us: 0, p50: 0, errors: 0 }));
+    for (let k = 0; k < rounds; k++) {
+      const order = servers.map((_, i) => i);
+      if (k % 2 === 1) order.reverse();
+      for (const i of order) {
+        const m = await measure(servers[i]!.url, requests, conns);
+        sums[i]!.rps += m.r.requests.average / rounds;
+        sums[i]!.us += m.usPerReq / rounds;
+        sums[i]!.p50 += m.r.latency.p50 / rounds;
+        sums[i]!.errors += m.r.errors + m.r.timeouts + m.r.non2xx;
+      }
+    }
+    sideBySide.push(`${name}`);
+    for (const [i, srv] of servers.entries()) {
+      const m = sums[i]!;
+      const rel = i === 0 ? '' : `  this/base req/s ${((100 * sums[0]!.rps) / m.rps).toFixed(0)}%, cpu µs ${((100 * sums[0]!.us) / m.us).toFixed(0)}%`;
+      sideBySide.push(
+        `  ${srv.label.padEnd(48)} ${m.rps.toFixed(0).padStart(8)} req/s ${m.p50.toFixed(1).padStart(7)} ms p50 ${m.us.toFixed(0).padStart(8)} cpu µs ${String(m.errors).padStart(5)} errors${rel}`,
+      );
+    }
+  }
+  if (sideBySide.length > 0) {
+    console.log(`\nside by side, answer cache off, ${rounds} interleaved round(s) of ${duration} s each, means (cpu µs: server CPU time per request):`);
+    for (const l of sideBySide) console.log(l);
   }
 
   // Mixed load on `crkb serve` (answer cache on): every endpoint, rotating inputs.
@@ -278,7 +331,7 @@ async function main(): Promise<void> {
     });
   };
   clearInterval(sampler);
-  for (const c of [cached, uncached, baseline]) c.child.kill('SIGTERM');
+  for (const c of [cached, uncached, baseline, ...others]) c.child.kill('SIGTERM');
   console.log(
     `\nserver peak RSS over the scenarios: ${peak.get(cached.child.pid!)?.toFixed(1)} MB (answer cache on), ${peak.get(uncached.child.pid!)?.toFixed(1)} MB (off)`,
   );
@@ -287,7 +340,7 @@ async function main(): Promise<void> {
   const runs: Array<[string, string, number | null]> = [
     ['--workers 1', '.', 1],
     [`--workers ${cores} (default)`, '.', cores],
-    ...(values.baseline ? [[`baseline ${values.baseline}`, resolve(values.baseline), null] as [string, string, null]] : []),
+    ...baselines.map((b) => [`baseline ${b}`, resolve(b), null] as [string, string, null]),
   ];
   if (mixedSeconds > 0) {
     console.log(`\nmixed load ${mixedSeconds} s on crkb serve (supervisor and server processes), ${connections} connections; CPU and RSS of all its processes`);

@@ -8,6 +8,8 @@ export interface EditionSearch {
   matches(ftsQuery: string, limit: number): Array<[number, number]>;
   /** Whether any text of the edition matches a query. */
   matchesAny(ftsQuery: string): boolean;
+  /** The ids of at most `limit` texts that match a query, unranked (what a count reads). */
+  ids(ftsQuery: string, limit: number): number[];
   /** A snippet (or the whole text, `highlight`) of some texts with the query's matches marked. */
   marks(ftsQuery: string, ids: readonly number[], open: string, close: string, what: 'snippet' | 'highlight'): Map<number, string>;
   /** Every distinct word of three letters or more of the group's texts, lower-cased (what a misspelt word is compared with). */
@@ -26,7 +28,7 @@ const NONE = new Uint8Array(0);
  */
 export class TextIndex {
   private readonly db: Db;
-  private readonly s: { match: Statement; any: Statement; snippet: Statement; highlight: Statement; bodies: Statement };
+  private readonly s: { match: Statement; any: Statement; ids: Statement; snippet: Statement; highlight: Statement; bodies: Statement };
   /** The running query's filter: bit per text id, the texts of the edition searched. */
   private shown: Uint8Array = NONE;
   /** The texts whose marks the running `marks` query makes. */
@@ -55,6 +57,7 @@ export class TextIndex {
         .prepare('SELECT rowid, bm25(texts_fts) AS score FROM texts_fts WHERE texts_fts MATCH @q AND crkb_shown(rowid) ORDER BY score, rowid LIMIT @limit')
         .raw(true),
       any: this.db.prepare('SELECT 1 FROM texts_fts WHERE texts_fts MATCH @q AND crkb_shown(rowid) LIMIT 1').pluck(),
+      ids: this.db.prepare('SELECT rowid FROM texts_fts WHERE texts_fts MATCH @q AND crkb_shown(rowid) LIMIT @limit').pluck(),
       // Each only when a caller reads it (FTS5 tokenizes the text again for either). The page's
       // texts are picked by a function, not `rowid = @id`: FTS5 ignores a rowid bound as a double.
       snippet: this.db
@@ -72,6 +75,7 @@ export class TextIndex {
     return {
       matches: (ftsQuery, limit) => this.filtered(shown, () => this.s.match.all({ q: ftsQuery, limit }) as Array<[number, number]>),
       matchesAny: (ftsQuery) => this.filtered(shown, () => this.s.any.get({ q: ftsQuery }) !== undefined),
+      ids: (ftsQuery, limit) => this.filtered(shown, () => this.s.ids.all({ q: ftsQuery, limit }) as number[]),
       marks: (ftsQuery, ids, open, close, what) => {
         this.wanted = new Set(ids);
         try {

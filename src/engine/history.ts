@@ -25,6 +25,20 @@ export interface HistoryStep {
   segments?: DiffSegment[];
   /** Number before this step, when renumbered. */
   previousNumber?: string;
+  /** What changed below the rule since the previous appearance (its subrules followed by lineage); only for a rule with subrules. */
+  subrules?: SubruleChanges;
+}
+
+/** Subrules a history step added, removed, reworded or renumbered, by number (the step's edition, or the previous one for a removal). */
+export interface SubruleChanges {
+  /** New below the rule; `from` when the rule was elsewhere before (moved in). */
+  added: Array<{ number: string; from?: string }>;
+  /** Gone from below the rule (numbers of the previous appearance); `to` when the rule is elsewhere now (moved out). */
+  removed: Array<{ number: string; to?: string }>;
+  /** Text or examples changed (the diff's classes; none with examplesChanged when only examples changed). */
+  changed: Array<{ number: string; textChange: TextClass; examplesChanged: boolean }>;
+  /** Renumbered within the rule (beyond a renumbering of the rule itself). */
+  renumbered: Array<{ from: string; to: string }>;
 }
 
 export interface RuleHistory {

@@ -9,7 +9,7 @@ import { Snapshot } from '../db/Snapshot.js';
 import type { EditionDiff, RuleChange } from '../engine/diffEditions.js';
 import { explainPairs, type PairReason } from '../engine/explainPairs.js';
 import type { GlossaryHistory } from '../engine/glossaryHistory.js';
-import { answerLookup, type LookupAnswer } from './answerLookup.js';
+import { answerLookup, searchScope, type LookupAnswer } from './answerLookup.js';
 import { DiffCache, type DiffQuery } from './DiffCache.js';
 import { editionSummaries, exportEdition, type EditionExport, type EditionSummary } from './editionSummaries.js';
 import { citing, danglingRefs, glossaryCiting, staleRefs, type DanglingRef, type StaleRef } from './editionReferences.js';
@@ -17,7 +17,7 @@ import { GlossaryMatcher, type GlossaryMention } from './GlossaryMatcher.js';
 import { QueryError } from './QueryError.js';
 import { ruleHistoryOf, termHistoryOf, type RuleHistoryAnswer } from './ruleHistories.js';
 import { adjacent, ancestors, children, childrenOf, descendants, rulesPage, sections } from './ruleTree.js';
-import { searchEdition, type SearchQuery } from './searchEdition.js';
+import { countedSearch, searchEdition, type CountedSearch, type SearchQuery } from './searchEdition.js';
 
 /** An edition argument resolved: the edition, and whether the argument pinned it (answers never change). */
 export interface ResolvedEdition {
@@ -321,6 +321,16 @@ export class KnowledgeBase {
    */
   search(editionId: number, text: string, opts: SearchQuery): SearchHitRecord[] {
     return searchEdition(this.snapshot, editionId, text, opts);
+  }
+
+  /** The edition a search text names ("trample in 2010", read as a lookup reads it), else `asked`, and the text without it. */
+  searchScope(asked: EditionInfo, q: string): { edition: EditionInfo; text: string; named: boolean } {
+    return searchScope(this, asked, q);
+  }
+
+  /** A search's page of hits and how many hits it has in all (a web page's "1–25 of 140 results"). */
+  countedSearch(editionId: number, text: string, opts: SearchQuery): CountedSearch {
+    return countedSearch(this.snapshot, editionId, text, opts);
   }
 
   // ---- diffs and history

@@ -3,7 +3,7 @@ import { resolveEdition } from '../core/resolveEdition.js';
 import { compareNumbers, inScope } from '../core/ruleNumber.js';
 import { closestTerms, editDistance, nearestNumbers, typoBudget } from '../core/suggest.js';
 import { expandAbbreviation, keywordAlias } from './abbreviations.js';
-import { parseQuery, topicWords } from './parseQuery.js';
+import { editionNamedIn, parseQuery, topicWords } from './parseQuery.js';
 import { QueryError } from './QueryError.js';
 
 /** What a lookup reads (KnowledgeBase, which calls answerLookup: named here so that this file does not import it). */
@@ -63,6 +63,14 @@ function notFoundNumber(reader: LookupReader, edition: EditionInfo, number: stri
     suggestions,
     edition: edition.effectiveDate,
   });
+}
+
+/** A search text's edition: the one it names ("trample in 2010", "702.19b (AFR)", as a lookup reads it), else `asked`; and the text without it. */
+export function searchScope(reader: LookupReader, asked: EditionInfo, q: string): { edition: EditionInfo; text: string; named: boolean } {
+  const named = (arg: string): EditionInfo | null => resolveEdition(reader.editions(), arg, asked.family).edition;
+  const found = editionNamedIn(q, (arg) => named(arg) !== null);
+  const edition = found.edition === null ? null : named(found.edition);
+  return edition ? { edition, text: found.text, named: true } : { edition: asked, text: q, named: false };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { RuleRecord, SearchHitRecord } from '../core/records.js';
 import { ruleLabel } from '../core/ruleNumber.js';
 import { textClass, type TextClass } from '../engine/compareRule.js';
 import type { RuleChange } from '../engine/diffEditions.js';
-import type { HistoryStep, RuleHistory } from '../engine/history.js';
+import type { HistoryStep, RuleHistory, SubruleChanges } from '../engine/history.js';
 import type { LookupAnswer } from './answerLookup.js';
 import type { CitationReport } from './checkCitations.js';
 import type { Format } from './edgeArgs.js';
@@ -273,15 +273,59 @@ const TEXT_CHANGE = new Map([
   ['substantive', 'reworded'],
 ]);
 
-/** What changed at a history step: "first appears", "renumbered from 702.18b, reworded"; `renumbered` is "renamed" for terms. */
-export function historyStepWords(s: HistoryStep, renumbered = 'renumbered'): string {
+/** What changed at a history step: "first appears", "renumbered from 702.18b, reworded"; `renumbered` is "renamed" for terms; subrule changes listed or only named. */
+export function historyStepWords(s: HistoryStep, renumbered = 'renumbered', subrules: 'listed' | 'named' = 'listed'): string {
   const words = [
     s.change === 'added' ? 'first appears' : s.change === 'returned' ? 'returns after a gap' : null,
     s.renumbered ? `${renumbered} from ${s.previousNumber ?? '?'}` : null,
     s.textChange === undefined || s.textChange === 'none' ? null : TEXT_CHANGE.get(s.textChange)!,
     s.examplesChanged ? 'examples changed' : null,
+    s.subrules ? (subrules === 'listed' ? `subrules: ${subruleWords(s.subrules)}` : 'subrules changed') : null,
   ];
   return words.filter((w) => w !== null).join(', ') || 'unchanged';
+}
+
+const SHOWN_SUBRULES = 6;
+
+/** How one subrule changed: "reworded", "typography and examples changed". */
+export function subruleChangeWords(c: SubruleChanges['changed'][number]): string {
+  return [c.textChange === 'none' ? null : TEXT_CHANGE.get(c.textChange)!, c.examplesChanged ? 'examples changed' : null]
+    .filter((w) => w !== null)
+    .join(' and ');
+}
+
+/** Subrule changes in a phrase: "702.19e added; 702.19c reworded; 702.19d renumbered from 702.19c" (at most 6 numbers a kind, then "and N more"). */
+export function subruleWords(c: SubruleChanges): string {
+  const list = (items: string[], what: string): string | null =>
+    items.length === 0
+      ? null
+      : `${items.slice(0, SHOWN_SUBRULES).join(', ')}${items.length > SHOWN_SUBRULES ? ` and ${items.length - SHOWN_SUBRULES} more` : ''} ${what}`;
+  const changed = (c: SubruleChanges['changed'][number]): string => `${c.number} ${subruleChangeWords(c)}`;
+  // a number removed and added again in one step: another rule under the old number (the lineage says so)
+  const gone = new Set(c.removed.map((r) => r.number));
+  const replaced = c.added.filter((a) => gone.has(a.number) && !a.from).map((a) => a.number);
+  return [
+    list(
+      c.added.filter((a) => !replaced.includes(a.number)).map((a) => (a.from ? `${a.number} (from ${a.from})` : a.number)),
+      'added',
+    ),
+    list(
+      c.removed.filter((r) => !replaced.includes(r.number)).map((r) => (r.to ? `${r.number} (now ${r.to})` : r.number)),
+      'removed',
+    ),
+    list(replaced, 'replaced by a new rule'),
+    c.renumbered.length
+      ? list(
+          c.renumbered.map((r) => `${r.from} → ${r.to}`),
+          'renumbered',
+        )
+      : null,
+    c.changed.length
+      ? `${c.changed.slice(0, SHOWN_SUBRULES).map(changed).join(', ')}${c.changed.length > SHOWN_SUBRULES ? ` and ${c.changed.length - SHOWN_SUBRULES} more changed` : ''}`
+      : null,
+  ]
+    .filter((w) => w !== null)
+    .join('; ');
 }
 
 /** A history in a line: "numbered 502.9b → 702.19b; in 111 editions, 1999-04-23 to 2023-02-03". */

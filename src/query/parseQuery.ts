@@ -70,6 +70,11 @@ function editionIn(text: string, namesEdition: (arg: string) => boolean): { text
   return { text, edition: null };
 }
 
+/** A search text read for an edition it names ("trample in 2010", "702.19b (AFR)"), as parseQuery reads a lookup: the text without it, and the edition's argument or null. Pure. */
+export function editionNamedIn(q: string, namesEdition: (arg: string) => boolean): { text: string; edition: string | null } {
+  return editionIn(q.normalize('NFC').replace(/\s+/g, ' ').trim(), namesEdition);
+}
+
 /** Words around a number that name it as one: "rule 702.19b". */
 const NUMBER_WORDS = new Set(['rule', 'rules', 'cr', 'comp', 'section']);
 // a number among filler words: "what does 704.5j say", "cr 702.19b please"

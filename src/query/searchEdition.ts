@@ -12,8 +12,10 @@ export interface SearchQuery {
   marks?: HighlightMarks;
   /** Escapes the text around the marks (HTML, Markdown). */
   escape?: (text: string) => string;
-  /** Read the last word as a prefix (search as you type). */
+  /** Read the last word as a prefix (search as you type), unless the edition has it as a whole word. */
   prefix?: boolean;
+  /** false: search the words as typed, never reading a misspelt word as the edition's closest one. */
+  correct?: boolean;
 }
 
 /** The deepest page a search may ask for. */
@@ -47,6 +49,33 @@ interface Place {
  * word (a typo); when no text has all the words, any word may.
  */
 export function searchEdition(s: Snapshot, editionId: number, text: string, opts: SearchQuery): SearchHitRecord[] {
+  return runSearch(s, editionId, text, opts).hits;
+}
+
+/** Texts a search's count reads at most: the count says "more than" past them (as deep as a search may page). */
+const MAX_SEARCH_COUNT = MAX_SEARCH_OFFSET;
+
+/** A page of hits, and how many hits the search has in all (`capped`: at least `total`, when more than MAX_SEARCH_COUNT texts match). */
+export interface CountedSearch {
+  hits: SearchHitRecord[];
+  total: number;
+  capped: boolean;
+}
+
+/** searchEdition with the number of all its hits: the matching texts (no ranking) counted at every place the edition shows them. */
+export function countedSearch(s: Snapshot, editionId: number, text: string, opts: SearchQuery): CountedSearch {
+  const { hits, fts } = runSearch(s, editionId, text, opts);
+  if (fts === null) return { hits, total: 0, capped: false };
+  const ids = s.searchOf(editionId).ids(fts, MAX_SEARCH_COUNT + 1);
+  let total = 0;
+  for (const id of ids.slice(0, MAX_SEARCH_COUNT)) {
+    total += s.positionsUsingText(editionId, id, 'text').length + s.glossaryUsingText(editionId, id).length;
+    for (const pos of s.positionsUsingText(editionId, id, 'example')) for (const x of s.ruleAt(editionId, pos)!.exampleIds) if (x === id) total++;
+  }
+  return { hits, total, capped: ids.length > MAX_SEARCH_COUNT };
+}
+
+function runSearch(s: Snapshot, editionId: number, text: string, opts: SearchQuery): { hits: SearchHitRecord[]; fts: string | null } {
   if (text.length > MAX_SEARCH_LENGTH) {
     throw new QueryError('BAD_INPUT', `the search text is longer than ${MAX_SEARCH_LENGTH} characters`, { argument: 'query' });
   }
@@ -55,15 +84,17 @@ export function searchEdition(s: Snapshot, editionId: number, text: string, opts
     throw new QueryError('BAD_INPUT', `a search can be paged up to hit ${MAX_SEARCH_OFFSET}`, { argument: 'after' });
   }
   const words = (text.match(TOKEN_RE) ?? []).slice(0, 32);
-  if (words.length === 0 || opts.limit <= 0) return [];
-  const query = (ws: string[], join: string): string => ws.map((w, i) => (opts.prefix && i === ws.length - 1 ? `${quote(w)}*` : quote(w))).join(join);
+  if (words.length === 0 || opts.limit <= 0) return { hits: [], fts: null };
   const index = s.searchOf(editionId);
+  // as you type, a last word the edition has whole is read as typed: the live results of a finished query are the page's
+  const prefix = opts.prefix === true && !index.matchesAny(quote(words.at(-1)!));
+  const query = (ws: string[], join: string): string => ws.map((w, i) => (prefix && i === ws.length - 1 ? `${quote(w)}*` : quote(w))).join(join);
   let fts = query(words, ' ');
   const depth = offset + opts.limit;
   let places = placesOf(s, editionId, index, fts, depth, words);
   let correctedQuery: string | null = null;
   if (places.length === 0) {
-    const fixed = correctTypos(s, index, words, opts.prefix === true);
+    const fixed = opts.correct === false ? null : correctTypos(s, index, words, prefix);
     if (fixed) {
       fts = query(fixed, ' ');
       places = placesOf(s, editionId, index, fts, depth, fixed);
@@ -76,7 +107,7 @@ export function searchEdition(s: Snapshot, editionId: number, text: string, opts
     }
   }
   const page = places.slice(offset, offset + opts.limit);
-  if (page.length === 0) return [];
+  if (page.length === 0) return { hits: [], fts };
   const wanted = opts.marks ?? { open: '<mark>', close: '</mark>' };
   // With `escape`, texts are marked with private-use characters, escaped, then given the real marks.
   const escape = opts.escape;
@@ -86,7 +117,7 @@ export function searchEdition(s: Snapshot, editionId: number, text: string, opts
   // Snippets and highlights are made for the whole page on first use: many callers read neither.
   const marked: { snippet?: Map<number, string>; highlight?: Map<number, string> } = {};
   const markOf = (id: number, what: 'snippet' | 'highlight') => (marked[what] ??= index.marks(fts, ids, marks.open, marks.close, what)).get(id);
-  return page.map((p) => {
+  const hits = page.map((p): SearchHitRecord => {
     const kind: SearchHitKind = p.glossary ? 'glossary' : p.exampleIndex >= 0 ? 'example' : 'rule';
     return {
       kind,
@@ -104,6 +135,7 @@ export function searchEdition(s: Snapshot, editionId: number, text: string, opts
       },
     };
   });
+  return { hits, fts };
 }
 
 /** How much a title's match counts more than a rule text's; examples count less (see placesOf). */

@@ -161,7 +161,7 @@ export function webRoutes(opts: WebOptions): Router {
       if (q.length > MAX_SEARCH_LENGTH) throw new QueryError('BAD_INPUT', `the search text is longer than ${MAX_SEARCH_LENGTH} characters`, { argument: 'q' });
       // the live fragment: what search-as-you-type fetches, the last word read as a prefix
       if (param(req, 'live') === '1') return { fragment: searchResults(kb, ed.edition, arg, q, { offset, prefix: true }).value, exact: ed.exact };
-      return { page: searchPage(kb, ed.edition, arg, q, offset), exact: ed.exact };
+      return { page: searchPage(kb, ed.edition, arg, q, offset, param(req, 'verbatim') === '1'), exact: ed.exact };
     }),
   );
 

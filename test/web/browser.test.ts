@@ -260,3 +260,38 @@ test('long pages: #R70219b opens #702.19b; keys p, n and u follow the rule navig
   await Promise.all([page.waitForURL(/\/cr\/2021-07-23\/702\.19$/), page.keyboard.press('p')]);
   await done();
 });
+
+test('search: a corrected typo is said, with a link to the words as typed; the count is exact; the live list is the page', async () => {
+  const { page, done } = await open('/search?edition=2021-07-23');
+  await page.locator('#q').pressSequentially('comabt damage', { delay: 30 });
+  const notice = page.locator('#results .corrected');
+  await notice.waitFor();
+  assert.match((await notice.textContent()) ?? '', /^Showing results for combat damage \(searched for comabt damage\)\./);
+  await page.waitForURL(/q=comabt\+damage/);
+  const live = (await page.locator('#results').innerHTML()).trim();
+  const shown = await page.locator('#results ol.hits > li').count();
+  assert.ok(shown > 0);
+  // no "more": the count is the number of hits, which all fit on the page
+  assert.equal((await page.locator('#results .count').textContent())?.trim(), `1–${shown} of ${shown} result${shown === 1 ? '' : 's'}`);
+  await accessible(page);
+  // the page loaded at that URL shows what the live list showed
+  await page.reload({ waitUntil: 'load' });
+  assert.equal((await page.locator('#results').innerHTML()).trim(), live);
+  await Promise.all([page.waitForURL(/verbatim=1/), notice.locator('a').click()]);
+  assert.equal(await page.locator('#results .corrected').count(), 0);
+  assert.doesNotMatch((await page.locator('#results').textContent()) ?? '', /Showing results for/);
+  await done();
+});
+
+test('history of a title rule: a step lists its subrule changes, each a link to the subrule then', async () => {
+  const { page, done } = await open('/history/702.19?edition=2021-07-23', 360);
+  const step = page.locator('ol.timeline > li.step', { has: page.locator('.subrule-changes') }).first();
+  assert.match((await step.locator('.what').textContent()) ?? '', /subrules changed/);
+  const added = step.locator('.subrule-changes li.added', { hasText: '702.19c' });
+  assert.equal(await added.count(), 1);
+  await fits(page);
+  await accessible(page);
+  await Promise.all([page.waitForURL(/\/cr\/2021-06-18\/702\.19#702\.19c$/), added.locator('a').first().click()]);
+  assert.equal(await page.locator(':target').getAttribute('id'), '702.19c');
+  await done();
+});

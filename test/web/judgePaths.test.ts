@@ -91,3 +91,33 @@ test('stale data said plainly: every page names the newest known edition that is
   // up to date (the default server knows no newer edition): no notice
   assert.doesNotMatch((await page('/')).body, /Newer rules exist/);
 });
+
+test('search counts its hits exactly: the pages together list as many as the count says', async () => {
+  const first = await page('/search?q=the&edition=2021-07-23');
+  const m = /1–25 of (\d+) results/.exec(text(first.body));
+  assert.ok(m, text(first.body).slice(0, 300));
+  assert.doesNotMatch(first.body, /of more results/);
+  const total = Number(m[1]);
+  let listed = 0;
+  for (let offset = 0; offset < total + 25; offset += 25) {
+    const p = await page(`/search?q=the&edition=2021-07-23&offset=${offset}`);
+    listed += [...p.body.matchAll(/<li><a href=/g)].length;
+  }
+  assert.equal(listed, total);
+});
+
+test('the search box reads an edition in the query as the lookup does: "502.9b (2008)", "trample in 2008-10-01"', async () => {
+  const rule = await page('/search?q=502.9b+(2008)&edition=latest');
+  assert.match(text(rule.body), /Searching the 2008-10-01 edition, named in the query\./);
+  assert.ok(hrefs(rule.body).includes('/cr/2008-10-01/502.9#502.9b'), hrefs(rule.body).join(' '));
+  assert.doesNotMatch(text(rule.body), /There is no rule/);
+  const words = await page('/search?q=trample+in+2008-10-01&edition=latest');
+  const links = hrefs(words.body).filter((h) => /^\/cr\/[^/]+\/\d/.test(h));
+  assert.ok(links.length > 0 && links.every((h) => h.startsWith('/cr/2008-10-01/')), links.join(' '));
+  // the live fragment reads it the same way
+  const live = await page('/search?q=trample+in+2008-10-01&edition=latest&live=1');
+  assert.deepEqual(
+    hrefs(live.body).filter((h) => /^\/cr\/[^/]+\/\d/.test(h)),
+    links,
+  );
+});

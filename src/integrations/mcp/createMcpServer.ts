@@ -12,6 +12,7 @@ import {
   errorText,
   formatLookup,
   historyStepLine,
+  subruleWords,
   historySummary,
   lookupJson,
   searchHitJson,
@@ -110,6 +111,10 @@ const historyOut = {
       previousNumber: z.string().nullable(),
       textChange: textChange.nullable(),
       text: z.string().describe(`The text then, cut at ${MAX_LINE_TEXT} characters.`),
+      subrules: z
+        .string()
+        .nullable()
+        .describe('The subrules added, removed, renumbered and changed since the previous step (at most 6 numbers of each kind), or null.'),
     }),
   ),
   ...provenance,
@@ -339,6 +344,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
         previousNumber: s.previousNumber ?? null,
         textChange: s.textChange ?? null,
         text: clip(s.text),
+        subrules: s.subrules ? subruleWords(s.subrules) : null,
       }));
       const lines = [
         `${n} (${en.effectiveDate}): ${historySummary(h)}${changed.length > shown.length ? `; steps ${at + 1}–${at + shown.length} of ${changed.length}` : ''}`,

@@ -8,4 +8,5 @@ export const HistoryStep = {
   edition: (s: Step, _: unknown, ctx: ApiContext) => ctx.kb.resolveEdition(s.date).edition,
   textChange: (s: Step) => (s.change === 'added' ? null : (s.textChange ?? 'none')),
   segments: (s: Step) => s.segments ?? [],
+  subrules: (s: Step) => s.subrules ?? null,
 };

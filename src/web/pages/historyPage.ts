@@ -1,6 +1,6 @@
 import type { EditionInfo } from '../../core/records.js';
 import { sectionOf } from '../../core/ruleNumber.js';
-import { capitalize, historyStepWords } from '../../query/chatText.js';
+import { capitalize, historyStepWords, subruleChangeWords, subruleWords } from '../../query/chatText.js';
 import type { HistoryStep, KnowledgeBase, RuleHistoryAnswer } from '../../query/KnowledgeBase.js';
 import { emphasized, html, type Html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';
@@ -18,6 +18,20 @@ function exampleChanges(kb: KnowledgeBase, prev: HistoryStep, s: HistoryStep): H
   return html`<div class="example-change">${before.filter((t) => !after.includes(t)).map((t) => html`<p><del>Example: ${emphasized(t)}</del></p>`)}${after
     .filter((t) => !before.includes(t))
     .map((t) => html`<p><ins>Example: ${emphasized(t)}</ins></p>`)}</div>`;
+}
+
+/** The subrules a step added, removed, renumbered and changed, each a link to the rule in its edition. */
+function subruleChanges(prev: HistoryStep, s: HistoryStep): Html {
+  const c = s.subrules!;
+  const now = (n: string) => html`<a href="${rulePath(s.date, n)}">${n}</a>`;
+  const then = (n: string) => html`<a href="${rulePath(prev.date, n)}">${n}</a>`;
+  const items: Html[] = [
+    ...c.added.map((a) => html`<li class="added">${now(a.number)} added${a.from ? html` (was ${then(a.from)})` : null}</li>`),
+    ...c.removed.map((r) => html`<li class="removed">${then(r.number)} removed${r.to ? html` (now ${now(r.to)})` : null}</li>`),
+    ...c.renumbered.map((r) => html`<li class="renumbered">${then(r.from)} renumbered ${now(r.to)}</li>`),
+    ...c.changed.map((x) => html`<li class="changed">${now(x.number)} ${subruleChangeWords(x)}</li>`),
+  ];
+  return html`<details class="subrule-changes"${c.added.length + c.removed.length + c.renumbered.length + c.changed.length <= 12 ? ' open' : ''}><summary>Subrules: ${subruleWords(c)}</summary><ul>${items}</ul></details>`;
 }
 
 /** A rule's timeline: every edition it appears in, what changed at each step, the runs in which it stayed the same. */
@@ -44,7 +58,9 @@ export function historyPage(kb: KnowledgeBase, edition: EditionInfo, number: str
       ? html` · <a class="step-diff" href="/diff/${prev.date}/${s.date}?section=${sectionOf(s.number)}">what changed in ${sectionOf(s.number)}, ${prev.date} → ${s.date}</a>`
       : null;
     items.push(html`<li class="step ${s.change}"><h2><a href="${rulePath(s.date, s.number)}">${s.date}</a> <span class="num">${s.number}</span></h2>
-<p class="what">${capitalize(historyStepWords(s))}${diff}</p><p class="text">${text}</p>${s.examplesChanged && prev ? exampleChanges(kb, prev, s) : null}</li>`);
+<p class="what">${capitalize(historyStepWords(s, 'renumbered', 'named'))}${diff}</p><p class="text">${text}</p>${s.examplesChanged && prev ? exampleChanges(kb, prev, s) : null}${
+      s.subrules && prev ? subruleChanges(prev, s) : null
+    }</li>`);
   }
   flush();
   const ed = kb.editionById(edition.id)!;
