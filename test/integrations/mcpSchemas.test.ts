@@ -92,3 +92,41 @@ test('the largest page a history or diff may ask for stays under 25 KB', async (
   const over = await client.callTool({ name: 'diff_editions', arguments: { from: '2009-05-01', to: '2009-07-11', limit: 26 } });
   assert.equal(over.isError, true);
 });
+
+test('check_citations of a text citing hundreds of rules is bounded and pages, with counts over all', async () => {
+  // every rule of sections 100-799 of the 2009-05-01 edition, checked in the latest (the Magic 2010 rewrite moved most)
+  const edition = kb.resolveEdition('2009-05-01', 'cr', 'asOf').edition;
+  const cited = kb
+    .rulesPage(edition.id, { limit: 5000 })
+    .map((r) => r.number)
+    .filter((n) => /^[1-7]\d\d\.\d+[a-z]?$/.test(n))
+    .slice(0, 900);
+  assert.ok(cited.length >= 500, `${cited.length} rules cited`);
+  const text = cited.map((n) => `See rule ${n}.`).join(' ');
+  const all: J[] = [];
+  let page = await call('check_citations', { text, asOf: '2009-05-01', limit: 25 });
+  assert.equal(page.data.total, cited.length);
+  assert.equal(
+    Object.values(page.data.counts as Record<string, number>).reduce((a, b) => a + b, 0),
+    cited.length,
+  );
+  assert.ok(page.data.counts.moved > 0 && page.data.counts.gone > 0, JSON.stringify(page.data.counts));
+  for (let i = 0; i < 100; i++) {
+    assert.ok(page.bytes < 25_000, `page at ${page.data.offset}: ${page.bytes} bytes`);
+    assert.ok(Buffer.byteLength(page.text) < 20_000, `text at ${page.data.offset}: ${Buffer.byteLength(page.text)} bytes`);
+    assert.ok(page.data.citations.length <= 25);
+    all.push(...page.data.citations);
+    if (page.data.next === null) break;
+    assert.match(page.text, new RegExp(`ask again with offset ${page.data.next}`));
+    page = await call('check_citations', { text, asOf: '2009-05-01', limit: 25, offset: page.data.next });
+  }
+  assert.deepEqual(
+    all.map((c: J) => c.cited),
+    cited,
+  );
+  const dflt = await call('check_citations', { text, asOf: '2009-05-01' });
+  assert.equal(dflt.data.citations.length, 20);
+  assert.equal(dflt.data.next, 20);
+  const over = await client.callTool({ name: 'check_citations', arguments: { text, asOf: '2009-05-01', limit: 26 } });
+  assert.equal(over.isError, true);
+});
