@@ -14,9 +14,13 @@
  * processes serving.
  *
  * With --baseline DIR (another built checkout), its `crkb serve` (no --workers before this one)
- * runs the same mixed load and reload, side by side.
+ * runs the same mixed load and reload, side by side; and each API scenario (every row but the web
+ * pages) runs against its listen.js servers too (its own database, --baseline-db), in --rounds
+ * interleaved rounds (this, baseline; then baseline, this; …), so drift of a loaded machine falls on
+ * both: each prints its median req/s and server CPU µs per request, and this / baseline.
  *
- *   node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--reload 5] [--connections 10] [--only TEXT] [--baseline DIR]
+ *   node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--reload 5] [--connections 10] [--only TEXT]... [--baseline DIR]
+ *     [--baseline-db DIR/data/crkb.db] [--rounds 3]   (--only may be given more than once: a scenario is kept when its name contains any)
  *     [--node-flags="--max-semi-space-size=4 --max-old-space-size=96"]   (flags of the listen.js server processes, baseline included;
  *     the default is what `crkb serve` and `npm start` use; --only keeps the scenarios whose name contains TEXT;
  *     --mixed 0 / --reload 0 skip those parts)
@@ -122,9 +126,11 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '10' },
       mixed: { type: 'string', default: '60' },
       connections: { type: 'string', default: '10' },
-      only: { type: 'string' },
+      only: { type: 'string', multiple: true },
       reload: { type: 'string', default: '5' },
       baseline: { type: 'string' },
+      'baseline-db': { type: 'string' },
+      rounds: { type: 'string', default: '3' },
       'node-flags': { type: 'string', default: '--max-semi-space-size=4 --max-old-space-size=96' },
     },
   });
@@ -160,8 +166,24 @@ async function main(): Promise<void> {
   const cached = await startChild([...flags, listenJs, dbFile, '0']);
   const uncached = await startChild([...flags, listenJs, dbFile, '0'], { CRKB_RESPONSE_CACHE: '0' });
   const baseline = await startChild([...flags, resolve('dist/bench/serve.js'), '--baseline-child']);
+  // the baseline checkout's servers, for the API scenarios side by side (its own database: its store format may differ)
+  const other = values.baseline ? resolve(values.baseline) : null;
+  const otherDb = resolve(values['baseline-db'] ?? `${other}/data/crkb.db`);
+  const otherListen = `${other}/dist/src/server/listen.js`;
+  const otherCached = other ? await startChild([...flags, otherListen, otherDb, '0']) : null;
+  const otherUncached = other ? await startChild([...flags, otherListen, otherDb, '0'], { CRKB_RESPONSE_CACHE: '0' }) : null;
+  const others = [otherCached, otherUncached].filter((c) => c !== null);
+  const otherUrl = new Map(
+    otherCached && otherUncached
+      ? [
+          [cached.url, otherCached.url],
+          [uncached.url, otherUncached.url],
+        ]
+      : [],
+  );
+  const rounds = Math.max(1, Number(values.rounds));
   process.on('exit', () => {
-    for (const c of [cached, uncached, baseline]) c.child.kill('SIGTERM');
+    for (const c of [cached, uncached, baseline, ...others]) c.child.kill('SIGTERM');
   });
   const idleRss = rssMb(cached.child.pid!);
   const idleRssUncached = rssMb(uncached.child.pid!);
@@ -237,14 +259,16 @@ async function main(): Promise<void> {
   // The machine is shared and its speed drifts: every scenario is compared with a baseline run right before it.
   // Server CPU per request is printed too: it depends much less on what else the machine runs.
   const [baseName, baseUrl, baseRequests] = scenarios[0]!;
-  const pidOf = new Map([cached, uncached, baseline].map((c) => [c.url, c.child.pid!]));
+  const pidOf = new Map([cached, uncached, baseline, ...others].map((c) => [c.url, c.child.pid!]));
   const measure = async (url: string, requests: AutocannonRequest[], conns = connections) => {
     const pid = pidOf.get(url)!;
     const c0 = cpuMs(pid);
     const r = await autocannon({ url, connections: conns, duration, requests });
     return { r, usPerReq: ((cpuMs(pid) - c0) * 1000) / Math.max(1, r.requests.total) };
   };
-  for (const [name, url, requests, conns] of scenarios.slice(1).filter(([n]) => values.only === undefined || n.includes(values.only))) {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const kept = scenarios.slice(1).filter(([n]) => values.only === undefined || values.only.some((o) => n.includes(o)));
+  for (const [name, url, requests, conns] of kept) {
     // warm-up, not counted: JIT, and the edition loaded into memory (a running server has done this long ago)
     await autocannon({ url, connections: conns ?? connections, duration: 1, requests });
     const b = await measure(baseUrl, baseRequests);
@@ -253,6 +277,29 @@ async function main(): Promise<void> {
       `${n.padEnd(52)} ${m.r.requests.average.toFixed(0).padStart(8)} ${pct.padStart(7)} ${String(m.r.latency.p50).padStart(7)} ${String(m.r.latency.p99).padStart(7)} ${String(m.r.errors + m.r.timeouts + m.r.non2xx).padStart(7)} ${m.usPerReq.toFixed(0).padStart(8)} ${cpuPct.padStart(8)}`;
     console.log(row(`  (${baseName})`, b, '100%', '100%'));
     console.log(row(name, x, `${((100 * x.r.requests.average) / b.r.requests.average).toFixed(0)}%`, `${((100 * b.usPerReq) / x.usPerReq).toFixed(0)}%`));
+    const ou = otherUrl.get(url);
+    if (ou === undefined || name.startsWith('web')) continue;
+    // interleaved rounds, this checkout and the baseline's, the order swapped each round
+    const ours: Array<typeof x> = [];
+    const theirs: Array<typeof x> = [];
+    await autocannon({ url: ou, connections: conns ?? connections, duration: 1, requests });
+    for (let k = 0; k < rounds; k++) {
+      for (const which of k % 2 === 0 ? ['this', 'base'] : ['base', 'this']) {
+        if (which === 'this') ours.push(await measure(url, requests, conns));
+        else theirs.push(await measure(ou, requests, conns));
+      }
+    }
+    const rps = (ms: Array<typeof x>) => median(ms.map((m) => m.r.requests.average));
+    const cpu = (ms: Array<typeof x>) => median(ms.map((m) => m.usPerReq));
+    const p50 = (ms: Array<typeof x>) => median(ms.map((m) => m.r.latency.p50));
+    const errors = (ms: Array<typeof x>) => ms.reduce((n, m) => n + m.r.errors + m.r.timeouts + m.r.non2xx, 0);
+    console.log(
+      `    ${rounds} interleaved rounds, medians: this ${rps(ours).toFixed(0)} req/s, p50 ${p50(ours)} ms, cpu ${cpu(ours).toFixed(0)} µs, ${errors(ours)} errors` +
+        ` | baseline ${rps(theirs).toFixed(0)} req/s, p50 ${p50(theirs)} ms, cpu ${cpu(theirs).toFixed(0)} µs, ${errors(theirs)} errors` +
+        ` | this/baseline req/s ${((100 * rps(ours)) / rps(theirs)).toFixed(0)}%, cpu µs ${((100 * cpu(ours)) / cpu(theirs)).toFixed(0)}%` +
+        ` (rounds: this ${ours.map((m) => m.r.requests.average.toFixed(0)).join('/')} req/s, ${ours.map((m) => m.usPerReq.toFixed(0)).join('/')} µs;` +
+        ` baseline ${theirs.map((m) => m.r.requests.average.toFixed(0)).join('/')} req/s, ${theirs.map((m) => m.usPerReq.toFixed(0)).join('/')} µs)`,
+    );
   }
 
   // Mixed load on `crkb serve` (answer cache on): every endpoint, rotating inputs.
@@ -278,7 +325,7 @@ async function main(): Promise<void> {
     });
   };
   clearInterval(sampler);
-  for (const c of [cached, uncached, baseline]) c.child.kill('SIGTERM');
+  for (const c of [cached, uncached, baseline, ...others]) c.child.kill('SIGTERM');
   console.log(
     `\nserver peak RSS over the scenarios: ${peak.get(cached.child.pid!)?.toFixed(1)} MB (answer cache on), ${peak.get(uncached.child.pid!)?.toFixed(1)} MB (off)`,
   );
