@@ -24,6 +24,7 @@ test('every entity has a global id: stable, one per object, never shared by two 
     earlier: rule(number: "706.10", edition: "2021-06-18") { id history { id } }
     glossaryTerms(edition: "2021-07-23") { id term edition { id } }
     editions { id effectiveDate }
+    keywords(edition: "2021-07-23") { id kind name }
   }`);
   assert.equal(d.rule.id, 'Rule:2021-07-23:707.10');
   assert.equal(d.rule.edition.id, 'Edition:2021-07-23');
@@ -34,7 +35,13 @@ test('every entity has a global id: stable, one per object, never shared by two 
     d.rule.history.steps.map((s: J) => s.id),
     d.rule.history.steps.map((s: J) => `RuleVersion:${s.id.split(':')[1]}:${s.number}`),
   );
-  const ids = [...d.editions.map((e: J) => e.id), ...d.glossaryTerms.map((g: J) => g.id), ...d.rule.history.steps.map((s: J) => s.id)];
+  assert.ok(d.keywords.length > 0 && d.keywords.every((k: J) => k.id === `Keyword:2021-07-23:${k.kind.toLowerCase()}:${k.name.toLowerCase()}`));
+  const ids = [
+    ...d.editions.map((e: J) => e.id),
+    ...d.glossaryTerms.map((g: J) => g.id),
+    ...d.rule.history.steps.map((s: J) => s.id),
+    ...d.keywords.map((k: J) => k.id),
+  ];
   assert.equal(new Set(ids).size, ids.length, 'no two objects share an id');
   assert.ok(d.glossaryTerms.length > 0 && d.glossaryTerms.every((g: J) => g.id === `GlossaryEntry:2021-07-23:${g.term.toLowerCase()}`));
   assert.deepEqual(

@@ -70,3 +70,32 @@ test('no argument or input field takes an enum, so no query holds an enum litera
   );
   assert.deepEqual([...enumArgs, ...enumInputs], []);
 });
+
+test('every entity type has `id: ID!`; every other type is a value, named here on purpose', () => {
+  const objects = ours.filter(isObjectType).filter((t) => t.name !== 'Query');
+  const keyed = objects.filter((t) => String(t.getFields().id?.type) === 'ID!').map((t) => t.name);
+  assert.deepEqual(keyed.sort(), ['Edition', 'GlossaryEntry', 'GlossaryHistory', 'History', 'HistoryStep', 'Keyword', 'Rule']);
+  // values of what they hang under (an edition, a rule, an answer to arguments), kept in it by a normalized cache
+  const values = objects.filter((t) => !keyed.includes(t.name)).map((t) => t.name);
+  assert.deepEqual(values.sort(), [
+    'Citation',
+    'CitationReport',
+    'CrossReference',
+    'DiffChange',
+    'DiffConnection',
+    'DiffCounts',
+    'DiffEdge',
+    'DiffSegment',
+    'EditionReference',
+    'LookupExample',
+    'LookupResult',
+    'PageInfo',
+    'Part',
+    'RuleConnection',
+    'RuleEdge',
+    'RuleSide',
+    'SearchConnection',
+    'SearchEdge',
+    'SearchHit',
+  ]);
+});
