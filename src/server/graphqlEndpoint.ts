@@ -23,12 +23,13 @@ function loadTypeDefs(): string {
 
 /** Each SDL enum's values: the UPPER_CASE name GraphQL shows, the query layer's lowercase string inside. */
 function enumValues(typeDefs: string): Record<string, Record<string, string>> {
-  const enums: Record<string, Record<string, string>> = {};
-  for (const def of parse(typeDefs).definitions) {
-    if (def.kind !== Kind.ENUM_TYPE_DEFINITION) continue;
-    enums[def.name.value] = Object.fromEntries((def.values ?? []).map((v) => [v.name.value, v.name.value.toLowerCase()]));
-  }
-  return enums;
+  return Object.fromEntries(
+    parse(typeDefs).definitions.flatMap((def) =>
+      def.kind === Kind.ENUM_TYPE_DEFINITION
+        ? [[def.name.value, Object.fromEntries((def.values ?? []).map((v) => [v.name.value, v.name.value.toLowerCase()]))]]
+        : [],
+    ),
+  );
 }
 
 /** The executable schema of the API: the SDL with its resolvers. */
