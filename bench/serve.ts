@@ -20,7 +20,7 @@
  * this checkout and each baseline in turn (the order reversed every other round, so a drift in the
  * machine's load falls on both), and prints each server's mean req/s and cpu µs and their ratio.
  *
- *   node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--reload 5] [--connections 10] [--only TEXT] [--baseline DIR]... [--rounds 2]
+ *   node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--reload 5] [--connections 10] [--only TEXT]... (a scenario is kept when its name contains any) [--baseline DIR]... [--rounds 2]
  *     [--node-flags="--max-semi-space-size=4 --max-old-space-size=96"]   (flags of the listen.js server processes, baseline included;
  *     the default is what `crkb serve` and `npm start` use; --only keeps the scenarios whose name contains TEXT;
  *     --mixed 0 / --reload 0 skip those parts)
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '10' },
       mixed: { type: 'string', default: '60' },
       connections: { type: 'string', default: '10' },
-      only: { type: 'string' },
+      only: { type: 'string', multiple: true },
       reload: { type: 'string', default: '5' },
       baseline: { type: 'string', multiple: true },
       rounds: { type: 'string', default: '2' },
@@ -271,7 +271,7 @@ async function main(): Promise<void> {
   const row = (n: string, m: { r: AutocannonResult; usPerReq: number }, pct: string, cpuPct: string) =>
     `${n.padEnd(52)} ${m.r.requests.average.toFixed(0).padStart(8)} ${pct.padStart(7)} ${String(m.r.latency.p50).padStart(7)} ${String(m.r.latency.p99).padStart(7)} ${String(m.r.errors + m.r.timeouts + m.r.non2xx).padStart(7)} ${m.usPerReq.toFixed(0).padStart(8)} ${cpuPct.padStart(8)}`;
   const sideBySide: string[] = [];
-  for (const [name, url, requests, conns] of scenarios.slice(1).filter(([n]) => values.only === undefined || n.includes(values.only))) {
+  for (const [name, url, requests, conns] of scenarios.slice(1).filter(([n]) => values.only === undefined || values.only.some((o) => n.includes(o)))) {
     // warm-up, not counted: JIT, and the edition loaded into memory (a running server has done this long ago)
     await autocannon({ url, connections: conns ?? connections, duration: 1, requests });
     const b = await measure(baseUrl, baseRequests);

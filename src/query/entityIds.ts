@@ -23,6 +23,11 @@ export function glossaryEntryId(edition: string, term: string): string {
   return `GlossaryEntry:${edition}:${termKey(term)}`;
 }
 
+/** A keyword ability or action of one edition: `Keyword:2021-07-23:ability:trample`. */
+export function keywordId(edition: string, kind: string, name: string): string {
+  return `Keyword:${edition}:${kind}:${termKey(name)}`;
+}
+
 /** One step of a history: a rule's version (`RuleVersion:2014-05-01:100.1`) or a glossary term's (`GlossaryVersion:…`), by edition date. */
 export function versionId(date: string, number: string): string {
   const rule = RULE_NUMBER_RE.test(number) || RULINGS_NUMBER_RE.test(number);

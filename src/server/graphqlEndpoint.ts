@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { useAPQ } from '@graphql-yoga/plugin-apq';
-import { GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { GraphQLError, Kind, parse, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { schemaDir } from '../core/projectFiles.js';
@@ -21,9 +21,21 @@ function loadTypeDefs(): string {
     .join('\n');
 }
 
+/** Each SDL enum's values: the UPPER_CASE name GraphQL shows, the query layer's lowercase string inside. */
+function enumValues(typeDefs: string): Record<string, Record<string, string>> {
+  return Object.fromEntries(
+    parse(typeDefs).definitions.flatMap((def) =>
+      def.kind === Kind.ENUM_TYPE_DEFINITION
+        ? [[def.name.value, Object.fromEntries((def.values ?? []).map((v) => [v.name.value, v.name.value.toLowerCase()]))]]
+        : [],
+    ),
+  );
+}
+
 /** The executable schema of the API: the SDL with its resolvers. */
 export function createApiSchema(): GraphQLSchema {
-  return makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
+  const typeDefs = loadTypeDefs();
+  return makeExecutableSchema({ typeDefs, resolvers: [resolvers, enumValues(typeDefs)] });
 }
 
 /** Error codes whose answers must not be kept: they may differ on the next try. */

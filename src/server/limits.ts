@@ -121,6 +121,7 @@ export const FIELD_COST: Record<string, { cost: number; list?: number }> = {
   'GlossaryEntry.definition': { cost: 0 },
   'GlossaryEntry.references': { cost: 0, list: 5 },
   'GlossaryEntry.edition': { cost: 0 },
+  'Keyword.id': { cost: 0 },
   'Keyword.kind': { cost: 0 },
   'Keyword.name': { cost: 0 },
   'Keyword.number': { cost: 0 },

@@ -92,3 +92,45 @@ test('the largest page a history or diff may ask for stays under 25 KB', async (
   const over = await client.callTool({ name: 'diff_editions', arguments: { from: '2009-05-01', to: '2009-07-11', limit: 26 } });
   assert.equal(over.isError, true);
 });
+
+test('check_citations of a text citing hundreds of rules is bounded and pages, with counts over all', async () => {
+  // every rule of sections 100-799 of the 2009-05-01 edition, checked in the latest (the Magic 2010 rewrite moved most)
+  const edition = kb.resolveEdition('2009-05-01', 'cr', 'asOf').edition;
+  const cited = kb
+    .rulesPage(edition.id, { limit: 5000 })
+    .map((r) => r.number)
+    .filter((n) => /^[1-7]\d\d\.\d+[a-z]?$/.test(n))
+    .slice(0, 900);
+  assert.ok(cited.length >= 500, `${cited.length} rules cited`);
+  const text = cited.map((n) => `See rule ${n}.`).join(' ');
+  const first = await call('check_citations', { text, asOf: '2009-05-01', limit: 25 });
+  assert.equal(first.data.total, cited.length);
+  assert.equal(
+    Object.values(first.data.counts as Record<string, number>).reduce((a, b) => a + b, 0),
+    cited.length,
+  );
+  assert.ok(first.data.counts.moved > 0 && first.data.counts.gone > 0, JSON.stringify(first.data.counts));
+  assert.match(first.text, /ask again with offset 25/);
+  // the first page, the next, and the last (each check is of every citation: three pages keep the test quick)
+  const next = await call('check_citations', { text, asOf: '2009-05-01', limit: 25, offset: first.data.next });
+  const last = await call('check_citations', { text, asOf: '2009-05-01', limit: 25, offset: cited.length - 10 });
+  for (const [page, at] of [
+    [first, 0],
+    [next, 25],
+    [last, cited.length - 10],
+  ] as const) {
+    assert.ok(page.bytes < 25_000, `page at ${at}: ${page.bytes} bytes`);
+    assert.ok(Buffer.byteLength(page.text) < 20_000, `text at ${at}: ${Buffer.byteLength(page.text)} bytes`);
+    assert.equal(page.data.offset, at);
+    assert.deepEqual(
+      page.data.citations.map((c: J) => c.cited),
+      cited.slice(at, at + 25),
+    );
+  }
+  assert.equal(last.data.next, null);
+  const dflt = await call('check_citations', { text, asOf: '2009-05-01' });
+  assert.equal(dflt.data.citations.length, 20);
+  assert.equal(dflt.data.next, 20);
+  const over = await client.callTool({ name: 'check_citations', arguments: { text, asOf: '2009-05-01', limit: 26 } });
+  assert.equal(over.isError, true);
+});

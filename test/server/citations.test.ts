@@ -67,11 +67,11 @@ test('GraphQL citations answers the same report', async () => {
   assert.deepEqual(c.citations[0], {
     cited: '706.10',
     title: 'Copying Objects',
-    status: 'moved',
+    status: 'MOVED',
     then: { number: '706.10' },
     now: { number: '707.10', text: 'To copy a spell, activated ability, or triggered ability means to put a copy of it onto the stack.' },
     goneSince: null,
-    textChange: 'none',
+    textChange: 'NONE',
     titleMatches: true,
   });
   assert.match(c.markdown, /\| 706\.10 \| moved \|/);

@@ -35,7 +35,7 @@ test('diff and history through the real engine on a database ingested from two r
         assert.equal(d.errors, undefined, JSON.stringify(d.errors));
         const g = d.data.diff.nodes.find((c: J) => c.after?.number === '700.2g');
         assert.ok(g, `${via}: 700.2g among the changes of section 700`);
-        assert.equal(g.textChange, 'references');
+        assert.equal(g.textChange, 'REFERENCES');
         assert.equal(g.before.number, '700.2g');
         assert.match(g.after.text, /707\.10/);
         assert.ok(d.data.diff.counts.references >= 1);

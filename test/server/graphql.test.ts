@@ -61,7 +61,7 @@ test('dangling references from examples, children and examples', async () => {
   assert.equal(r.json.data.rule.examples.length, 2);
   assert.deepEqual(
     refs.map((x: { targetNumber: string; dangling: boolean; source: string }) => `${x.targetNumber}:${x.dangling}:${x.source}`),
-    ['510.1c:false:text', '510.1d:false:text', '999.9:true:example'],
+    ['510.1c:false:TEXT', '510.1d:false:TEXT', '999.9:true:EXAMPLE'],
   );
   assert.equal(refs[2].target, null);
   assert.equal(refs[2].exampleIndex, 1);
@@ -170,7 +170,7 @@ test('glossary, keywords and lookup', async () => {
     r.json.data.keywords.map((k: { number: string }) => k.number),
     ['501.1', '502.9'],
   );
-  assert.equal(r.json.data.lookup.kind, 'fuzzy');
+  assert.equal(r.json.data.lookup.kind, 'FUZZY');
   assert.equal(r.json.data.lookup.matched, 'Devotion');
   assert.deepEqual(r.json.data.lookup.rules, [{ number: '700.5' }]);
   const miss = await gql(built, '{ glossary(term: "Dyes") { term } }');
@@ -236,9 +236,9 @@ test('lookup picks one example and reads questions', async () => {
     '{ a: lookup(q: "702.19b ex 2") { kind example { index text } rules { number } } b: lookup(q: "what does dies mean?") { kind matched } }',
   );
   assert.equal(r.json.errors, undefined);
-  assert.equal(r.json.data.a.kind, 'example');
+  assert.equal(r.json.data.a.kind, 'EXAMPLE');
   assert.equal(r.json.data.a.example.index, 2);
   assert.match(r.json.data.a.example.text, /trample and deathtouch/);
   assert.deepEqual(r.json.data.a.rules, [{ number: '702.19b' }]);
-  assert.deepEqual(r.json.data.b, { kind: 'glossary', matched: 'Dies' });
+  assert.deepEqual(r.json.data.b, { kind: 'GLOSSARY', matched: 'Dies' });
 });

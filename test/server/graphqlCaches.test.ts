@@ -24,6 +24,7 @@ test('every entity has a global id: stable, one per object, never shared by two 
     earlier: rule(number: "706.10", edition: "2021-06-18") { id history { id } }
     glossaryTerms(edition: "2021-07-23") { id term edition { id } }
     editions { id effectiveDate }
+    keywords(edition: "2021-07-23") { id kind name }
   }`);
   assert.equal(d.rule.id, 'Rule:2021-07-23:707.10');
   assert.equal(d.rule.edition.id, 'Edition:2021-07-23');
@@ -34,7 +35,13 @@ test('every entity has a global id: stable, one per object, never shared by two 
     d.rule.history.steps.map((s: J) => s.id),
     d.rule.history.steps.map((s: J) => `RuleVersion:${s.id.split(':')[1]}:${s.number}`),
   );
-  const ids = [...d.editions.map((e: J) => e.id), ...d.glossaryTerms.map((g: J) => g.id), ...d.rule.history.steps.map((s: J) => s.id)];
+  assert.ok(d.keywords.length > 0 && d.keywords.every((k: J) => k.id === `Keyword:2021-07-23:${k.kind.toLowerCase()}:${k.name.toLowerCase()}`));
+  const ids = [
+    ...d.editions.map((e: J) => e.id),
+    ...d.glossaryTerms.map((g: J) => g.id),
+    ...d.rule.history.steps.map((s: J) => s.id),
+    ...d.keywords.map((k: J) => k.id),
+  ];
   assert.equal(new Set(ids).size, ids.length, 'no two objects share an id');
   assert.ok(d.glossaryTerms.length > 0 && d.glossaryTerms.every((g: J) => g.id === `GlossaryEntry:2021-07-23:${g.term.toLowerCase()}`));
   assert.deepEqual(
@@ -65,8 +72,8 @@ test('pageInfo is Relay-complete: hasPreviousPage and startCursor beside hasNext
 test('one name per argument: edition(edition:) and lookup(query:); the old names still answer, marked deprecated', async () => {
   assert.equal((await ok('{ edition(edition: "2021-06-18") { effectiveDate } }')).edition.effectiveDate, '2021-06-18');
   assert.equal((await ok('{ edition(date: "2021-06-18") { effectiveDate } }')).edition.effectiveDate, '2021-06-18');
-  assert.equal((await ok('{ lookup(query: "trample") { kind } }')).lookup.kind, 'keyword');
-  assert.equal((await ok('query($q: String!) { lookup(q: $q) { kind } }', { q: 'trample' })).lookup.kind, 'keyword');
+  assert.equal((await ok('{ lookup(query: "trample") { kind } }')).lookup.kind, 'KEYWORD');
+  assert.equal((await ok('query($q: String!) { lookup(q: $q) { kind } }', { q: 'trample' })).lookup.kind, 'KEYWORD');
   for (const query of ['{ lookup { kind } }', '{ lookup(query: "trample", q: "trample") { kind } }', '{ edition(edition: "latest", date: "latest") { id } }']) {
     const r = await gql(built, query);
     assert.equal(r.json.errors![0].extensions.code, 'BAD_USER_INPUT', query);

@@ -27,14 +27,14 @@ test('a typography-only edit (903.10a, 2021-06-18 to 2021-07-23) is typography i
   );
   assert.equal(g.json.errors, undefined, JSON.stringify(g.json.errors));
   const d = g.json.data;
-  assert.deepEqual(d.citations.citations[0], { status: 'changed', textChange: 'typography' });
+  assert.deepEqual(d.citations.citations[0], { status: 'CHANGED', textChange: 'TYPOGRAPHY' });
   assert.deepEqual(
     d.diff.nodes.map((n: J) => n.textChange),
-    ['typography'],
+    ['TYPOGRAPHY'],
   );
   const step = d.history.steps.find((s: J) => s.edition.effectiveDate === '2021-07-23');
-  assert.equal(step.textChange, 'typography');
+  assert.equal(step.textChange, 'TYPOGRAPHY');
   // the same rule unchanged is none everywhere
   const same = await gql(shared.built, '{ citations(numbers: ["702.19b"], asOf: "2021-06-18", to: "2021-07-23") { citations { status textChange } } }');
-  assert.deepEqual(same.json.data.citations.citations[0], { status: 'same', textChange: 'none' });
+  assert.deepEqual(same.json.data.citations.citations[0], { status: 'SAME', textChange: 'NONE' });
 });

@@ -119,16 +119,19 @@ const historyOut = {
   ),
   ...provenance,
 };
-const citedRule = z.looseObject({ number: z.string() });
+const citedRule = z.object({ number: z.string(), text: z.string().describe(`Its text, cut at ${MAX_LINE_TEXT} characters.`) });
+const citationStatus = z.enum(['same', 'moved', 'changed', 'gone', 'unknown']);
 const citationsOut = {
   asOf: z.string(),
   to: z.string(),
+  counts: z.partialRecord(citationStatus, z.number().int()).describe('How many citations have each status, over every citation (not only this page).'),
+  ...page,
   citations: z.array(
-    z.looseObject({
+    z.object({
       cited: z.string(),
       title: z.string().nullable(),
       then: citedRule.nullable(),
-      status: z.string(),
+      status: citationStatus,
       now: citedRule.nullable(),
       goneSince: z.string().nullable(),
       textChange: textChange.nullable(),
@@ -372,20 +375,55 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     {
       title: 'Check rule citations',
       description:
-        'Checks rule citations written against one edition in another (default latest): same, moved (renumbered), changed, gone (and since when), or not a rule then; a title quoted after a number is checked too. Give text or numbers.',
+        'Checks rule citations written against one edition in another (default latest): same, moved (renumbered), changed, gone (and since when), or not a rule then; a title quoted after a number is checked too. Give text or numbers; a long list pages (limit, offset), with counts over all.',
       inputSchema: {
         text: z.string().max(200_000).optional().describe('A text citing rules ("rule 706.10", "rules 601.2a-h").'),
         numbers: z.array(z.string().max(20)).max(1000).optional().describe('Rule numbers instead of a text.'),
         asOf: z.string().max(64).describe('When the citations were written: a date or set code.'),
         to: z.string().max(64).optional().describe('Check them in this edition (default latest).'),
+        limit: z.number().int().min(1).max(25).optional().describe('Citations per page, 1-25 (default 20): a page stays under 20 KB.'),
+        offset: offsetArg,
       },
       outputSchema: citationsOut,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    tool(({ text, numbers, asOf, to }: { text?: string | undefined; numbers?: string[] | undefined; asOf: string; to?: string | undefined }) => {
-      const r = checkCitations(kb, { text: text ?? null, numbers: numbers ?? null, asOf, to: to ?? null });
-      return answer(citationsMarkdown(r), citationsJson(r), [r.asOf, r.to]);
-    }),
+    tool(
+      ({
+        text,
+        numbers,
+        asOf,
+        to,
+        limit,
+        offset,
+      }: {
+        text?: string | undefined;
+        numbers?: string[] | undefined;
+        asOf: string;
+        to?: string | undefined;
+        limit?: number | undefined;
+        offset?: number | undefined;
+      }) => {
+        const r = checkCitations(kb, { text: text ?? null, numbers: numbers ?? null, asOf, to: to ?? null });
+        const all = citationsJson(r);
+        const at = offset ?? 0;
+        const shown = all.citations.slice(at, at + (limit ?? 20));
+        const next = at + shown.length < all.citations.length ? at + shown.length : null;
+        const counts: Partial<Record<(typeof all.citations)[number]['status'], number>> = {};
+        for (const c of all.citations) counts[c.status] = (counts[c.status] ?? 0) + 1;
+        const clipRule = (c: { number: string; text: string } | null) => c && { number: c.number, text: clip(c.text) };
+        const citations = shown.map((c) => ({ ...c, then: clipRule(c.then), now: clipRule(c.now) }));
+        const lines = [
+          `${all.citations.length} citations (${Object.entries(counts)
+            .map(([k, v]) => `${v} ${k}`)
+            .join(', ')})${all.citations.length > shown.length ? `; ${at + 1}–${at + shown.length} shown` : ''}`,
+          '',
+          citationsMarkdown({ ...r, citations: shown }),
+        ];
+        if (next !== null) lines.push('', `… ${all.citations.length - next} more citations: ask again with offset ${next}`);
+        const data = { asOf: all.asOf, to: all.to, counts, total: all.citations.length, offset: at, next, citations };
+        return answer(lines.join('\n'), data, [r.asOf, r.to]);
+      },
+    ),
   );
   return server;
 }
