@@ -13,8 +13,10 @@
  * draining and --reload seconds more; requests that failed, and the time from the signal to the new
  * processes serving.
  *
- * With --baseline DIR (another built checkout), its `crkb serve` (no --workers before this one)
- * runs the same mixed load and reload, side by side.
+ * Each scenario is printed beside the bare express app and the floor (node:http returning the same
+ * bytes), measured right before it. With --baseline DIR (another built checkout), its servers answer
+ * each scenario right after this checkout's (cpu µs side by side), and its `crkb serve` (no
+ * --workers before this one) runs the same mixed load and reload, side by side.
  *
  *   node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--reload 5] [--connections 10] [--only TEXT] [--baseline DIR]
  *     [--node-flags="--max-semi-space-size=4 --max-old-space-size=96"]   (flags of the listen.js server processes, baseline included;
@@ -24,6 +26,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpuMs, rssMb, sleep, startServe, stopChild, tree } from './processes.js';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
@@ -62,11 +65,27 @@ type Autocannon = (opts: {
 
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
+const CONSTANT = { number: '702.19b', text: 'The controller of an attacking creature with trample first assigns damage.' };
 // Child mode: a bare express app returning a constant JSON, the baseline.
-if (process.argv[2] === '--baseline-child') {
+if (process.argv[2] === '--http-child') {
+  // the floor: node:http returning the same bytes and headers as the bare express app
+  const body = JSON.stringify(CONSTANT);
+  const server = createServer((_req, res) => {
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      etag: `W/"${Buffer.byteLength(body).toString(16)}-x"`,
+    });
+    res.end(body);
+  });
+  server.listen(0, '127.0.0.1', () => {
+    const a = server.address() as { port: number };
+    console.log(`http://127.0.0.1:${a.port}`);
+  });
+} else if (process.argv[2] === '--baseline-child') {
   const app = express();
   app.get('/', (_req, res) => {
-    res.json({ number: '702.19b', text: 'The controller of an attacking creature with trample first assigns damage.' });
+    res.json(CONSTANT);
   });
   const server = app.listen(0, '127.0.0.1', () => {
     const a = server.address() as { port: number };
@@ -160,8 +179,14 @@ async function main(): Promise<void> {
   const cached = await startChild([...flags, listenJs, dbFile, '0']);
   const uncached = await startChild([...flags, listenJs, dbFile, '0'], { CRKB_RESPONSE_CACHE: '0' });
   const baseline = await startChild([...flags, resolve('dist/bench/serve.js'), '--baseline-child']);
+  const http = await startChild([...flags, resolve('dist/bench/serve.js'), '--http-child']);
+  // --baseline DIR: its servers answer every scenario too, right after this checkout's
+  const baseListen = values.baseline ? resolve(values.baseline, 'dist/src/server/listen.js') : null;
+  const baseCached = baseListen ? await startChild([...flags, baseListen, dbFile, '0']) : null;
+  const baseUncached = baseListen ? await startChild([...flags, baseListen, dbFile, '0'], { CRKB_RESPONSE_CACHE: '0' }) : null;
+  const servers = [cached, uncached, baseline, http, ...(baseCached && baseUncached ? [baseCached, baseUncached] : [])];
   process.on('exit', () => {
-    for (const c of [cached, uncached, baseline]) c.child.kill('SIGTERM');
+    for (const c of servers) c.child.kill('SIGTERM');
   });
   const idleRss = rssMb(cached.child.pid!);
   const idleRssUncached = rssMb(uncached.child.pid!);
@@ -237,7 +262,8 @@ async function main(): Promise<void> {
   // The machine is shared and its speed drifts: every scenario is compared with a baseline run right before it.
   // Server CPU per request is printed too: it depends much less on what else the machine runs.
   const [baseName, baseUrl, baseRequests] = scenarios[0]!;
-  const pidOf = new Map([cached, uncached, baseline].map((c) => [c.url, c.child.pid!]));
+  const pidOf = new Map(servers.map((c) => [c.url, c.child.pid!]));
+  const baselineOf = new Map(baseCached && baseUncached ? [[cached.url, baseCached.url] as const, [uncached.url, baseUncached.url] as const] : []);
   const measure = async (url: string, requests: AutocannonRequest[], conns = connections) => {
     const pid = pidOf.get(url)!;
     const c0 = cpuMs(pid);
@@ -251,8 +277,15 @@ async function main(): Promise<void> {
     const x = await measure(url, requests, conns);
     const row = (n: string, m: typeof x, pct: string, cpuPct: string) =>
       `${n.padEnd(52)} ${m.r.requests.average.toFixed(0).padStart(8)} ${pct.padStart(7)} ${String(m.r.latency.p50).padStart(7)} ${String(m.r.latency.p99).padStart(7)} ${String(m.r.errors + m.r.timeouts + m.r.non2xx).padStart(7)} ${m.usPerReq.toFixed(0).padStart(8)} ${cpuPct.padStart(8)}`;
+    const f = await measure(http.url, baseRequests);
+    const other = baselineOf.get(url);
+    const y = other ? await measure(other, requests, conns) : null;
+    const rel = (m: typeof x) =>
+      [`${((100 * m.r.requests.average) / b.r.requests.average).toFixed(0)}%`, `${((100 * b.usPerReq) / m.usPerReq).toFixed(0)}%`] as const;
     console.log(row(`  (${baseName})`, b, '100%', '100%'));
-    console.log(row(name, x, `${((100 * x.r.requests.average) / b.r.requests.average).toFixed(0)}%`, `${((100 * b.usPerReq) / x.usPerReq).toFixed(0)}%`));
+    console.log(row('  (floor: node:http, the same bytes)', f, ...rel(f)));
+    console.log(`${row(name, x, ...rel(x))}${y ? `  ${(x.usPerReq / y.usPerReq).toFixed(2)}× baseline cpu` : ''}`);
+    if (y) console.log(row(`  (baseline ${values.baseline})`, y, ...rel(y)));
   }
 
   // Mixed load on `crkb serve` (answer cache on): every endpoint, rotating inputs.
