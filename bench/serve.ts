@@ -19,6 +19,8 @@
  * answers every "no cache" scenario too: each such scenario then runs --rounds interleaved rounds,
  * this checkout and each baseline in turn (the order reversed every other round, so a drift in the
  * machine's load falls on both), and prints each server's mean req/s and cpu µs and their ratio.
+ * Each scenario is printed beside the bare express app and the floor (node:http returning the same
+ * bytes), measured right before it.
  *
  *   node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--reload 5] [--connections 10] [--only TEXT]... (a scenario is kept when its name contains any) [--baseline DIR]... [--rounds 2]
  *     [--node-flags="--max-semi-space-size=4 --max-old-space-size=96"]   (flags of the listen.js server processes, baseline included;
@@ -28,6 +30,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpuMs, rssMb, sleep, startServe, stopChild, tree } from './processes.js';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
@@ -66,11 +69,27 @@ type Autocannon = (opts: {
 
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
+const CONSTANT = { number: '702.19b', text: 'The controller of an attacking creature with trample first assigns damage.' };
 // Child mode: a bare express app returning a constant JSON, the baseline.
-if (process.argv[2] === '--baseline-child') {
+if (process.argv[2] === '--http-child') {
+  // the floor: node:http returning the same bytes and headers as the bare express app
+  const body = JSON.stringify(CONSTANT);
+  const server = createServer((_req, res) => {
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      etag: `W/"${Buffer.byteLength(body).toString(16)}-x"`,
+    });
+    res.end(body);
+  });
+  server.listen(0, '127.0.0.1', () => {
+    const a = server.address() as { port: number };
+    console.log(`http://127.0.0.1:${a.port}`);
+  });
+} else if (process.argv[2] === '--baseline-child') {
   const app = express();
   app.get('/', (_req, res) => {
-    res.json({ number: '702.19b', text: 'The controller of an attacking creature with trample first assigns damage.' });
+    res.json(CONSTANT);
   });
   const server = app.listen(0, '127.0.0.1', () => {
     const a = server.address() as { port: number };
@@ -170,6 +189,7 @@ async function main(): Promise<void> {
   const cached = await startChild([...flags, listenJs, dbFile, '0']);
   const uncached = await startChild([...flags, listenJs, dbFile, '0'], { CRKB_RESPONSE_CACHE: '0' });
   const baseline = await startChild([...flags, resolve('dist/bench/serve.js'), '--baseline-child']);
+  const http = await startChild([...flags, resolve('dist/bench/serve.js'), '--http-child']);
   // other checkouts' servers, answer cache off, each on its own database when it has one
   const others: Array<{ label: string; child: ChildProcess; url: string }> = [];
   for (const dir of baselines) {
@@ -178,7 +198,7 @@ async function main(): Promise<void> {
     others.push({ label: dir, ...c });
   }
   process.on('exit', () => {
-    for (const c of [cached, uncached, baseline, ...others]) c.child.kill('SIGTERM');
+    for (const c of [cached, uncached, baseline, http, ...others]) c.child.kill('SIGTERM');
   });
   const idleRss = rssMb(cached.child.pid!);
   const idleRssUncached = rssMb(uncached.child.pid!);
@@ -261,7 +281,7 @@ async function main(): Promise<void> {
   // The machine is shared and its speed drifts: every scenario is compared with a baseline run right before it.
   // Server CPU per request is printed too: it depends much less on what else the machine runs.
   const [baseName, baseUrl, baseRequests] = scenarios[0]!;
-  const pidOf = new Map([cached, uncached, baseline, ...others].map((c) => [c.url, c.child.pid!]));
+  const pidOf = new Map([cached, uncached, baseline, http, ...others].map((c) => [c.url, c.child.pid!]));
   const measure = async (url: string, requests: AutocannonRequest[], conns = connections) => {
     const pid = pidOf.get(url)!;
     const c0 = cpuMs(pid);
@@ -276,7 +296,16 @@ async function main(): Promise<void> {
     await autocannon({ url, connections: conns ?? connections, duration: 1, requests });
     const b = await measure(baseUrl, baseRequests);
     const x = await measure(url, requests, conns);
+    const f = await measure(http.url, baseRequests);
     console.log(row(`  (${baseName})`, b, '100%', '100%'));
+    console.log(
+      row(
+        '  (floor: node:http, the same bytes)',
+        f,
+        `${((100 * f.r.requests.average) / b.r.requests.average).toFixed(0)}%`,
+        `${((100 * b.usPerReq) / f.usPerReq).toFixed(0)}%`,
+      ),
+    );
     console.log(row(name, x, `${((100 * x.r.requests.average) / b.r.requests.average).toFixed(0)}%`, `${((100 * b.usPerReq) / x.usPerReq).toFixed(0)}%`));
     if (url !== uncached.url || others.length === 0) continue;
     // side by side with the other checkouts: interleaved rounds, the order reversed every other round

@@ -523,7 +523,10 @@ export class Snapshot {
       for (let k = 0; k < bits.length; k++) {
         for (let j = 0; j < 8; j++) if ((bits[k]! >> j) & 1) texts.push([k * 8 + j, this.bodies.get(k * 8 + j)!]);
       }
-      group.index = new TextIndex(texts);
+      group.index = new TextIndex(
+        texts,
+        group.members.map((m) => this.textBitsOf(this.edition(m.id))),
+      );
     }
     return group.index.forEdition(shown);
   }

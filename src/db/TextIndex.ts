@@ -16,85 +16,85 @@ export interface EditionSearch {
   vocabulary(): string[];
 }
 
-/** The filter between queries: no text. */
-const NONE = new Uint8Array(0);
-
 /**
  * The texts of a group of neighbouring editions in an in-memory SQLite FTS5 index (schema/search):
  * bm25 ranking, snippets and highlights. Neighbours share most texts, so a group of twenty editions
  * holds about 1.3 times the texts of one: an index per group, built in about a tenth of a second,
  * keeps every edition searchable at about the cost of an index per edition (a query of one
  * edition skips the group's other texts).
+ *
+ * A text's rowid is its id shifted left by the group's size, with bit k set when the group's k-th
+ * edition shows it: the edition filter is arithmetic on the rowid inside SQLite (a JavaScript
+ * function called for every matching row, or a join, cost a third of a search). Rowids keep the
+ * order of text ids, and bm25 does not read them: ranking and ties are those of the ids.
  */
 export class TextIndex {
   private readonly db: Db;
   private readonly s: { match: Statement; any: Statement; ids: Statement; snippet: Statement; highlight: Statement; bodies: Statement };
-  /** The running query's filter: bit per text id, the texts of the edition searched. */
-  private shown: Uint8Array = NONE;
-  /** The texts whose marks the running `marks` query makes. */
-  private wanted: Set<number> | null = null;
+  /** Bits of membership under each text id in a rowid. */
+  private readonly width: number;
   private words: string[] | null = null;
 
-  constructor(texts: Iterable<[id: number, body: string]>) {
+  /** `members`: the text bits (a bit per text id) of each edition of the group; `texts` are the texts they show. */
+  constructor(
+    texts: Iterable<[id: number, body: string]>,
+    private readonly members: readonly Uint8Array[],
+  ) {
+    this.width = members.length;
+    if (this.width > 31) throw new Error(`a search group has ${this.width} editions; at most 31 fit in a rowid`);
     this.db = openSearchDb();
-    const insert = this.db.prepare('INSERT INTO texts_fts (rowid, body) VALUES (@id, @body)');
+    const insert = this.db.prepare('INSERT INTO texts_fts (rowid, body) VALUES (@rowid, @body)');
     this.db.transaction(() => {
-      for (const [id, body] of texts) insert.run({ id, body });
+      for (const [id, body] of texts) {
+        const rowid = this.rowidOf(id);
+        if (!Number.isSafeInteger(rowid)) throw new Error(`text ${id} is too large an id for a search rowid`);
+        insert.run({ rowid, body });
+      }
     })();
     // one segment instead of the fifteen or so FTS5 writes for this many texts: each query term
     // then reads one b-tree (half the time of a ranked query)
     this.db.exec(`INSERT INTO texts_fts (texts_fts) VALUES ('optimize')`);
-    const shown = (id: unknown): number => {
-      const t = Number(id);
-      return ((this.shown[t >> 3] ?? 0) >> (t & 7)) & 1;
-    };
-    this.db.function('crkb_shown', shown);
-    this.db.function('crkb_wanted', (id) => (this.wanted?.has(Number(id)) ? 1 : 0));
+    // SQLite applies the filter before it computes bm25, and its sorter keeps only the best
+    // @limit rows (in C): the rest never reach JavaScript.
+    const shown = 'FROM texts_fts WHERE texts_fts MATCH @q AND (rowid >> @slot) & 1';
+    // The page's texts by rowid: json_each gives integers (FTS5 ignores a rowid bound as a double).
+    const page = 'FROM texts_fts WHERE texts_fts MATCH @q AND rowid IN (SELECT value FROM json_each(@rowids))';
     this.s = {
-      // SQLite applies the filter before it computes bm25, and its sorter keeps only the best
-      // @limit rows (in C): the rest never reach JavaScript.
-      match: this.db
-        .prepare('SELECT rowid, bm25(texts_fts) AS score FROM texts_fts WHERE texts_fts MATCH @q AND crkb_shown(rowid) ORDER BY score, rowid LIMIT @limit')
-        .raw(true),
-      any: this.db.prepare('SELECT 1 FROM texts_fts WHERE texts_fts MATCH @q AND crkb_shown(rowid) LIMIT 1').pluck(),
-      ids: this.db.prepare('SELECT rowid FROM texts_fts WHERE texts_fts MATCH @q AND crkb_shown(rowid) LIMIT @limit').pluck(),
-      // Each only when a caller reads it (FTS5 tokenizes the text again for either). The page's
-      // texts are picked by a function, not `rowid = @id`: FTS5 ignores a rowid bound as a double.
-      snippet: this.db
-        .prepare(`SELECT rowid, snippet(texts_fts, 0, @open, @close, '…', 24) FROM texts_fts WHERE texts_fts MATCH @q AND crkb_wanted(rowid)`)
-        .raw(true),
-      highlight: this.db
-        .prepare(`SELECT rowid, highlight(texts_fts, 0, @open, @close) FROM texts_fts WHERE texts_fts MATCH @q AND crkb_wanted(rowid)`)
-        .raw(true),
+      match: this.db.prepare(`SELECT rowid >> @width, bm25(texts_fts) AS score ${shown} ORDER BY score, rowid LIMIT @limit`).raw(true),
+      any: this.db.prepare(`SELECT 1 ${shown} LIMIT 1`).pluck(),
+      ids: this.db.prepare(`SELECT rowid >> @width ${shown} LIMIT @limit`).pluck(),
+      // Each only when a caller reads it (FTS5 tokenizes the text again for either).
+      snippet: this.db.prepare(`SELECT rowid >> @width, snippet(texts_fts, 0, @open, @close, '…', 24) ${page}`).raw(true),
+      highlight: this.db.prepare(`SELECT rowid >> @width, highlight(texts_fts, 0, @open, @close) ${page}`).raw(true),
       bodies: this.db.prepare('SELECT body FROM texts_fts').pluck(),
     };
   }
 
-  /** The search of one edition of the group: `shown` has a bit per text id, set for the texts it shows. */
+  /** The search of one edition of the group: `shown` has a bit per text id, set for the texts it shows (one of the members). */
   forEdition(shown: Uint8Array): EditionSearch {
+    let slot = this.members.indexOf(shown);
+    if (slot < 0) slot = this.members.findIndex((m) => m.length === shown.length && m.every((b, k) => b === shown[k]));
+    if (slot < 0) throw new Error('the edition searched is not one of its search group');
+    const width = this.width;
     return {
-      matches: (ftsQuery, limit) => this.filtered(shown, () => this.s.match.all({ q: ftsQuery, limit }) as Array<[number, number]>),
-      matchesAny: (ftsQuery) => this.filtered(shown, () => this.s.any.get({ q: ftsQuery }) !== undefined),
-      ids: (ftsQuery, limit) => this.filtered(shown, () => this.s.ids.all({ q: ftsQuery, limit }) as number[]),
+      matches: (ftsQuery, limit) => this.s.match.all({ q: ftsQuery, limit, slot, width }) as Array<[number, number]>,
+      matchesAny: (ftsQuery) => this.s.any.get({ q: ftsQuery, slot }) !== undefined,
+      ids: (ftsQuery, limit) => this.s.ids.all({ q: ftsQuery, limit, slot, width }) as number[],
       marks: (ftsQuery, ids, open, close, what) => {
-        this.wanted = new Set(ids);
-        try {
-          return new Map(this.s[what].all({ q: ftsQuery, open, close }) as Array<[number, string]>);
-        } finally {
-          this.wanted = null;
-        }
+        const rowids = JSON.stringify(ids.map((id) => this.rowidOf(id)));
+        return new Map(this.s[what].all({ q: ftsQuery, open, close, rowids, width }) as Array<[number, string]>);
       },
       vocabulary: () => this.vocabulary(),
     };
   }
 
-  private filtered<T>(shown: Uint8Array, f: () => T): T {
-    this.shown = shown;
-    try {
-      return f();
-    } finally {
-      this.shown = NONE;
-    }
+  /** A text's rowid: its id, then a bit per member edition showing it. */
+  private rowidOf(id: number): number {
+    let mask = 0;
+    this.members.forEach((m, k) => {
+      if (((m[id >> 3] ?? 0) >> (id & 7)) & 1) mask |= 1 << k;
+    });
+    return id * 2 ** this.width + (mask >>> 0);
   }
 
   private vocabulary(): string[] {

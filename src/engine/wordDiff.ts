@@ -137,3 +137,31 @@ function cleanup(segs: DiffSegment[]): DiffSegment[] {
   flush();
   return out;
 }
+
+const OPS: ReadonlyArray<DiffSegment['op']> = ['equal', 'delete', 'insert'];
+
+/** Appends a word diff to `out` compactly: its segment count, then each segment's length × 4 + op (the texts are the diffed ones). */
+export function packSegments(segs: readonly DiffSegment[], out: number[]): void {
+  out.push(segs.length);
+  for (const s of segs) out.push(s.text.length * 4 + OPS.indexOf(s.op));
+}
+
+/** The word diff of `before` and `after` packed at `packed[at]` (packSegments), and where the next one starts. */
+export function unpackSegments(before: string, after: string, packed: Int32Array, at: number): [DiffSegment[], number] {
+  const n = packed[at++]!;
+  const segs: DiffSegment[] = new Array<DiffSegment>(n);
+  // equal and deleted text is read from `before`, equal and inserted text from `after`
+  let b = 0;
+  let a = 0;
+  for (let k = 0; k < n; k++) {
+    const x = packed[at++]!;
+    const len = x >> 2;
+    const op = OPS[x & 3]!;
+    if (op === 'insert') segs[k] = { op, text: after.slice(a, (a += len)) };
+    else {
+      segs[k] = { op, text: before.slice(b, (b += len)) };
+      if (op === 'equal') a += len;
+    }
+  }
+  return [segs, at];
+}

@@ -33,3 +33,37 @@ test('the diff cache keeps at most 8 MB of diffs by default, and fills up to abo
     all.close();
   }
 });
+
+test('a diff made again after the cache let it go has the same word segments, from its packed word diffs', () => {
+  // a cache too small to keep any diff: the second diff of a pair is made from its packed word diffs
+  const kb = KnowledgeBase.open(dbFile(), { diffCacheBytes: 1 });
+  try {
+    const cr = kb.editions().filter((e) => e.family === 'cr');
+    const [from, to] = [cr.at(-2)!, cr.at(-1)!];
+    const first = kb.diff(from, to);
+    const again = kb.diff(from, to);
+    assert.notEqual(again, first, 'the diff was kept: the packed word diffs were not read');
+    const withSegments = first.changes.filter((c) => c.segments && c.segments.length > 1);
+    assert.ok(withSegments.length > 10, `${withSegments.length} changes with word segments`);
+    assert.deepEqual(again, first);
+    // the segments rebuild both texts
+    for (const c of again.changes.filter((x) => x.segments)) {
+      assert.equal(
+        c
+          .segments!.filter((s) => s.op !== 'insert')
+          .map((s) => s.text)
+          .join(''),
+        c.before!.text,
+      );
+      assert.equal(
+        c
+          .segments!.filter((s) => s.op !== 'delete')
+          .map((s) => s.text)
+          .join(''),
+        c.after!.text,
+      );
+    }
+  } finally {
+    kb.close();
+  }
+});

@@ -1,0 +1,154 @@
+/**
+ * bench/search: the in-process cost of a search (KnowledgeBase.search, the first page of 10 hits
+ * with their snippets, what /v1/search and GraphQL search ask for) over the real corpus, beside
+ * its floor: a bare FTS5 query over the same texts (an index of the edition's own texts, the same
+ * tokenizer, the ranked page of 10, then their snippets) and, with --baseline DIR (another built checkout),
+ * that checkout's search, in interleaved rounds. CPU time beside wall, per search.
+ *
+ *   node dist/bench/search.js [--db data/crkb.db] [--rounds 11] [--baseline DIR]
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { openReadOnlyDb, openSearchDb } from '../src/db/openDb.js';
+import type { KnowledgeBase } from '../src/query/KnowledgeBase.js';
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: process.env.CRKB_DB ?? 'data/crkb.db' },
+    rounds: { type: 'string', default: '11' },
+    baseline: { type: 'string' },
+  },
+});
+const dbFile = resolve(values.db);
+const rounds = Number(values.rounds);
+
+/** Search texts: keywords, glossary terms, common phrases and words (as people type them). */
+const TEXTS = [
+  'trample',
+  'deathtouch',
+  'flying',
+  'combat damage',
+  'first strike',
+  'state-based actions',
+  'token',
+  'mana value',
+  'the stack',
+  'cast a spell',
+  'copy of a spell',
+  'legend rule',
+  'commander',
+  'planeswalker loyalty',
+  'double strike',
+  'protection from',
+  'hexproof',
+  'library',
+  'exile',
+  'enters the battlefield',
+  'counter',
+  'sacrifice',
+  'mulligan',
+  'layer',
+  'ability',
+  'the',
+];
+// (typo corrections are left out: the floor has none)
+
+type Kb = KnowledgeBase;
+const load = async (dir: string): Promise<Kb> => {
+  const mod = (await import(pathToFileURL(resolve(dir, 'dist/src/query/KnowledgeBase.js')).href)) as { KnowledgeBase: typeof KnowledgeBase };
+  return mod.KnowledgeBase.open(dbFile).warm();
+};
+
+const kb = await load(resolve(import.meta.dirname, '../..'));
+const base = values.baseline ? await load(resolve(values.baseline)) : null;
+const cr = kb.editions().filter((e) => e.family === 'cr' && e.official);
+// the newest edition (most searches), one in the middle and an old one
+const editions = [cr.at(-1)!, cr[Math.floor(cr.length / 2)]!, cr[1]!];
+
+/** The floor: per edition, an FTS5 index of exactly its texts. */
+const src = openReadOnlyDb(dbFile);
+const quote = (w: string): string => `"${w.replace(/"/g, '""')}"`;
+const floors = editions.map((e) => {
+  const db = openSearchDb();
+  const texts = src
+    .prepare(
+      `SELECT t.id, t.body FROM texts t WHERE t.id IN (
+         SELECT v.text_id FROM edition_rules r JOIN rule_versions v ON v.id = r.version_id WHERE r.edition_id = @e
+         UNION SELECT j.value FROM edition_rules r JOIN rule_versions v ON v.id = r.version_id, json_each(v.examples) j WHERE r.edition_id = @e
+         UNION SELECT g.text_id FROM edition_glossary eg JOIN glossary_versions g ON g.id = eg.version_id WHERE eg.edition_id = @e)`,
+    )
+    .raw(true)
+    .all({ e: e.id }) as Array<[number, string]>;
+  const insert = db.prepare('INSERT INTO texts_fts (rowid, body) VALUES (?, ?)');
+  db.transaction(() => texts.forEach(([id, body]) => insert.run(id, body)))();
+  db.exec(`INSERT INTO texts_fts (texts_fts) VALUES ('optimize')`);
+  // the ranked page, then its snippets (a snippet in the ranked query would be made for every match)
+  const ranked = db.prepare('SELECT rowid FROM texts_fts WHERE texts_fts MATCH @q ORDER BY bm25(texts_fts), rowid LIMIT 10').pluck();
+  const snippets = db
+    .prepare(
+      `SELECT rowid, snippet(texts_fts, 0, '<mark>', '</mark>', '…', 24) FROM texts_fts WHERE texts_fts MATCH @q AND rowid IN (SELECT value FROM json_each(@ids))`,
+    )
+    .raw(true);
+  const q = (fts: string): Array<[number, string]> => snippets.all({ q: fts, ids: JSON.stringify(ranked.all({ q: fts })) }) as Array<[number, string]>;
+  return { db, q, texts: texts.length };
+});
+src.close();
+
+/** Per round: CPU and wall µs. */
+interface Cost {
+  cpu: number[];
+  wall: number[];
+}
+const zero = (): Cost => ({ cpu: [], wall: [] });
+const time = (c: Cost, f: () => void): void => {
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  f();
+  const t1 = process.hrtime.bigint();
+  const d = process.cpuUsage(c0);
+  c.cpu.push(d.user + d.system);
+  c.wall.push(Number(t1 - t0) / 1000);
+};
+/** The median round (the machine is shared: a mean takes in other processes' bursts). */
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
+let sink = 0;
+const searchWith = (k: Kb) => (): void => {
+  for (const e of editions) {
+    for (const t of TEXTS) for (const h of k.search(e.id, t, { limit: 10 })) sink += h.snippet.length;
+  }
+};
+const floor = (): void => {
+  floors.forEach((f) => {
+    for (const t of TEXTS) {
+      const words = t.match(/[\p{L}\p{N}]+/gu)!;
+      for (const row of f.q(words.map(quote).join(' '))) sink += row[1].length;
+    }
+  });
+};
+
+const rows: Array<[string, () => void, Cost]> = [
+  ['bare FTS5 over the same texts (floor)', floor, zero()],
+  ['this checkout', searchWith(kb), zero()],
+];
+if (base) rows.push([`baseline ${values.baseline}`, searchWith(base), zero()]);
+for (const [, f] of rows) f(); // warm every path once
+for (let r = 0; r < rounds; r++) for (const [, f, c] of rows) time(c, f);
+
+const per = TEXTS.length * editions.length;
+console.log(
+  `bench/search: ${TEXTS.length} texts × ${editions.length} editions (${editions.map((e, i) => `${e.effectiveDate}: ${floors[i]!.texts} texts`).join(', ')}), ${rounds} interleaved rounds (median), first page of 10 hits with snippets`,
+);
+console.log(`${'what'.padEnd(44)} ${'CPU/search'.padStart(12)} ${'wall/search'.padStart(12)} ${'× floor CPU'.padStart(12)}`);
+const floorCpu = median(rows[0]![2].cpu) / per;
+for (const [name, , c] of rows) {
+  const cpu = median(c.cpu) / per;
+  console.log(
+    `${name.padEnd(44)} ${`${cpu.toFixed(0)} µs`.padStart(12)} ${`${(median(c.wall) / per).toFixed(0)} µs`.padStart(12)} ${`${(cpu / floorCpu).toFixed(2)}×`.padStart(12)}`,
+  );
+}
+if (sink < 0) console.log(sink);
+floors.forEach((f) => f.db.close());
+kb.close();
+base?.close();
