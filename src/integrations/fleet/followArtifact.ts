@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { DbRefused, openVerifiedDb } from '../../db/openVerifiedDb.js';
 import { parseArtifactManifest, type ArtifactManifest } from './artifactManifest.js';
 
 /** Options of followArtifact. */
@@ -12,6 +11,8 @@ export interface FollowOptions {
   url: string;
   /** The database file served: a new artifact is renamed over it (the supervisor reloads a replaced file). */
   file: string;
+  /** Why crkb would not serve a database file (as openVerifiedDb checks it), or null when it would. */
+  refusal(file: string): string | null;
   /** One line per event worth telling (a new artifact, a failure). */
   log(line: string): void;
   /** Called after a new artifact replaced the file. */
@@ -35,7 +36,7 @@ async function fileSha256(file: string): Promise<string | null> {
 /**
  * Follows a published database artifact: each poll() asks for current.json with If-None-Match
  * (a 304 costs nothing), and when it names another sha256, downloads that artifact beside the served
- * file, checks its size, sha256 and that crkb would serve it (openVerifiedDb), then renames it over
+ * file, checks its size, sha256 and that crkb would serve it (refusal), then renames it over
  * the file. Anything failing leaves the file as it was (the old database stays served) and is tried
  * again at the next poll.
  */
@@ -75,14 +76,8 @@ export function followArtifact(opts: FollowOptions): { poll(): Promise<PollResul
         const got = hash.digest('hex');
         if (size !== m.size) throw new Error(`${artifactUrl}: ${size} bytes, current.json announces ${m.size}`);
         if (got !== m.sha256) throw new Error(`${artifactUrl}: sha256 ${got}, current.json announces ${m.sha256}`);
-        try {
-          const v = openVerifiedDb(tmp);
-          v.db.close();
-          closeSync(v.file.fd);
-        } catch (e) {
-          if (e instanceof DbRefused) throw new Error(`${artifactUrl}: ${e.reason}`);
-          throw e;
-        }
+        const refused = opts.refusal(tmp);
+        if (refused !== null) throw new Error(`${artifactUrl}: ${refused}`);
         renameSync(tmp, opts.file);
         have = Promise.resolve(m.sha256);
         etag = newEtag;

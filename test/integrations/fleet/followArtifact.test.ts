@@ -1,12 +1,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { run as publish } from '../../../src/cli/publish.js';
+import { DbRefused, openVerifiedDb } from '../../../src/db/openVerifiedDb.js';
 import { followArtifact } from '../../../src/integrations/fleet/followArtifact.js';
 import { captureCli, corpusDb } from '../../cli/corpusDb.js';
 import { tempDir } from '../../support/tempDir.js';
@@ -39,6 +40,19 @@ before(async () => {
 });
 after(() => new Promise<void>((r) => server.close(() => r())));
 
+/** As serve checks a file. */
+function refusal(f: string): string | null {
+  try {
+    const v = openVerifiedDb(f);
+    v.db.close();
+    closeSync(v.file.fd);
+    return null;
+  } catch (e) {
+    if (e instanceof DbRefused) return e.reason;
+    throw e;
+  }
+}
+
 const sha = (f: string): string => createHash('sha256').update(readFileSync(f)).digest('hex');
 
 /** Another valid build: the corpus database with one more meta row (another hash). */
@@ -55,7 +69,7 @@ test('a replica fetches the published artifact, asks again conditionally, takes 
   assert.equal((await captureCli(publish, db(), ['--to', site])).code, 0);
   const served = join(dir, 'served.db');
   const lines: string[] = [];
-  const f = followArtifact({ url: `${base}/current.json`, file: served, log: (l) => lines.push(l) });
+  const f = followArtifact({ url: `${base}/current.json`, file: served, refusal, log: (l) => lines.push(l) });
 
   assert.equal(await f.poll(), 'updated', lines.join('\n'));
   assert.equal(sha(served), sha(db()));
@@ -89,7 +103,7 @@ test('a replica fetches the published artifact, asks again conditionally, takes 
   assert.equal(sha(served), sha(other));
 
   // the server gone: a failure, nothing replaced
-  const gone = followArtifact({ url: 'http://127.0.0.1:1/current.json', file: served, log: (l) => lines.push(l) });
+  const gone = followArtifact({ url: 'http://127.0.0.1:1/current.json', file: served, refusal, log: (l) => lines.push(l) });
   assert.equal(await gone.poll(), 'failed');
   assert.equal(sha(served), sha(other));
   assert.deepEqual(
