@@ -85,3 +85,14 @@ test('slow answers are logged at info as JSON with their request id; fast ones a
   assert.equal(lines.length, 1, lines.join('\n'));
   assert.match(lines[0]!, /"id":"id-0","method":"GET","url":"\/x","status":200,"ms":[\d.]+\},"answer"/);
 });
+
+test('pinned answers are immutable and tagged crkb-pinned; latest ones short-lived, stale-while-revalidate, tagged crkb-latest', async () => {
+  const pinned = await fetch(l.url + '/v1/rules/702.19b?edition=2021-07-23');
+  assert.equal(pinned.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+  assert.equal(pinned.headers.get('surrogate-key'), 'crkb crkb-pinned');
+  assert.equal(pinned.headers.get('cache-tag'), 'crkb,crkb-pinned');
+  const latest = await fetch(l.url + '/v1/rules/702.19b?edition=latest');
+  assert.match(latest.headers.get('cache-control') ?? '', /^public, max-age=\d+, stale-while-revalidate=\d+$/);
+  assert.equal(latest.headers.get('surrogate-key'), 'crkb crkb-latest');
+  assert.equal(latest.headers.get('x-crkb-db'), built.dbSha256);
+});
