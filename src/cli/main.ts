@@ -12,6 +12,7 @@ const commands = new Map<string, { summary: string; load: () => Promise<Command>
     export: { summary: 'print one edition as JSON', load: () => import('./export.js') },
     manifest: { summary: 'regenerate data/sources.json from an archive', load: () => import('./manifest.js') },
     update: { summary: 'download and ingest editions newer than the newest stored, print their release notes', load: () => import('./update.js') },
+    publish: { summary: 'write the database as a content-addressed artifact and current.json (for serve --db-url)', load: () => import('./publish.js') },
     serve: { summary: 'serve the GraphQL API and bot endpoints', load: () => import('./serve.js') },
     start: { summary: 'build the database if missing, then serve it', load: () => import('./start.js') },
     rule: { summary: 'print one rule (with subrules)', load: () => import('./rule.js') },

@@ -1,12 +1,12 @@
 import cluster from 'node:cluster';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONNECTION_LIMITS } from '../server/listen.js';
 import { supervise, type SupervisorTimings } from '../server/supervise.js';
-import { parseOptions } from './options.js';
+import { defaultDbFile, parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 import { existingDbFile } from './withKb.js';
 import { projectRoot } from '../core/projectFiles.js';
@@ -24,6 +24,7 @@ async function knownFromManifest(): Promise<KnownEdition[]> {
 }
 
 export const usage = `Usage: crkb serve [--db FILE] [--port 4000] [--host 127.0.0.1] [--public-url URL] [--workers N]
+                  [--db-url URL/current.json]
 
 Serves the database read-only: the web app at / (rules, search, diffs,
 history), GraphQL at /graphql, bot lookups at
@@ -41,6 +42,13 @@ or the file again on SIGHUP, is served by new processes once they have
 checked and loaded it; the old ones finish their requests and exit. A file
 that fails the check is not served (the old processes keep serving). Stops
 gracefully on Ctrl-C or SIGTERM.
+
+With --db-url (an artifact crkb publish wrote, served over HTTP), follows it:
+polls current.json every CRKB_POLL_MS (30000) with If-None-Match, downloads a
+new artifact beside --db, checks its size, sha256 and that it is a database
+crkb serves, and renames it over --db (so the processes reload as above). A
+failure is logged and the database served stays. A missing --db is fetched
+before serving starts.
 
 Timings (environment, milliseconds): CRKB_HANG_MS (5000: no heartbeat for
 this long and a process is replaced), CRKB_START_MS (60000: start-up
@@ -88,6 +96,37 @@ function freePort(host: string): Promise<number> {
   });
 }
 
+/** Follows --db-url: fetches the artifact first when the file is missing, then polls every $CRKB_POLL_MS. */
+async function startFollowing(url: string, file: string): Promise<{ stop(): void }> {
+  const [{ followArtifact }, { DbRefused, openVerifiedDb }] = await Promise.all([
+    import('../integrations/fleet/followArtifact.js'),
+    import('../db/openVerifiedDb.js'),
+  ]);
+  const refusal = (f: string): string | null => {
+    try {
+      const v = openVerifiedDb(f);
+      v.db.close();
+      closeSync(v.file.fd);
+      return null;
+    } catch (e) {
+      if (e instanceof DbRefused) return e.reason;
+      throw e;
+    }
+  };
+  const follower = followArtifact({ url, file, refusal, log: (line) => console.error(line) });
+  if (!existsSync(file) && (await follower.poll()) !== 'updated') throw new UsageError(`--db-url ${url}: no database to serve yet (see above)`, usage);
+  let polling = false;
+  const timer = setInterval(
+    () => {
+      if (polling) return;
+      polling = true;
+      void follower.poll().finally(() => (polling = false));
+    },
+    fromEnv('CRKB_POLL_MS', 30_000),
+  );
+  return { stop: () => clearInterval(timer) };
+}
+
 /** `crkb serve`: serve the API until interrupted (the supervisor here; a server process in a cluster worker). */
 export async function run(argv: string[]): Promise<number> {
   // before anything slow: a SIGHUP while starting is a reload request, never the end of the process
@@ -100,6 +139,7 @@ export async function run(argv: string[]): Promise<number> {
       host: { type: 'string', default: '127.0.0.1' },
       'public-url': { type: 'string' },
       workers: { type: 'string' },
+      'db-url': { type: 'string' },
     },
     usage,
     false,
@@ -114,12 +154,16 @@ export async function run(argv: string[]): Promise<number> {
   if (!Number.isInteger(workers) || workers < 1 || workers > 256)
     throw new UsageError(`--workers must be a whole number from 1 to 256, not "${values.workers}"`, usage);
   // a server process is given the supervisor's absolute path; a missing file is for it to refuse
+  const dbUrl = values['db-url'];
+  if (dbUrl !== undefined && !/^https?:\/\/\S+$/.test(dbUrl))
+    throw new UsageError(`--db-url must be an http(s) URL of current.json, not "${dbUrl.slice(0, 60)}"`, usage);
+  const follow = dbUrl !== undefined && !cluster.isWorker ? await startFollowing(dbUrl, resolve(values.db ?? defaultDbFile())) : null;
   const file = cluster.isWorker ? resolve(values.db ?? '') : existingDbFile(values.db, usage);
   const t = timings();
   if (cluster.isWorker) return serverProcess(file, port, values.host, publicArg, t);
 
   const fixedPort = port === 0 ? await freePort(values.host) : port;
-  return supervise({
+  const code = await supervise({
     ...t,
     exec: fileURLToPath(new URL('./main.js', import.meta.url)),
     args: ['serve', '--db', file, '--port', String(fixedPort), '--host', values.host, ...(publicArg ? ['--public-url', publicArg] : [])],
@@ -135,6 +179,8 @@ export async function run(argv: string[]): Promise<number> {
           `  web app  ${url}/\n  GraphQL  ${url}/graphql\n  lookup   ${url}/v1/lookup?q=trample&format=text`,
       ),
   });
+  follow?.stop();
+  return code;
 }
 
 /** One server process: verifies and loads the database, then serves until the supervisor retires it. */

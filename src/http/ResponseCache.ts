@@ -16,8 +16,10 @@ export interface CachedResponse {
 
 /** Cache-Control of answers pinned to an edition: editions never change. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
-/** Cache-Control of answers that depend on which edition is the latest. */
-export const SHORT = 'public, max-age=300';
+/** Cache-Control of answers that depend on which edition is the latest: short-lived, served stale while a cache revalidates. */
+export const SHORT = 'public, max-age=300, stale-while-revalidate=86400';
+const PINNED_TAGS = ['crkb crkb-pinned', 'crkb,crkb-pinned'] as const;
+const LATEST_TAGS = ['crkb crkb-latest', 'crkb,crkb-latest'] as const;
 /** Cache-Control of errors. */
 export const ERROR = 'public, max-age=60';
 /** Cache-Control of answers that may differ on the next try (a timeout, a persisted query not yet registered). */
@@ -153,6 +155,10 @@ export async function sendCached(req: Request, res: Response, r: CachedResponse 
   res.status(r.status);
   res.set('Content-Type', r.contentType);
   res.set('Cache-Control', r.cacheControl);
+  // CDN purge keys (Fastly Surrogate-Key, Cloudflare Cache-Tag): a new edition changes only the answers tagged crkb-latest
+  const tags = r.cacheControl === IMMUTABLE ? PINNED_TAGS : LATEST_TAGS;
+  res.set('Surrogate-Key', tags[0]);
+  res.set('Cache-Tag', tags[1]);
   res.vary('Accept-Encoding');
   const encoding = r instanceof StoredResponse ? encodingFor(req, r) : null;
   // a compressed form is another representation: its own tag ('W/"…-br"'), as If-None-Match sees it

@@ -1,6 +1,7 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { HeavyTask, HeavyResult, WorkerSetup } from './heavyTask.js';
+import { log } from './logger.js';
 
 /** The kinds of costly work, each with its own admission limit and time budget. */
 export type HeavyKind = 'diff' | 'history' | 'page' | 'export' | 'citations' | 'graphql';
@@ -76,7 +77,7 @@ export class HeavyPool {
       resourceLimits: { maxOldGenerationSizeMb: opts.maxOldGenerationSizeMb ?? 192 },
     });
     // a worker that dies (out of memory, terminated) is replaced by piscina; its task fails on its own
-    this.pool.on('error', (e: unknown) => console.error('crkb: heavy worker error:', e));
+    this.pool.on('error', (err: unknown) => log.error({ err }, 'heavy worker error'));
   }
 
   /** Resolves once every worker thread has loaded its knowledge base. */
@@ -123,9 +124,7 @@ export class HeavyPool {
         throw new HeavyRefusal('busy', kind, `the server is busy: no worker was free for ${limit.waitMs / 1000} s; try again in a few seconds`, 5);
       }
       if (overrun === 'budget') {
-        console.error(
-          `crkb: a costly ${kind} request ran past its ${limit.budgetMs / 1000} s budget and was stopped: ${task.method} ${task.url.slice(0, 200)}`,
-        );
+        log.warn({ kind, budgetMs: limit.budgetMs, method: task.method, url: task.url.slice(0, 200) }, 'a costly request ran past its budget and was stopped');
         throw new HeavyRefusal(
           'budget',
           kind,

@@ -17,6 +17,9 @@ import { DEFAULT_LIMITS, type ExecutorChoice } from './limits.js';
 import { ERROR, IMMUTABLE, NO_STORE, SHORT, createResponseCache, etagOf, sendCached, type CachedResponse } from '../http/ResponseCache.js';
 import { sendSurfaceError } from './errors.js';
 import { v1Routes } from './v1Routes.js';
+import { log } from './logger.js';
+import { metrics } from './metrics.js';
+import { probes } from './probes.js';
 import { Assets } from '../web/Assets.js';
 import { graphiqlPage } from '../web/graphiqlPage.js';
 import { layout } from '../web/layout.js';
@@ -63,6 +66,8 @@ export interface BuiltServer {
     variables?: Record<string, unknown>,
     opts?: { accept?: string; extensions?: Record<string, unknown>; operationName?: string; scope?: CacheScope },
   ): Promise<GraphqlResponse>;
+  /** From now on /readyz answers 503 (the process drains: a load balancer takes it out). */
+  unready(): void;
   /** Closes the database if buildServer opened it, and stops the heavy worker threads. */
   close(): Promise<void>;
 }
@@ -82,7 +87,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const cache = opts.responseCache === false ? null : createResponseCache(opts.responseCacheBytes);
   const assets = new Assets();
-  if (assets.missing.length > 0) console.error(`crkb: browser files missing (${assets.missing.join(', ')}): run "npm run build"`);
+  if (assets.missing.length > 0) log.error(`browser files missing (${assets.missing.join(', ')}): run "npm run build"`);
   const threads = opts.heavyThreads ?? (opts.dbFile ? 1 : 0);
   const server = { limits, timeLimitMs: opts.timeLimitMs ?? 5000, bodyLimit, ...(opts.discordPublicKey ? { discordPublicKey: opts.discordPublicKey } : {}) };
   // the worker thread loads its copy while this thread warms its own
@@ -102,6 +107,11 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  let ready = true;
+  const observed = metrics({ dbSha256, dbMtimeMs: kb.file?.mtimeMs ?? null, heavyLoad: pool ? (k) => pool.load(k) : null });
+  app.use(probes({ dbSha256, ready: () => ready }));
+  app.use(observed.timing);
+  app.get('/metrics', observed.endpoint);
   const corsAll = cors({ exposedHeaders: ['ETag'], maxAge: 86400 });
   const compress = compression();
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -202,7 +212,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
       sendSurfaceError(req, res, { status, code: 'BAD_USER_INPUT', message }, page);
       return;
     }
-    console.error('crkb server error:', err);
+    log.error({ err, id: res.getHeader('X-Request-Id'), url: req.originalUrl.slice(0, 500) }, 'server error');
     sendSurfaceError(req, res, { status: 500, code: 'INTERNAL_SERVER_ERROR', message: 'internal server error' }, page);
   });
 
@@ -225,7 +235,9 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
         },
         o?.scope,
       ),
+    unready: () => void (ready = false),
     async close() {
+      ready = false;
       await pool?.close();
       if (!opts.db) kb.close();
     },

@@ -9,6 +9,7 @@ import { schemaDir } from '../core/projectFiles.js';
 import type { KnowledgeBase } from '../query/KnowledgeBase.js';
 import { createApiContext, type ApiContext, type CacheScope } from './ApiContext.js';
 import { armorPlugins, useCostLimit, type ExecutorChoice, type QueryLimits } from './limits.js';
+import { log } from './logger.js';
 import { resolvers } from './resolvers/index.js';
 
 /** The GraphQL SDL: every schema/*.graphql file, in name order. */
@@ -200,8 +201,8 @@ export class GraphqlEndpoint {
       logging: {
         debug: () => undefined,
         info: () => undefined,
-        warn: (...a: unknown[]) => console.warn('crkb graphql:', ...a),
-        error: (...a: unknown[]) => console.error('crkb graphql error:', ...a),
+        warn: (...a: unknown[]) => log.warn({ details: a }, 'graphql'),
+        error: (...a: unknown[]) => log.error({ details: a }, 'graphql error'),
       },
       maskedErrors: { errorMessage: 'Unexpected error.' },
       parserAndValidationCache: {

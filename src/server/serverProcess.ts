@@ -38,6 +38,7 @@ export async function runServerProcess(built: BuiltServer, opts: ServerProcessOp
   tellSupervisor({ crkb: 'ready', sha256: built.dbSha256, url: l.url });
   const beat = setInterval(() => tellSupervisor({ crkb: 'beat' }), opts.heartbeatMs);
   const finish = (closeIdle: boolean): void => {
+    built.unready();
     void l.drain(opts.drainMs, { closeIdle }).then(async () => {
       clearInterval(beat);
       await built.close();

@@ -8,6 +8,7 @@ import { copyFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { corpusDb } from '../cli/corpusDb.js';
 import { tempDir } from '../support/tempDir.js';
+import { log } from '../../src/server/logger.js';
 import { fixtureDb } from './fixtures.js';
 
 const dbFile = corpusDb();
@@ -110,11 +111,10 @@ test('a revalidation gets 304 for a forwarded page, as for any other', async () 
   assert.equal(again.status, 304);
 });
 
-test('a costly request past its budget is stopped (503, Retry-After) and the next one is answered', async () => {
+test('a costly request past its budget is stopped (503, Retry-After) and the next one is answered', async (t) => {
   const s = await serve({ dbFile: dbFile(), heavyThreads: 1, heavyLimits: { diff: { budgetMs: 1 } } });
   const logged: string[] = [];
-  const oe = console.error;
-  console.error = (...a: unknown[]) => void logged.push(a.join(' '));
+  t.mock.method(log, 'warn', (...a: unknown[]) => void logged.push(JSON.stringify(a)));
   try {
     const r = await fetch(s.url + '/diff/2009-05-01/2021-07-23', { headers: { accept: 'text/html' } });
     assert.equal(r.status, 503);
@@ -128,11 +128,10 @@ test('a costly request past its budget is stopped (503, Retry-After) and the nex
     assert.equal(h.status, 200);
     assert.match(await h.text(), /702\.19b/);
     assert.ok(
-      logged.some((l) => /ran past its 0\.001 s budget and was stopped: GET \/diff\/2009-05-01\/2021-07-23/.test(l)),
+      logged.some((l) => /"budgetMs":1,"method":"GET","url":"\/diff\/2009-05-01\/2021-07-23".*ran past its budget and was stopped/.test(l)),
       logged.join('\n'),
     );
   } finally {
-    console.error = oe;
     await s.l.close();
     await s.close();
   }

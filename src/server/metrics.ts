@@ -1,0 +1,78 @@
+import type { NextFunction, Request, Response } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { HeavyKind } from './HeavyPool.js';
+
+const KINDS: HeavyKind[] = ['diff', 'history', 'page', 'export', 'citations', 'graphql'];
+
+/** What the metrics read of the server. */
+export interface MetricsSource {
+  dbSha256: string;
+  /** When the database file was last modified (ms since the epoch), or null for an in-memory one. */
+  dbMtimeMs: number | null;
+  /** Heavy requests of a kind waiting or running (HeavyPool.load), or null without a pool. */
+  heavyLoad: ((kind: HeavyKind) => number) | null;
+}
+
+/** The route template of an answered request: the matched route (`/v1/rules/:number`), or `unrouted` (bounded label values). */
+function routeOf(req: Request): string {
+  const r = (req as { route?: { path?: unknown } }).route;
+  return typeof r?.path === 'string' ? `${req.baseUrl}${r.path}` : 'unrouted';
+}
+
+/**
+ * Prometheus metrics of one server process (prom-client), served at /metrics: answers by route
+ * template and status with their latency (`crkb_http_request_duration_seconds`), heavy-work queue
+ * depth by kind, the database's hash (`crkb_db_info`) and age, and node's defaults (CPU, memory,
+ * event-loop lag). Returns the middleware that times answers and the /metrics handler.
+ */
+export function metrics(src: MetricsSource): {
+  timing: (req: Request, res: Response, next: NextFunction) => void;
+  endpoint: (req: Request, res: Response) => Promise<void>;
+  registry: Registry;
+} {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'crkb_' });
+  const duration = new Histogram({
+    name: 'crkb_http_request_duration_seconds',
+    help: 'Answers by route template and status: time from request to the last byte handed to the kernel',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'crkb_heavy_queue_depth',
+    help: 'Costly requests waiting or running on the heavy worker threads, by kind',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      if (src.heavyLoad) for (const k of KINDS) this.set({ kind: k }, src.heavyLoad(k));
+    },
+  });
+  new Gauge({ name: 'crkb_db_info', help: 'The database served (value 1), by sha256', labelNames: ['sha256'], registers: [registry] }).set(
+    { sha256: src.dbSha256 },
+    1,
+  );
+  new Gauge({
+    name: 'crkb_db_age_seconds',
+    help: 'Seconds since the database file served was written',
+    registers: [registry],
+    collect() {
+      if (src.dbMtimeMs !== null) this.set((Date.now() - src.dbMtimeMs) / 1000);
+    },
+  });
+  new Counter({ name: 'crkb_db_loads_total', help: 'Databases this process loaded (1: a reload starts new processes)', registers: [registry] }).inc();
+  return {
+    registry,
+    timing(req, res, next) {
+      const start = process.hrtime.bigint();
+      res.once('finish', () => {
+        duration.observe({ method: req.method, route: routeOf(req), status: res.statusCode }, Number(process.hrtime.bigint() - start) / 1e9);
+      });
+      next();
+    },
+    async endpoint(_req, res) {
+      const body = await registry.metrics();
+      res.set('Cache-Control', 'no-store').type(registry.contentType).send(body);
+    },
+  };
+}

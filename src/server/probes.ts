@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import { log } from './logger.js';
+
+// a request id a client or proxy sent is kept when it is short and plain (it is echoed in a header and logged)
+const GOOD_ID = /^[\w.:@/+=-]{1,128}$/;
+
+/** Options of probes(). */
+export interface ProbeOptions {
+  /** sha256 of the database served. */
+  dbSha256: string;
+  /** True while a verified database is loaded and the process takes new work (false while it drains). */
+  ready(): boolean;
+  /** Answers at least this slow are logged at info (default 1000 ms); others at debug. */
+  slowMs?: number;
+}
+
+/**
+ * The first middleware: `/healthz` (alive) and `/readyz` (a verified database loaded, 503 otherwise),
+ * the database's hash on every answer (`X-Crkb-Db`), a request id (`X-Request-Id`, the client's or a
+ * new one) on every answer and log line. Every answer is logged at debug; 5xx and slow ones at info.
+ */
+export function probes(opts: ProbeOptions): (req: Request, res: Response, next: NextFunction) => void {
+  const slowMs = opts.slowMs ?? 1000;
+  return (req, res, next) => {
+    const sent = req.headers['x-request-id'];
+    const id = typeof sent === 'string' && GOOD_ID.test(sent) ? sent : randomUUID();
+    res.setHeader('X-Request-Id', id);
+    res.setHeader('X-Crkb-Db', opts.dbSha256);
+    if (req.path === '/healthz' || req.path === '/readyz') {
+      const ok = req.path === '/healthz' || opts.ready();
+      res
+        .status(ok ? 200 : 503)
+        .set('Cache-Control', 'no-store')
+        .type('json')
+        .send(`{"status":"${ok ? 'ok' : 'not ready'}","db":"${opts.dbSha256}"}`);
+      return;
+    }
+    const start = process.hrtime.bigint();
+    res.once('finish', () => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const level = res.statusCode >= 500 || ms >= slowMs ? 'info' : 'debug';
+      if (log.isLevelEnabled(level))
+        log[level]({ id, method: req.method, url: req.originalUrl.slice(0, 500), status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'answer');
+    });
+    next();
+  };
+}
