@@ -79,8 +79,8 @@ test('a 25-level doubling fragment is refused quickly: the cost analysis is boun
   const ms = performance.now() - t0;
   assert.equal(r.status, 400);
   assert.equal(r.json.errors![0].extensions.code, 'TOO_COMPLEX');
-  // expected: some 20 ms; 2^25 spreads walked one by one would take minutes
-  assert.ok(ms < 1000, 'refused in well under a second');
+  // expected: some 20 ms; 2^25 spreads walked one by one would take minutes (a bound loose enough for a loaded CI machine)
+  assert.ok(ms < 5000, `refused in ${ms} ms: well under the minutes an exponential walk takes`);
 });
 
 test("first: $var is judged by the variable's value; unset, by the argument's default", async () => {

@@ -112,7 +112,8 @@ test('a revalidation gets 304 for a forwarded page, as for any other', async () 
 });
 
 test('a costly request past its budget is stopped (503, Retry-After) and the next one is answered', async (t) => {
-  const s = await serve({ dbFile: dbFile(), heavyThreads: 1, heavyLimits: { diff: { budgetMs: 1 } } });
+  // (the history's bounds are generous: on a loaded machine the replacement thread takes seconds to load)
+  const s = await serve({ dbFile: dbFile(), heavyThreads: 1, heavyLimits: { diff: { budgetMs: 1 }, history: { waitMs: 120_000, budgetMs: 120_000 } } });
   const logged: string[] = [];
   t.mock.method(log, 'warn', (...a: unknown[]) => void logged.push(JSON.stringify(a)));
   try {
