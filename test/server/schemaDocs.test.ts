@@ -97,5 +97,10 @@ test('every entity type has `id: ID!`; every other type is a value, named here o
     'SearchConnection',
     'SearchEdge',
     'SearchHit',
+    'SubruleAdded',
+    'SubruleChanged',
+    'SubruleChanges',
+    'SubruleRemoved',
+    'SubruleRenumbered',
   ]);
 });
