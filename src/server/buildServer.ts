@@ -102,13 +102,14 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  const corsAll = cors({ exposedHeaders: ['ETag'], maxAge: 86400 });
+  // (X-Source-SHA256: a published file's sha256, /v1/files)
+  const corsAll = cors({ exposedHeaders: ['ETag', 'X-Source-SHA256'], maxAge: 86400 });
   const compress = compression();
   app.use((req: Request, res: Response, next: NextFunction) => {
     // The common case without the cors package: a simple request from anywhere (what the package sends for it).
     if (req.method === 'OPTIONS') return corsAll(req, res, next);
     res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Expose-Headers', 'ETag');
+    res.setHeader('Access-Control-Expose-Headers', 'ETag, X-Source-SHA256');
     // Nothing to negotiate for a client that accepts no encoding: skip the compression wrapper.
     if (req.headers['accept-encoding'] === undefined) {
       res.setHeader('Vary', 'Accept-Encoding');

@@ -17,6 +17,15 @@ export interface V1Options {
   publicUrl: () => string;
 }
 
+/** What a route answers: its body and caching, and a content type, ETag and headers of its own when not the format's. */
+interface Answer {
+  body: string | Buffer;
+  cacheControl: string;
+  contentType?: string;
+  etag?: string;
+  headers?: Record<string, string>;
+}
+
 const param = (req: Request, name: string): string | undefined => oneParam(req.query, name);
 
 function flag(req: Request, name: string): boolean {
@@ -26,15 +35,15 @@ function flag(req: Request, name: string): boolean {
 
 /**
  * The bot endpoints: GET /v1/lookup?q=…&edition=…&format=json|text|markdown&examples=1,
- * GET /v1/rules/:number, GET /v1/search?q=…&edition=…&limit=10&format=…, GET /v1/editions/:edition.json
- * and POST /v1/citations.
+ * GET /v1/rules/:number, GET /v1/search?q=…&edition=…&limit=10&format=…, GET /v1/editions/:edition.json,
+ * GET /v1/files/:edition.txt (and .utf8.txt) and POST /v1/citations.
  */
 export function v1Routes(opts: V1Options): Router {
   const { cache } = opts;
   const router = Router();
 
   // Serves one answer with its ETag; the one place /v1 translates errors (a QueryError: the REST shape, in the format read so far).
-  const serve = (req: Request, res: Response, produce: (asked: { format: Format }) => { body: string; cacheControl: string }) => {
+  const serve = (req: Request, res: Response, produce: (asked: { format: Format }) => Answer) => {
     const get = req.method === 'GET';
     const hit = get ? cache?.get(req.originalUrl) : undefined;
     if (hit) return sendCached(req, res, hit);
@@ -42,7 +51,14 @@ export function v1Routes(opts: V1Options): Router {
     let entry: CachedResponse;
     try {
       const a = produce(asked);
-      entry = { status: 200, contentType: CONTENT_TYPE[asked.format], body: a.body, etag: etagOf(a.body), cacheControl: a.cacheControl };
+      entry = {
+        status: 200,
+        contentType: a.contentType ?? CONTENT_TYPE[asked.format],
+        body: a.body,
+        etag: a.etag ?? etagOf(a.body),
+        cacheControl: a.cacheControl,
+        ...(a.headers ? { headers: a.headers } : {}),
+      };
     } catch (e) {
       if (!(e instanceof QueryError)) throw e;
       const r = errorResponse(e, asked.format);
@@ -97,6 +113,23 @@ export function v1Routes(opts: V1Options): Router {
       const kb = opts.kb();
       const { edition, exact } = kb.resolveEdition(file.slice(0, -'.json'.length));
       return { body: JSON.stringify(kb.exportEdition(edition)), cacheControl: exact ? IMMUTABLE : SHORT };
+    });
+  });
+  // An edition's text file as published (its sha256 is the ETag), or normalized to UTF-8 with LF line endings (NAME.utf8.txt).
+  router.get('/files/:file', (req, res, next) => {
+    const m = /^(.+?)(\.utf8)?\.txt$/.exec(String(req.params.file));
+    if (!m) return next();
+    const normalized = m[2] !== undefined;
+    return serve(req, res, () => {
+      const f = opts.kb().publishedFile(m[1]!, normalized);
+      const date = f.edition.effectiveDate;
+      return {
+        body: f.body,
+        contentType: f.contentType,
+        etag: normalized ? etagOf(f.body) : `"${f.sha256}"`,
+        cacheControl: f.exact ? IMMUTABLE : SHORT,
+        headers: { 'X-Source-SHA256': f.sha256, 'Content-Location': `/v1/files/${date}${normalized ? '.utf8' : ''}.txt` },
+      };
     });
   });
   router.post('/citations', express.json({ limit: '1mb', type: () => true }), (req, res) =>
