@@ -56,6 +56,22 @@ const lookupResponses = {
   ...errors,
 };
 
+const filesEdition = {
+  ...edition,
+  in: 'path',
+  required: true,
+  description: 'An effective date, any other date (the edition in force that day), a set code (AFR) or `latest`.',
+  schema: { type: 'string', maxLength: 64, pattern: '^[^.]+$', examples: ['latest', '2021-07-23', 'AFR'] },
+};
+const fileHeaders = {
+  'X-Source-SHA256': { description: 'sha256 (hex) of the file as published.', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+  'Content-Location': { description: 'The address of this file by its effective date (/v1/files/2021-07-23.txt).', schema: { type: 'string' } },
+};
+const filesNotFound = {
+  description: 'No edition answers the argument, or the edition has no stored text file (stored from a Word document): the message says which.',
+  content: { 'application/json': { schema: ref('Error') } },
+};
+
 /** The OpenAPI 3.1 document of the /v1 endpoints, with `server` as the server URL. */
 export function openApiDocument(server: string) {
   return {
@@ -159,6 +175,40 @@ export function openApiDocument(server: string) {
           responses: {
             '200': { description: 'The edition.', content: { 'application/json': { schema: ref('EditionExport') } } },
             '400': { description: 'Not an edition.', content: { 'application/json': { schema: ref('Error') } } },
+          },
+        },
+      },
+      '/v1/files/{edition}.txt': {
+        get: {
+          operationId: 'publishedFile',
+          summary: 'The text file an edition was stored from, byte for byte as published',
+          description:
+            'The bytes of the official text file crkb stored for the edition (its line endings, byte order mark and encoding as published: UTF-8, UTF-16, Windows-1252, Mac Roman or ASCII, named in the Content-Type charset). X-Source-SHA256 and the ETag are the sha256 of those bytes (a compressed response tags its coding: "…-gzip", "…-br"). An edition stored from a Word document has no text file: 404, naming the newest edition before it that has one.',
+          parameters: [filesEdition],
+          responses: {
+            '200': {
+              description: 'The file as published. Pinned editions are cached for a year (immutable), `latest` and other dates for five minutes.',
+              headers: fileHeaders,
+              content: { 'text/plain': { schema: { type: 'string' } } },
+            },
+            '404': filesNotFound,
+          },
+        },
+      },
+      '/v1/files/{edition}.utf8.txt': {
+        get: {
+          operationId: 'publishedFileNormalized',
+          summary: 'The same file as UTF-8 text with LF line endings',
+          description:
+            'The published file decoded as crkb read it, without a byte order mark, every line ending a line feed, in UTF-8: for tools that want text, not the original bytes. X-Source-SHA256 is still the sha256 of the file as published.',
+          parameters: [filesEdition],
+          responses: {
+            '200': {
+              description: 'The text, UTF-8 with LF line endings.',
+              headers: fileHeaders,
+              content: { 'text/plain': { schema: { type: 'string' } } },
+            },
+            '404': filesNotFound,
           },
         },
       },
