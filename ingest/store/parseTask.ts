@@ -75,7 +75,7 @@ export function replyOf(o: ParseOutcome, task: ParseTask, gate = new CopyGate())
     task.sha256 === undefined ||
     gate.admits(date === null ? null : `${doc.family}|${date}`, { official: task.official ?? false, fidelity, sha256: task.sha256 });
   // (compressed here, on the parse worker: only a copy that may be stored carries its bytes)
-  const copy = stored ? serialize({ doc, hashes, published: bytes && gzipSync(bytes, { level: 9 }) } satisfies ParsedCopy) : null;
+  const copy = stored ? serialize({ doc, hashes, published: bytes && gzipSync(bytes) } satisfies ParsedCopy) : null;
   return { ok: true, complete: true, summary: summarizeDocument(doc, hashes), decoded, fidelity, copy };
 }
 

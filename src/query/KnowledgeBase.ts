@@ -14,6 +14,7 @@ import { DiffCache, type DiffQuery } from './DiffCache.js';
 import { editionSummaries, exportEdition, type EditionExport, type EditionSummary } from './editionSummaries.js';
 import { citing, danglingRefs, glossaryCiting, staleRefs, type DanglingRef, type StaleRef } from './editionReferences.js';
 import { GlossaryMatcher, type GlossaryMention } from './GlossaryMatcher.js';
+import { newerKnownOf, staleData, type KnownEdition, type NewerKnown } from './knownEditions.js';
 import { publishedFile, type PublishedFile } from './publishedFile.js';
 import { QueryError } from './QueryError.js';
 import { ruleHistoryOf, termHistoryOf, type RuleHistoryAnswer } from './ruleHistories.js';
@@ -111,6 +112,14 @@ export class KnowledgeBase {
   }
 
   // ---- editions
+
+  /** Editions the sources manifest knows, stored or not (set by the edge that read data/sources.json: crkb serve, crkb mcp). */
+  known: readonly KnownEdition[] = [];
+
+  /** The newest edition the manifest knows, in force today, that the database lacks (staleData), as answers say it; null when up to date. */
+  newerKnown(today = new Date().toISOString().slice(0, 10)): NewerKnown | null {
+    return newerKnownOf(staleData(this, this.known, today));
+  }
 
   /** Every stored edition, by family then date. */
   editions(): EditionInfo[] {

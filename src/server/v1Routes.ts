@@ -82,9 +82,11 @@ export function v1Routes(opts: V1Options): Router {
       if (examples) params.set('examples', '1');
       const fullUrl = `${base}/v1/lookup?${params}`;
       const examplesOf = (r: RuleRecord) => kb.examples(r);
-      const fo = { examples, fullUrl, full };
+      const newerKnown = kb.newerKnown();
+      const fo = { examples, fullUrl, full, newerKnown };
       const body = format === 'json' ? JSON.stringify(lookupJson(a, examplesOf, fo)) : formatLookup(a, format, examplesOf, fo);
-      return { body, cacheControl: edition.exact ? IMMUTABLE : SHORT };
+      // an answer saying the database is behind changes once it is updated: never immutable
+      return { body, cacheControl: edition.exact && !newerKnown ? IMMUTABLE : SHORT };
     });
 
   router.get('/lookup', (req, res) => lookup(req, res, (r) => requiredArg(param(r, 'q'), 'q')));
@@ -98,11 +100,12 @@ export function v1Routes(opts: V1Options): Router {
       const edition = kb.resolveEdition(param(req, 'edition'));
       const hits = kb.search(edition.edition.id, q, { limit, ...snippetStyle(format) });
       const date = edition.edition.effectiveDate;
+      const newerKnown = kb.newerKnown();
       const body =
         format === 'json'
-          ? JSON.stringify({ query: q, edition: date, hits: hits.map(searchHitJson) })
+          ? JSON.stringify({ query: q, edition: date, hits: hits.map(searchHitJson), newerKnown })
           : capLines([...searchLines(hits, q, date, format), editionLine(date, format)], CHAT_LIMIT, editionLine(date, format));
-      return { body, cacheControl: edition.exact ? IMMUTABLE : SHORT };
+      return { body, cacheControl: edition.exact && !newerKnown ? IMMUTABLE : SHORT };
     }),
   );
   // One edition whole, as `crkb export` prints it.

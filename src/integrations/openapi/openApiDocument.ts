@@ -56,6 +56,10 @@ const lookupResponses = {
   ...errors,
 };
 
+const newerKnown: Schema = {
+  oneOf: [ref('NewerKnown'), { type: 'null' }],
+  description: 'A newer edition the manifest knows and the database lacks; null when up to date.',
+};
 const filesEdition = {
   ...edition,
   in: 'path',
@@ -256,12 +260,25 @@ export function openApiDocument(server: string) {
             ),
             suggestions: { type: 'array', items: { type: 'string' } },
             url: str('The whole answer as text.'),
+            newerKnown: newerKnown,
           },
-          ['query', 'kind', 'matched', 'edition', 'rules', 'glossary', 'suggestions', 'url'],
+          ['query', 'kind', 'matched', 'edition', 'rules', 'glossary', 'suggestions', 'url', 'newerKnown'],
+        ),
+        NewerKnown: obj(
+          {
+            effectiveDate: str('The newest edition the sources manifest knows, in force today, that this database does not store.'),
+            setCode: nullable(str('Its set code, when it has one.')),
+            setName: nullable(str('Its set name, when it has one.')),
+            missing: { type: 'integer', minimum: 1, description: 'How many known editions in force today are newer than the newest stored.' },
+            how: { type: 'string', enum: ['crkb update'], description: 'What stores them.' },
+          },
+          undefined,
+          'A newer edition is known but not stored: the answer reads older rules than those in force.',
         ),
         SearchResult: obj({
           query: str('The words searched.'),
           edition: str('Effective date of the edition searched.'),
+          newerKnown: newerKnown,
           hits: {
             type: 'array',
             items: obj({
