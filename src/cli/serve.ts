@@ -14,7 +14,8 @@ export const usage = `Usage: crkb serve [--db FILE] [--port 4000] [--host 127.0.
 
 Serves the database read-only: the web app at / (rules, search, diffs,
 history), GraphQL at /graphql, bot lookups at
-/v1/lookup?q=… and /v1/rules/NUMBER, citation checks at POST /v1/citations,
+/v1/lookup?q=… and /v1/rules/NUMBER, the published text files at
+/v1/files/EDITION.txt (.utf8.txt: UTF-8, LF), citation checks at POST /v1/citations,
 Atom feeds at /feed.atom and /feed/NUMBER.atom, the database at
 /download/crkb.db, the API reference at /docs/api (/openapi.json). With
 CRKB_DISCORD_PUBLIC_KEY set, Discord interactions at /discord/interactions.
