@@ -39,7 +39,7 @@ const LINE_ENDINGS: Array<[string, RegExp]> = [
 ];
 
 /** The published text in UTF-8 terms: decoded in its encoding, without a BOM, every recorded line ending made "\n". */
-export function normalizedText(bytes: Uint8Array, encoding: string, lineEndings: readonly string[]): string {
+function normalizedText(bytes: Uint8Array, encoding: string, lineEndings: readonly string[]): string {
   const charset = CHARSET.get(encoding);
   if (!charset) throw new Error(`no charset for encoding ${encoding}`);
   // (Node's TextDecoder reads windows-1252 as ISO-8859-1: the single-byte code pages go through crkb's own tables)
