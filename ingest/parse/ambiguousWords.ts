@@ -1,4 +1,4 @@
-import { CODE_PAGES, charOf, isPlausibleTypography, LETTER, type CodePage } from './codePages.js';
+import { CODE_PAGES, charOf, isPlausibleTypography, LETTER, type CodePage } from '../../src/core/codePages.js';
 import type { AmbiguousWord } from '../../src/core/types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { findAmbiguousWords } from './ambiguousWords.js';
-import { chooseCodePage, decodeCodePage, type CodePage } from './codePages.js';
+import { chooseCodePage, decodeCodePage, type CodePage } from '../../src/core/codePages.js';
 import type { AmbiguousWord, DecodedText } from '../../src/core/types.js';
 
 /** Why a byte buffer could not be decoded; the caller adds the file name. */

@@ -308,6 +308,8 @@ export class EditionGroups {
       editionId = g.ourPrimary ? this.writer.findEdition(family, date)!.id : g.before!.id;
     }
     const files = this.recordFiles(g, best, editionId);
+    // the published bytes of the text file stored (a Word document's text is no published text file)
+    if (replace) this.writer.storePublished(best.input.sha256, best.format.endsWith('-text') ? (parsed?.published ?? null) : null, best.input.size);
     const primary = g.ourPrimary;
     g.report = {
       family,

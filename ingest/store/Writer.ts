@@ -116,6 +116,11 @@ export class Writer {
       textBody: db.prepare('SELECT body FROM texts WHERE id = ?').pluck(),
       fileBySha: db.prepare('SELECT id FROM source_files WHERE sha256 = ?'),
       primaryReport: db.prepare(`SELECT report FROM source_files WHERE edition_id = @id AND role = 'primary'`).pluck(),
+      insertPublished: db.prepare('INSERT OR IGNORE INTO source_bytes (sha256, size, gzip) VALUES (@sha256, @size, @gzip)'),
+      // bytes of a file no edition stores any more (its edition got a better copy)
+      prunePublished: db.prepare(
+        'DELETE FROM source_bytes WHERE sha256 NOT IN (SELECT f.sha256 FROM editions e JOIN source_files f ON f.id = e.primary_file_id)',
+      ),
       pruneRuleVersions: db.prepare('DELETE FROM rule_versions WHERE id NOT IN (SELECT version_id FROM edition_rules) RETURNING id').pluck(),
       pruneGlossaryVersions: db.prepare('DELETE FROM glossary_versions WHERE id NOT IN (SELECT version_id FROM edition_glossary) RETURNING id').pluck(),
       insertRef: db.prepare('INSERT OR REPLACE INTO text_refs (text_id, ord, target, kind, start, "end") VALUES (@textId, @ord, @target, @kind, @start, @end)'),
@@ -327,6 +332,15 @@ export class Writer {
   primaryReport(editionId: number): unknown {
     const raw = this.s.primaryReport.get({ id: editionId }) as string | undefined;
     return raw === undefined ? null : (JSON.parse(raw) as unknown);
+  }
+
+  /**
+   * Keeps the published bytes (gzip) of an edition's primary text file, once per sha256, and drops those of files
+   * no edition stores any more; `gzip` null for a primary that is no text file (a Word document).
+   */
+  storePublished(sha256: string, gzip: Uint8Array | null, size: number): void {
+    if (gzip) this.s.insertPublished.run({ sha256, size, gzip });
+    this.s.prunePublished.run();
   }
 
   /** Records a source file; a primary file becomes the edition's stored text source. */

@@ -1,4 +1,5 @@
 import { serialize } from 'node:v8';
+import { gzipSync } from 'node:zlib';
 import { IngestError } from '../parse/IngestError.js';
 import { parseInput } from './parseInput.js';
 import { CopyGate } from './CopyGate.js';
@@ -39,6 +40,8 @@ export type ParseOutcome =
       fidelity: number[];
       /** hash53 of each text and of its normalized form, for the writer. */
       hashes: TextHashes;
+      /** The input's bytes when it is a text file (kept with the edition it becomes, see ParsedCopy.published). */
+      bytes: Uint8Array | null;
     }
   | { ok: false; source: string; reason: string };
 
@@ -46,6 +49,8 @@ export type ParseOutcome =
 export interface ParsedCopy {
   doc: ParsedDocument;
   hashes: TextHashes;
+  /** The published bytes of a text file, gzip-compressed (schema/050_files.sql); null for a Word document. */
+  published: Uint8Array | null;
 }
 
 /**
@@ -63,13 +68,14 @@ export type ParseReply =
  */
 export function replyOf(o: ParseOutcome, task: ParseTask, gate = new CopyGate()): ParseReply {
   if (!o.ok) return o;
-  const { doc, hashes, decoded, fidelity } = o;
+  const { doc, hashes, decoded, fidelity, bytes } = o;
   if (!doc.complete) return { ok: true, complete: false, doc, decoded };
   const date = editionDateOf(task.path, doc.effectiveDate);
   const stored =
     task.sha256 === undefined ||
     gate.admits(date === null ? null : `${doc.family}|${date}`, { official: task.official ?? false, fidelity, sha256: task.sha256 });
-  const copy = stored ? serialize({ doc, hashes } satisfies ParsedCopy) : null;
+  // (compressed here, on the parse worker: only a copy that may be stored carries its bytes)
+  const copy = stored ? serialize({ doc, hashes, published: bytes && gzipSync(bytes) } satisfies ParsedCopy) : null;
   return { ok: true, complete: true, summary: summarizeDocument(doc, hashes), decoded, fidelity, copy };
 }
 
@@ -79,7 +85,8 @@ export function replyOf(o: ParseOutcome, task: ParseTask, gate = new CopyGate())
  */
 export async function parseTask(task: ParseTask, pair: (text: string) => readonly [number, number] = (t) => hashPair(t)): Promise<ParseOutcome> {
   try {
-    const { doc, decoded } = await parseInput(task.path, bytesOf(task), task.contentType);
+    const bytes = bytesOf(task);
+    const { doc, decoded } = await parseInput(task.path, bytes, task.contentType);
     if (doc.family !== 'cr' && doc.family !== 'rulings') {
       // parsed and checked (crkb identify shows it), but the database holds no tournament documents yet
       const units = doc.rules.filter((r) => r.kind !== 'appendix').length;
@@ -105,7 +112,7 @@ export async function parseTask(task: ParseTask, pair: (text: string) => readonl
     const meta: Omit<DecodedText, 'text'> = { encoding: decoded.encoding, lineEndings: decoded.lineEndings };
     if (decoded.damage) meta.damage = decoded.damage;
     if (decoded.ambiguous) meta.ambiguous = decoded.ambiguous;
-    return { ok: true, doc, decoded: meta, fidelity, hashes: textHashes(doc, pair) };
+    return { ok: true, doc, decoded: meta, fidelity, hashes: textHashes(doc, pair), bytes: decoded.encoding === 'word' ? null : bytes };
   } catch (e) {
     if (e instanceof IngestError) return { ok: false, source: e.source, reason: e.reason };
     return { ok: false, source: task.path, reason: `parser failure: ${(e as Error).message}` };

@@ -1,6 +1,7 @@
 import { createMcpServer } from '../integrations/mcp/createMcpServer.js';
 import { LineTransport } from '../integrations/mcp/LineTransport.js';
 import { KnowledgeBase } from '../query/KnowledgeBase.js';
+import { knownFromManifest } from './knownFromManifest.js';
 import { parseOptions } from './options.js';
 import { existingDbFile } from './withKb.js';
 
@@ -16,6 +17,7 @@ export async function run(argv: string[]): Promise<number> {
   const { values } = parseOptions(argv, { db: { type: 'string' } }, usage, false);
   const file = existingDbFile(values.db, usage);
   const kb = KnowledgeBase.open(file);
+  kb.known = await knownFromManifest();
   const server = createMcpServer(kb);
   const transport = new LineTransport(process.stdin, process.stdout);
   const closed = new Promise<void>((done) => {

@@ -2,33 +2,22 @@ import cluster from 'node:cluster';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { closeSync, existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONNECTION_LIMITS } from '../server/listen.js';
 import { supervise, type SupervisorTimings } from '../server/supervise.js';
 import { defaultDbFile, parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 import { existingDbFile } from './withKb.js';
-import { projectRoot } from '../core/projectFiles.js';
-import type { KnownEdition } from '../query/knownEditions.js';
-
-/** The CR editions data/sources.json knows, for the pages' notice of newer rules (none without the file). */
-async function knownFromManifest(): Promise<KnownEdition[]> {
-  const file = join(projectRoot(), 'data', 'sources.json');
-  if (!existsSync(file)) return [];
-  // (loaded here, in a server process only: the supervisor never reads it)
-  const { readManifest } = await import('../../ingest/store/sources.js');
-  return readManifest(file)
-    .editions.filter((e) => e.family === 'cr')
-    .map(({ effectiveDate, setCode, setName }) => ({ effectiveDate, setCode, setName }));
-}
+import { knownFromManifest } from './knownFromManifest.js';
 
 export const usage = `Usage: crkb serve [--db FILE] [--port 4000] [--host 127.0.0.1] [--public-url URL] [--workers N]
                   [--db-url URL/current.json]
 
 Serves the database read-only: the web app at / (rules, search, diffs,
 history), GraphQL at /graphql, bot lookups at
-/v1/lookup?q=… and /v1/rules/NUMBER, citation checks at POST /v1/citations,
+/v1/lookup?q=… and /v1/rules/NUMBER, the published text files at
+/v1/files/EDITION.txt (.utf8.txt: UTF-8, LF), citation checks at POST /v1/citations,
 Atom feeds at /feed.atom and /feed/NUMBER.atom, the database at
 /download/crkb.db, the API reference at /docs/api (/openapi.json). With
 CRKB_DISCORD_PUBLIC_KEY set, Discord interactions at /discord/interactions.

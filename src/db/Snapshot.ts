@@ -62,6 +62,16 @@ export interface PrimarySource {
   url: string | null;
   archive: string | null;
   official: boolean | null;
+  /** As ingest read it: its format (cr-text, docx…), encoding (utf-8, windows-1252…, word) and line endings (crlf, lf…). */
+  format: string;
+  encoding: string;
+  lineEndings: string[];
+}
+
+/** The published bytes of a stored text file, gzip-compressed (schema/050_files.sql). */
+export interface PublishedBytes {
+  size: number;
+  gzip: Uint8Array;
 }
 
 export class Snapshot {
@@ -72,6 +82,8 @@ export class Snapshot {
   private readonly abilityWordsOf = new Map<number, string[]>();
   private readonly editionRules: Statement;
   private readonly editionGlossary: Statement;
+  /** The published-bytes statement, prepared on first use (null: no such table). */
+  private published: Statement | null | undefined;
   private readonly bodies = new Map<number, string>();
   private readonly normHashes = new Map<number, number>();
   private readonly versionById = new Map<number, VersionRecord>();
@@ -189,14 +201,28 @@ export class Snapshot {
          FROM lineage_links ORDER BY edition_id, ord`,
       )
       .all() as LinkRow[];
-    for (const [e, n, path, sha256, url, archive, official] of all<[number, number, string | null, string | null, string | null, string | null, number | null]>(
+    type FileRow = [number, number, string | null, string | null, string | null, string | null, number | null, string, string, string];
+    for (const [e, n, path, sha256, url, archive, official, format, encoding, lineEndings] of all<FileRow>(
       `SELECT e.id, (SELECT count(*) FROM source_files f WHERE f.edition_id = e.id), p.path, p.sha256,
-              json_extract(p.report, '$.provenance.url'), json_extract(p.report, '$.provenance.archive'), json_extract(p.report, '$.provenance.official')
+              json_extract(p.report, '$.provenance.url'), json_extract(p.report, '$.provenance.archive'), json_extract(p.report, '$.provenance.official'),
+              p.format, p.encoding, p.line_endings
        FROM editions e LEFT JOIN source_files p ON p.id = e.primary_file_id`,
     )) {
       this.files.set(e, {
         files: n,
-        primary: path === null || sha256 === null ? null : { path, sha256, url, archive, official: official === null ? null : official === 1 },
+        primary:
+          path === null || sha256 === null
+            ? null
+            : {
+                path,
+                sha256,
+                url,
+                archive,
+                official: official === null ? null : official === 1,
+                format,
+                encoding,
+                lineEndings: lineEndings.split(',').filter(Boolean),
+              },
       });
     }
   }
@@ -259,6 +285,19 @@ export class Snapshot {
   /** An edition by id. */
   editionById(editionId: number): EditionInfo | null {
     return this.infoById.get(editionId) ?? null;
+  }
+
+  /**
+   * The published bytes of a stored text file by sha256 (gzip); null when none is stored, undefined when the
+   * database was written before they were (no source_bytes table).
+   */
+  publishedBytes(sha256: string): PublishedBytes | null | undefined {
+    if (this.published === undefined) {
+      const has = this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'source_bytes'`).get();
+      this.published = has ? this.db.prepare('SELECT size, gzip FROM source_bytes WHERE sha256 = ?') : null;
+    }
+    if (this.published === null) return undefined;
+    return (this.published.get(sha256) as PublishedBytes | undefined) ?? null;
   }
 
   /** How many source files an edition was read from, and the one whose text is stored. */

@@ -9,9 +9,12 @@ import Negotiator from 'negotiator';
 export interface CachedResponse {
   status: number;
   contentType: string;
-  body: string;
+  /** Text (sent as UTF-8) or bytes (a published file). */
+  body: string | Buffer;
   etag: string;
   cacheControl: string;
+  /** Headers of the answer's own (a published file's X-Source-SHA256). */
+  headers?: Record<string, string>;
 }
 
 /** Cache-Control of answers pinned to an edition: editions never change. */
@@ -26,7 +29,7 @@ export const ERROR = 'public, max-age=60';
 export const NO_STORE = 'no-store';
 
 /** A weak ETag of a body. */
-export function etagOf(body: string): string {
+export function etagOf(body: string | Buffer): string {
   return `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
@@ -53,6 +56,7 @@ export class StoredResponse {
   readonly etag: string;
   readonly cacheControl: string;
   readonly body: Buffer;
+  readonly headers: Record<string, string> | undefined;
   private readonly encoded = new Map<Encoding, Buffer>();
   private readonly pending = new Map<Encoding, Promise<Buffer>>();
 
@@ -64,12 +68,14 @@ export class StoredResponse {
     this.contentType = r.contentType;
     this.etag = r.etag;
     this.cacheControl = r.cacheControl;
-    this.body = Buffer.from(r.body, 'utf8');
+    this.headers = r.headers;
+    this.body = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;
   }
 
   /** Bytes held: the body, its compressed forms and the headers. */
   get size(): number {
     let n = this.body.length + 2 * (this.etag.length + this.contentType.length + this.cacheControl.length) + 256;
+    for (const [k, v] of Object.entries(this.headers ?? {})) n += 2 * (k.length + v.length);
     for (const b of this.encoded.values()) n += b.length;
     return n;
   }
@@ -159,6 +165,7 @@ export async function sendCached(req: Request, res: Response, r: CachedResponse 
   const tags = r.cacheControl === IMMUTABLE ? PINNED_TAGS : LATEST_TAGS;
   res.set('Surrogate-Key', tags[0]);
   res.set('Cache-Tag', tags[1]);
+  if (r.headers) res.set(r.headers);
   res.vary('Accept-Encoding');
   const encoding = r instanceof StoredResponse ? encodingFor(req, r) : null;
   // a compressed form is another representation: its own tag ('W/"…-br"'), as If-None-Match sees it

@@ -14,6 +14,8 @@ import { DiffCache, type DiffQuery } from './DiffCache.js';
 import { editionSummaries, exportEdition, type EditionExport, type EditionSummary } from './editionSummaries.js';
 import { citing, danglingRefs, glossaryCiting, staleRefs, type DanglingRef, type StaleRef } from './editionReferences.js';
 import { GlossaryMatcher, type GlossaryMention } from './GlossaryMatcher.js';
+import { newerKnownOf, staleData, type KnownEdition, type NewerKnown } from './knownEditions.js';
+import { publishedFile, type PublishedFile } from './publishedFile.js';
 import { QueryError } from './QueryError.js';
 import { ruleHistoryOf, termHistoryOf, type RuleHistoryAnswer } from './ruleHistories.js';
 import { adjacent, ancestors, children, childrenOf, descendants, rulesPage, sections } from './ruleTree.js';
@@ -111,6 +113,14 @@ export class KnowledgeBase {
 
   // ---- editions
 
+  /** Editions the sources manifest knows, stored or not (set by the edge that read data/sources.json: crkb serve, crkb mcp). */
+  known: readonly KnownEdition[] = [];
+
+  /** The newest edition the manifest knows, in force today, that the database lacks (staleData), as answers say it; null when up to date. */
+  newerKnown(today = new Date().toISOString().slice(0, 10)): NewerKnown | null {
+    return newerKnownOf(staleData(this, this.known, today));
+  }
+
   /** Every stored edition, by family then date. */
   editions(): EditionInfo[] {
     return this.snapshot.editions;
@@ -131,6 +141,16 @@ export class KnowledgeBase {
   /** Every edition of a family with its counts and source files, oldest first (`crkb editions`). */
   editionSummaries(family: Family = 'cr'): EditionSummary[] {
     return editionSummaries(this.snapshot, family);
+  }
+
+  /**
+   * The text file a CR edition (any edition argument) was stored from, as published or normalized to UTF-8/LF
+   * (/v1/files); NOT_FOUND when no edition answers the argument or no text file of it is stored.
+   */
+  publishedFile(arg: string, normalized: boolean): PublishedFile & ResolvedEdition {
+    const r = resolveEdition(this.snapshot.editions, arg, 'cr');
+    if (r.problem !== undefined) throw new QueryError('NOT_FOUND', r.problem, { argument: 'edition' });
+    return { ...publishedFile(this.snapshot, r.edition, normalized), edition: r.edition, exact: r.exact };
   }
 
   /** One edition whole, as `crkb export` prints it and `/v1/editions/{edition}.json` serves it. */

@@ -8,6 +8,7 @@ import type { HistoryStep, RuleHistory, SubruleChanges } from '../engine/history
 import type { LookupAnswer } from './answerLookup.js';
 import type { CitationReport } from './checkCitations.js';
 import type { Format } from './edgeArgs.js';
+import type { NewerKnown } from './knownEditions.js';
 import type { SearchQuery } from './KnowledgeBase.js';
 import { QueryError } from './QueryError.js';
 
@@ -28,6 +29,8 @@ export interface FormatOptions {
   full?: boolean;
   /** A lower cap than CHAT_LIMIT, leaving room for a line of the caller's. */
   limit?: number;
+  /** A newer edition the sources manifest knows and the database lacks (KnowledgeBase.newerKnown): said in a line of its own. */
+  newerKnown?: NewerKnown | null;
 }
 
 /** Escapes Markdown's inline syntax characters in plain text (and breaks bare URLs, which chat apps link). */
@@ -53,7 +56,17 @@ export function lookupJson(a: LookupAnswer, examplesOf: (r: RuleRecord) => strin
     ...(a.duplicated ? { duplicated: { number: a.duplicated, note: duplicateNote(a) } } : {}),
     suggestions: a.suggestions,
     url: opts.fullUrl,
+    newerKnown: opts.newerKnown ?? null,
   };
+}
+
+/** The line an answer ends with when newer rules are known but not stored: "Newer rules exist: 2026-09-25 (FRA) is not stored here; run crkb update." */
+export function newerKnownLine(n: NewerKnown, f: ChatFormat): string {
+  const which = `${n.effectiveDate}${n.setCode ? ` (${n.setCode})` : ''}`;
+  const more = n.missing > 1 ? ` (and ${n.missing - 1} edition${n.missing > 2 ? 's' : ''} before it)` : '';
+  return f === 'markdown'
+    ? `*Newer rules exist: ${which}${more} is not stored here; run \`${n.how}\`.*`
+    : `Newer rules exist: ${which}${more} is not stored here; run ${n.how}.`;
 }
 
 /** "702.175 is printed 2 times in the 2024-09-20 edition; each is shown." */
@@ -148,6 +161,12 @@ export function capLines(all: string[], limit: number, moreLine: string): string
 
 /** Formats an answer as chat text or markdown, capped at CHAT_LIMIT (or `limit`) characters unless `full`. */
 export function formatLookup(a: LookupAnswer, format: 'text' | 'markdown', examplesOf: (r: RuleRecord) => string[], opts: FormatOptions): string {
+  if (opts.newerKnown) {
+    // the line is always said: the answer is cut to leave room for it
+    const note = newerKnownLine(opts.newerKnown, format);
+    const limit = Math.min(opts.limit ?? CHAT_LIMIT, CHAT_LIMIT) - note.length - 1;
+    return `${formatLookup(a, format, examplesOf, { ...opts, newerKnown: null, limit })}\n${note}`;
+  }
   const md = format === 'markdown';
   const all = lines(a, md, examplesOf, opts);
   const texts = all.map((l) => l.text);

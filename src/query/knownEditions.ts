@@ -1,5 +1,4 @@
 import type { EditionInfo } from '../core/records.js';
-import type { KnowledgeBase } from './KnowledgeBase.js';
 
 /** An edition the sources manifest (data/sources.json) knows, stored or not. */
 export interface KnownEdition {
@@ -23,7 +22,7 @@ export interface StaleData {
  * force by `today` (editions announced for later days do not count); `asked` is a date a page asked for
  * (/cr/2026-01-01), answered by the newest stored edition though a later known one was in force. Null when up to date.
  */
-export function staleData(kb: KnowledgeBase, known: readonly KnownEdition[], today: string, asked?: string): StaleData | null {
+export function staleData(kb: { editions(): EditionInfo[] }, known: readonly KnownEdition[], today: string, asked?: string): StaleData | null {
   const newestStored = kb
     .editions()
     .filter((e) => e.family === 'cr' && e.official)
@@ -37,4 +36,22 @@ export function staleData(kb: KnowledgeBase, known: readonly KnownEdition[], tod
   const day = asked && /^\d{4}-\d{2}-\d{2}$/.test(asked) ? asked : null;
   const inForce = day ? (newer.filter((k) => k.effectiveDate <= day).at(-1) ?? null) : null;
   return { newestKnown, newestStored, missing: newer.length, inForce };
+}
+
+/** What an answer says of a newer edition the database lacks (/v1 `newerKnown`, GraphQL Edition.newerKnown, MCP, chat). */
+export interface NewerKnown {
+  effectiveDate: string;
+  setCode: string | null;
+  setName: string | null;
+  /** How many known editions in force today are newer than the newest stored. */
+  missing: number;
+  /** What gets it. */
+  how: 'crkb update';
+}
+
+/** The answers' form of staleData: the newest known edition not stored, or null when up to date. */
+export function newerKnownOf(stale: StaleData | null): NewerKnown | null {
+  if (!stale) return null;
+  const { effectiveDate, setCode, setName } = stale.newestKnown;
+  return { effectiveDate, setCode, setName, missing: stale.missing, how: 'crkb update' };
 }

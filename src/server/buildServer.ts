@@ -6,7 +6,6 @@ import { discordRoutes } from '../integrations/discord/discordRoutes.js';
 import { downloadRoutes } from '../integrations/download/downloadRoutes.js';
 import { feedRoutes } from '../integrations/feeds/feedRoutes.js';
 import { openApiRoutes } from '../integrations/openapi/openApiRoutes.js';
-import type { KnownEdition } from '../query/knownEditions.js';
 import { KnowledgeBase } from '../query/KnowledgeBase.js';
 import type { CacheScope } from './ApiContext.js';
 import { GraphqlEndpoint, type GraphqlResponse } from './graphqlEndpoint.js';
@@ -30,8 +29,6 @@ import { webRoutes } from '../web/webRoutes.js';
 export interface BuildServerOptions extends WorkerServerOptions {
   /** A database file: verified first (a file crkb will not serve throws DbRefused), held open for /download. */
   dbFile?: string;
-  /** Editions the sources manifest knows: pages say when the database lacks newer ones (default none). */
-  knownEditions?: readonly KnownEdition[];
   /** An open database (tests): the server reads it, and closes it only if it opened it. */
   db?: ConstructorParameters<typeof KnowledgeBase>[0];
   /** A serialized database (a heavy worker thread's copy of an open one). */
@@ -81,6 +78,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   if (!opts.db && !opts.dbFile && !opts.dbImage) throw new Error('buildServer needs dbFile, db or dbImage');
   const warm = { search: opts.warmSearch !== false };
   const kb = opts.db ? new KnowledgeBase(opts.db) : opts.dbImage ? KnowledgeBase.openImage(opts.dbImage) : KnowledgeBase.openVerified(opts.dbFile!);
+  kb.known = opts.knownEditions ?? [];
   const dbSha256 = kb.file?.sha256 ?? createHash('sha256').update(kb.db.serialize()).digest('hex');
   const publicUrl = typeof opts.publicUrl === 'function' ? opts.publicUrl : () => (opts.publicUrl as string | undefined) ?? 'http://127.0.0.1:4000';
   const bodyLimit = opts.bodyLimit ?? 64 * 1024;
@@ -89,7 +87,13 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   const assets = new Assets();
   if (assets.missing.length > 0) log.error(`browser files missing (${assets.missing.join(', ')}): run "npm run build"`);
   const threads = opts.heavyThreads ?? (opts.dbFile ? 1 : 0);
-  const server = { limits, timeLimitMs: opts.timeLimitMs ?? 5000, bodyLimit, ...(opts.discordPublicKey ? { discordPublicKey: opts.discordPublicKey } : {}) };
+  const server = {
+    limits,
+    timeLimitMs: opts.timeLimitMs ?? 5000,
+    bodyLimit,
+    ...(opts.discordPublicKey ? { discordPublicKey: opts.discordPublicKey } : {}),
+    ...(opts.knownEditions ? { knownEditions: opts.knownEditions } : {}),
+  };
   // the worker thread loads its copy while this thread warms its own
   const pool =
     threads > 0
@@ -112,13 +116,14 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   app.use(probes({ dbSha256, ready: () => ready }));
   app.use(observed.timing);
   app.get('/metrics', observed.endpoint);
-  const corsAll = cors({ exposedHeaders: ['ETag'], maxAge: 86400 });
+  // (X-Source-SHA256: a published file's sha256, /v1/files; X-Crkb-Db: the database's)
+  const corsAll = cors({ exposedHeaders: ['ETag', 'X-Source-SHA256', 'X-Crkb-Db', 'X-Request-Id'], maxAge: 86400 });
   const compress = compression();
   app.use((req: Request, res: Response, next: NextFunction) => {
     // The common case without the cors package: a simple request from anywhere (what the package sends for it).
     if (req.method === 'OPTIONS') return corsAll(req, res, next);
     res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Expose-Headers', 'ETag');
+    res.setHeader('Access-Control-Expose-Headers', 'ETag, X-Source-SHA256');
     // Nothing to negotiate for a client that accepts no encoding: skip the compression wrapper.
     if (req.headers['accept-encoding'] === undefined) {
       res.setHeader('Vary', 'Accept-Encoding');
@@ -190,7 +195,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   app.use(feedRoutes({ kb: () => kb, publicUrl }));
   app.use(downloadRoutes({ kb: () => kb, maxConcurrent: opts.maxDownloads }));
   app.use(openApiRoutes({ publicUrl }));
-  app.use(webRoutes({ kb: () => kb, cache, publicUrl, assets, known: opts.knownEditions ?? [] }));
+  app.use(webRoutes({ kb: () => kb, cache, publicUrl, assets, known: kb.known }));
 
   app.use((req, res) => {
     sendSurfaceError(req, res, { status: 404, code: 'NOT_FOUND', message: 'no such page or endpoint; see / (the web app), /graphql and /v1/lookup' }, page);

@@ -1,3 +1,4 @@
+import type { KnownEdition } from '../query/knownEditions.js';
 import type { QueryLimits } from './limits.js';
 
 /** The options of buildServer a heavy worker thread takes from the serving thread. */
@@ -9,6 +10,8 @@ export interface WorkerServerOptions {
   bodyLimit?: number;
   /** Discord application public key (hex): serves /discord/interactions (default $CRKB_DISCORD_PUBLIC_KEY). */
   discordPublicKey?: string;
+  /** Editions the sources manifest knows: pages and answers say when the database lacks newer ones (default none). */
+  knownEditions?: readonly KnownEdition[];
 }
 
 /** What a heavy worker thread opens, and the server options it answers with (those a worker can take). */

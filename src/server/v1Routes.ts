@@ -17,6 +17,15 @@ export interface V1Options {
   publicUrl: () => string;
 }
 
+/** What a route answers: its body and caching, and a content type, ETag and headers of its own when not the format's. */
+interface Answer {
+  body: string | Buffer;
+  cacheControl: string;
+  contentType?: string;
+  etag?: string;
+  headers?: Record<string, string>;
+}
+
 const param = (req: Request, name: string): string | undefined => oneParam(req.query, name);
 
 function flag(req: Request, name: string): boolean {
@@ -26,15 +35,15 @@ function flag(req: Request, name: string): boolean {
 
 /**
  * The bot endpoints: GET /v1/lookup?q=…&edition=…&format=json|text|markdown&examples=1,
- * GET /v1/rules/:number, GET /v1/search?q=…&edition=…&limit=10&format=…, GET /v1/editions/:edition.json
- * and POST /v1/citations.
+ * GET /v1/rules/:number, GET /v1/search?q=…&edition=…&limit=10&format=…, GET /v1/editions/:edition.json,
+ * GET /v1/files/:edition.txt (and .utf8.txt) and POST /v1/citations.
  */
 export function v1Routes(opts: V1Options): Router {
   const { cache } = opts;
   const router = Router();
 
   // Serves one answer with its ETag; the one place /v1 translates errors (a QueryError: the REST shape, in the format read so far).
-  const serve = (req: Request, res: Response, produce: (asked: { format: Format }) => { body: string; cacheControl: string }) => {
+  const serve = (req: Request, res: Response, produce: (asked: { format: Format }) => Answer) => {
     const get = req.method === 'GET';
     const hit = get ? cache?.get(req.originalUrl) : undefined;
     if (hit) return sendCached(req, res, hit);
@@ -42,7 +51,14 @@ export function v1Routes(opts: V1Options): Router {
     let entry: CachedResponse;
     try {
       const a = produce(asked);
-      entry = { status: 200, contentType: CONTENT_TYPE[asked.format], body: a.body, etag: etagOf(a.body), cacheControl: a.cacheControl };
+      entry = {
+        status: 200,
+        contentType: a.contentType ?? CONTENT_TYPE[asked.format],
+        body: a.body,
+        etag: a.etag ?? etagOf(a.body),
+        cacheControl: a.cacheControl,
+        ...(a.headers ? { headers: a.headers } : {}),
+      };
     } catch (e) {
       if (!(e instanceof QueryError)) throw e;
       const r = errorResponse(e, asked.format);
@@ -66,9 +82,11 @@ export function v1Routes(opts: V1Options): Router {
       if (examples) params.set('examples', '1');
       const fullUrl = `${base}/v1/lookup?${params}`;
       const examplesOf = (r: RuleRecord) => kb.examples(r);
-      const fo = { examples, fullUrl, full };
+      const newerKnown = kb.newerKnown();
+      const fo = { examples, fullUrl, full, newerKnown };
       const body = format === 'json' ? JSON.stringify(lookupJson(a, examplesOf, fo)) : formatLookup(a, format, examplesOf, fo);
-      return { body, cacheControl: edition.exact ? IMMUTABLE : SHORT };
+      // an answer saying the database is behind changes once it is updated: never immutable
+      return { body, cacheControl: edition.exact && !newerKnown ? IMMUTABLE : SHORT };
     });
 
   router.get('/lookup', (req, res) => lookup(req, res, (r) => requiredArg(param(r, 'q'), 'q')));
@@ -82,11 +100,12 @@ export function v1Routes(opts: V1Options): Router {
       const edition = kb.resolveEdition(param(req, 'edition'));
       const hits = kb.search(edition.edition.id, q, { limit, ...snippetStyle(format) });
       const date = edition.edition.effectiveDate;
+      const newerKnown = kb.newerKnown();
       const body =
         format === 'json'
-          ? JSON.stringify({ query: q, edition: date, hits: hits.map(searchHitJson) })
+          ? JSON.stringify({ query: q, edition: date, hits: hits.map(searchHitJson), newerKnown })
           : capLines([...searchLines(hits, q, date, format), editionLine(date, format)], CHAT_LIMIT, editionLine(date, format));
-      return { body, cacheControl: edition.exact ? IMMUTABLE : SHORT };
+      return { body, cacheControl: edition.exact && !newerKnown ? IMMUTABLE : SHORT };
     }),
   );
   // One edition whole, as `crkb export` prints it.
@@ -97,6 +116,23 @@ export function v1Routes(opts: V1Options): Router {
       const kb = opts.kb();
       const { edition, exact } = kb.resolveEdition(file.slice(0, -'.json'.length));
       return { body: JSON.stringify(kb.exportEdition(edition)), cacheControl: exact ? IMMUTABLE : SHORT };
+    });
+  });
+  // An edition's text file as published (its sha256 is the ETag), or normalized to UTF-8 with LF line endings (NAME.utf8.txt).
+  router.get('/files/:file', (req, res, next) => {
+    const m = /^(.+?)(\.utf8)?\.txt$/.exec(String(req.params.file));
+    if (!m) return next();
+    const normalized = m[2] !== undefined;
+    return serve(req, res, () => {
+      const f = opts.kb().publishedFile(m[1]!, normalized);
+      const date = f.edition.effectiveDate;
+      return {
+        body: f.body,
+        contentType: f.contentType,
+        etag: normalized ? etagOf(f.body) : `"${f.sha256}"`,
+        cacheControl: f.exact ? IMMUTABLE : SHORT,
+        headers: { 'X-Source-SHA256': f.sha256, 'Content-Location': `/v1/files/${date}${normalized ? '.utf8' : ''}.txt` },
+      };
     });
   });
   router.post('/citations', express.json({ limit: '1mb', type: () => true }), (req, res) =>

@@ -20,12 +20,13 @@ after(() => stop());
 test('the OpenAPI 3.1 document lists the /v1 endpoints with the public URL', () => {
   assert.equal(doc.openapi, '3.1.0');
   assert.deepEqual(doc.servers, [{ url: 'https://crkb.test' }]);
-  for (const p of ['/v1/lookup', '/v1/rules/{number}', '/v1/search', '/v1/citations']) assert.ok(doc.paths[p], p);
+  for (const p of ['/v1/lookup', '/v1/rules/{number}', '/v1/search', '/v1/citations', '/v1/files/{edition}.txt', '/v1/files/{edition}.utf8.txt'])
+    assert.ok(doc.paths[p], p);
   // the schemas are strict (openapiContract.test validates every route's responses against them): a response with a field too many or too few fails
   const lookup = ajv.getSchema('openapi#/components/schemas/LookupResult')!;
   assert.equal(lookup({ query: 'x', kind: 'rule', matched: null, edition: 'd', rules: [], glossary: [], suggestions: [], url: 'u', extra: 1 }), false);
   assert.equal(lookup({ query: 'x', kind: 'rule', matched: null, edition: 'd', rules: [], glossary: [], suggestions: [] }), false);
-  assert.equal(lookup({ query: 'x', kind: 'rule', matched: null, edition: 'd', rules: [], glossary: [], suggestions: [], url: 'u' }), true);
+  assert.equal(lookup({ query: 'x', kind: 'rule', matched: null, edition: 'd', rules: [], glossary: [], suggestions: [], url: 'u', newerKnown: null }), true);
 });
 
 test('the rendered reference page is served locally, without scripts or remote assets', async () => {

@@ -99,6 +99,14 @@ const CALLS: Call[] = [
   get('/v1/editions/{edition}.json', '/v1/editions/latest.json'),
   get('/v1/editions/{edition}.json', '/v1/editions/someday.json'),
   get('/v1/editions/{edition}.json', '/v1/editions/1900-01-01.json'),
+  // published files: as published and normalized, by date, latest and a date in force; unknown editions
+  ...['2021-07-23', 'latest', '2009-07-11', '2021-07-01'].flatMap((e) => [
+    get('/v1/files/{edition}.txt', `/v1/files/${e}.txt`),
+    get('/v1/files/{edition}.utf8.txt', `/v1/files/${e}.utf8.txt`),
+  ]),
+  get('/v1/files/{edition}.txt', '/v1/files/1900-01-01.txt'),
+  get('/v1/files/{edition}.txt', '/v1/files/someday.txt'),
+  get('/v1/files/{edition}.utf8.txt', '/v1/files/XYZ.utf8.txt'),
 ];
 
 /** Sends one call and checks its response against the document. */

@@ -87,6 +87,7 @@ test('every entity type has `id: ID!`; every other type is a value, named here o
     'DiffEdge',
     'DiffSegment',
     'EditionReference',
+    'KnownEdition',
     'LookupExample',
     'LookupResult',
     'PageInfo',

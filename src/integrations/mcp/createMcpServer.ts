@@ -15,6 +15,7 @@ import {
   subruleWords,
   historySummary,
   lookupJson,
+  newerKnownLine,
   searchHitJson,
   searchLines,
   snippetStyle,
@@ -33,7 +34,21 @@ const provenanceShape = z.object({
   sha256: z.string().nullable(),
 });
 type Provenance = z.infer<typeof provenanceShape>;
-const provenance = { provenance: z.array(provenanceShape).describe('The editions the answer read.') };
+const newerKnownShape = z.object({
+  effectiveDate: z.string(),
+  setCode: z.string().nullable(),
+  setName: z.string().nullable(),
+  missing: z.number().int().describe('How many known editions in force today are newer than the newest stored.'),
+  how: z.literal('crkb update'),
+});
+const provenance = {
+  provenance: z.array(provenanceShape).describe('The editions the answer read.'),
+  newerKnown: newerKnownShape
+    .nullable()
+    .describe(
+      'The newest edition the sources manifest knows, in force today, that the database does not store (its answers read older rules); null when up to date.',
+    ),
+};
 
 /** Longest text answer a tool gives, in characters: answers stay well under 25 KB (a history or a diff pages instead). */
 const MAX_TEXT = 12_000;
@@ -176,7 +191,12 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
   const answer = (text: string, data: Record<string, unknown>, editions: EditionInfo[]): CallToolResult => {
     const prov = editions.map(provenanceOf);
     const body = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}\n… (cut at ${MAX_TEXT} characters)` : text;
-    return { content: [{ type: 'text', text: [body, '', ...prov.map(source)].join('\n') }], structuredContent: { ...data, provenance: prov } };
+    const newerKnown = kb.newerKnown();
+    const stale = newerKnown ? [newerKnownLine(newerKnown, 'text')] : [];
+    return {
+      content: [{ type: 'text', text: [body, '', ...prov.map(source), ...stale].join('\n') }],
+      structuredContent: { ...data, provenance: prov, newerKnown },
+    };
   };
   // A query-layer error is the tool's answer (isError), with the nearest candidates; anything else is a bug.
   const tool =

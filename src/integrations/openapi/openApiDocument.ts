@@ -56,6 +56,26 @@ const lookupResponses = {
   ...errors,
 };
 
+const newerKnown: Schema = {
+  oneOf: [ref('NewerKnown'), { type: 'null' }],
+  description: 'A newer edition the manifest knows and the database lacks; null when up to date.',
+};
+const filesEdition = {
+  ...edition,
+  in: 'path',
+  required: true,
+  description: 'An effective date, any other date (the edition in force that day), a set code (AFR) or `latest`.',
+  schema: { type: 'string', maxLength: 64, pattern: '^[^.]+$', examples: ['latest', '2021-07-23', 'AFR'] },
+};
+const fileHeaders = {
+  'X-Source-SHA256': { description: 'sha256 (hex) of the file as published.', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+  'Content-Location': { description: 'The address of this file by its effective date (/v1/files/2021-07-23.txt).', schema: { type: 'string' } },
+};
+const filesNotFound = {
+  description: 'No edition answers the argument, or the edition has no stored text file (stored from a Word document): the message says which.',
+  content: { 'application/json': { schema: ref('Error') } },
+};
+
 /** The OpenAPI 3.1 document of the /v1 endpoints, with `server` as the server URL. */
 export function openApiDocument(server: string) {
   return {
@@ -162,6 +182,40 @@ export function openApiDocument(server: string) {
           },
         },
       },
+      '/v1/files/{edition}.txt': {
+        get: {
+          operationId: 'publishedFile',
+          summary: 'The text file an edition was stored from, byte for byte as published',
+          description:
+            'The bytes of the official text file crkb stored for the edition (its line endings, byte order mark and encoding as published: UTF-8, UTF-16, Windows-1252, Mac Roman or ASCII, named in the Content-Type charset). X-Source-SHA256 and the ETag are the sha256 of those bytes (a compressed response tags its coding: "…-gzip", "…-br"). An edition stored from a Word document has no text file: 404, naming the newest edition before it that has one.',
+          parameters: [filesEdition],
+          responses: {
+            '200': {
+              description: 'The file as published. Pinned editions are cached for a year (immutable), `latest` and other dates for five minutes.',
+              headers: fileHeaders,
+              content: { 'text/plain': { schema: { type: 'string' } } },
+            },
+            '404': filesNotFound,
+          },
+        },
+      },
+      '/v1/files/{edition}.utf8.txt': {
+        get: {
+          operationId: 'publishedFileNormalized',
+          summary: 'The same file as UTF-8 text with LF line endings',
+          description:
+            'The published file decoded as crkb read it, without a byte order mark, every line ending a line feed, in UTF-8: for tools that want text, not the original bytes. X-Source-SHA256 is still the sha256 of the file as published.',
+          parameters: [filesEdition],
+          responses: {
+            '200': {
+              description: 'The text, UTF-8 with LF line endings.',
+              headers: fileHeaders,
+              content: { 'text/plain': { schema: { type: 'string' } } },
+            },
+            '404': filesNotFound,
+          },
+        },
+      },
     },
     components: {
       schemas: {
@@ -206,12 +260,25 @@ export function openApiDocument(server: string) {
             ),
             suggestions: { type: 'array', items: { type: 'string' } },
             url: str('The whole answer as text.'),
+            newerKnown: newerKnown,
           },
-          ['query', 'kind', 'matched', 'edition', 'rules', 'glossary', 'suggestions', 'url'],
+          ['query', 'kind', 'matched', 'edition', 'rules', 'glossary', 'suggestions', 'url', 'newerKnown'],
+        ),
+        NewerKnown: obj(
+          {
+            effectiveDate: str('The newest edition the sources manifest knows, in force today, that this database does not store.'),
+            setCode: nullable(str('Its set code, when it has one.')),
+            setName: nullable(str('Its set name, when it has one.')),
+            missing: { type: 'integer', minimum: 1, description: 'How many known editions in force today are newer than the newest stored.' },
+            how: { type: 'string', enum: ['crkb update'], description: 'What stores them.' },
+          },
+          undefined,
+          'A newer edition is known but not stored: the answer reads older rules than those in force.',
         ),
         SearchResult: obj({
           query: str('The words searched.'),
           edition: str('Effective date of the edition searched.'),
+          newerKnown: newerKnown,
           hits: {
             type: 'array',
             items: obj({

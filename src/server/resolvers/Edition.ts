@@ -10,4 +10,9 @@ export const Edition = {
   abilityWords: (e: EditionInfo, _: unknown, ctx: ApiContext) => ctx.kb.abilityWords(e.id),
   danglingReferences: (e: EditionInfo, _: unknown, ctx: ApiContext) => ctx.kb.dangling(e.id),
   staleReferences: (e: EditionInfo, _: unknown, ctx: ApiContext) => ctx.kb.staleRefs(e.id),
+  // (an answer saying the database is behind changes once it is updated: never cached as immutable)
+  newerKnown: (_e: EditionInfo, _: unknown, ctx: ApiContext) => {
+    ctx.cache.loose++;
+    return ctx.kb.newerKnown();
+  },
 };
