@@ -1,4 +1,5 @@
 import { closeSync } from 'node:fs';
+import { LRUCache } from 'lru-cache';
 import { findKeywords } from '../core/keywords.js';
 import type { EditionInfo, Family, GlossaryRecord, KeywordRecord, PartRecord, RuleRecord, SearchHitRecord, TextRefRecord } from '../core/records.js';
 import { resolveEdition } from '../core/resolveEdition.js';
@@ -18,6 +19,9 @@ import { QueryError } from './QueryError.js';
 import { ruleHistoryOf, termHistoryOf, type RuleHistoryAnswer } from './ruleHistories.js';
 import { adjacent, ancestors, children, childrenOf, descendants, rulesPage, sections } from './ruleTree.js';
 import { searchEdition, type SearchQuery } from './searchEdition.js';
+
+/** Editions whose keywords and glossary matcher are kept built (the newest at start, then the latest used). */
+const EDITION_MEMO = 32;
 
 /** An edition argument resolved: the edition, and whether the argument pinned it (answers never change). */
 export interface ResolvedEdition {
@@ -51,8 +55,9 @@ export interface KnowledgeBaseOptions {
  */
 export class KnowledgeBase {
   readonly snapshot: Snapshot;
-  private readonly keywordMemo = new Map<number, KeywordRecord[]>();
-  private readonly matchers = new Map<number, GlossaryMatcher>();
+  // per edition, the latest used (a server of hundreds of editions would otherwise keep them all)
+  private readonly keywordMemo = new LRUCache<number, KeywordRecord[]>({ max: EDITION_MEMO });
+  private readonly matchers = new LRUCache<number, GlossaryMatcher>({ max: EDITION_MEMO });
   private readonly diffs: DiffCache;
 
   constructor(
@@ -98,7 +103,9 @@ export class KnowledgeBase {
       for (const e of this.snapshot.editions) this.snapshot.searchOf(e.id).vocabulary();
       this.snapshot.words();
     }
-    for (const e of this.snapshot.editions) this.keywords(e.id);
+    // the newest editions last, so that they are the ones kept
+    const newest = [...this.snapshot.editions].sort((a, b) => (a.effectiveDate < b.effectiveDate ? -1 : a.effectiveDate > b.effectiveDate ? 1 : 0));
+    for (const e of newest.slice(-EDITION_MEMO)) this.keywords(e.id);
     return this;
   }
 
