@@ -55,6 +55,12 @@ interface TextEntry {
 /** Editions per search index: neighbours share most texts (twenty hold about 1.3 times the texts of one). */
 const SEARCH_GROUP = 20;
 
+/** More than the rules of any edition: a sort key is version id * POSITIONS + position. */
+const POSITIONS = 2 ** 20;
+
+/** Search indexes kept built (about 4 MB each, outside the JS heap): the latest searched. */
+const SEARCH_INDEXES = 6;
+
 /** Bytes of texts (bodies and references) kept between reads: about the texts of a few editions. */
 const TEXT_CACHE_BYTES = 8 * 1024 * 1024;
 
@@ -270,6 +276,8 @@ export class Snapshot {
   private maxTextId: number | null = null;
   /** Each edition's search group: its members and their index once built (about 3 MB, outside the JS heap). */
   private readonly searchGroups = new Map<number, { members: EditionInfo[]; index: TextIndex | null }>();
+  /** Groups whose index is built, least recently searched first (at most SEARCH_INDEXES). */
+  private readonly builtGroups: Array<{ members: EditionInfo[]; index: TextIndex | null }> = [];
   private allWords: Set<string> | null = null;
 
   constructor(readonly db: Db) {
@@ -309,6 +317,7 @@ export class Snapshot {
       text: () => db.prepare('SELECT body, norm_h FROM texts WHERE id = ?').raw(true),
       body: () => db.prepare('SELECT body FROM texts WHERE id = ?').pluck(),
       bodies: () => db.prepare('SELECT body FROM texts ORDER BY id').pluck(),
+      bodiesAfter: () => db.prepare('SELECT id, body FROM texts WHERE id > ? ORDER BY id LIMIT ?').raw(true),
       maxText: () => db.prepare('SELECT coalesce(max(id), 0) FROM texts').pluck(),
       refs: () => db.prepare('SELECT text_id, ord, target, kind, start, "end" FROM text_refs WHERE text_id = ? ORDER BY ord').raw(true),
       citing: () => db.prepare('SELECT DISTINCT text_id FROM text_refs WHERE target = ? ORDER BY text_id').pluck(),
@@ -362,9 +371,18 @@ export class Snapshot {
 
   private sortedOf(e: EditionRows): { versions: Int32Array; positions: Int32Array } {
     if (e.sorted) return e.sorted;
+    // one key a rule, version id then position, sorted natively (a comparator costs about 1 ms an edition)
     const v = e.versions;
-    const positions = Int32Array.from(v.keys()).sort((a, b) => v[a]! - v[b]! || a - b);
-    return (e.sorted = { versions: positions.map((k) => v[k]!), positions });
+    const keys = new Float64Array(v.length);
+    for (let k = 0; k < v.length; k++) keys[k] = v[k]! * POSITIONS + k;
+    keys.sort();
+    const versions = new Int32Array(v.length);
+    const positions = new Int32Array(v.length);
+    for (let k = 0; k < keys.length; k++) {
+      versions[k] = Math.floor(keys[k]! / POSITIONS);
+      positions[k] = keys[k]! % POSITIONS;
+    }
+    return (e.sorted = { versions, positions });
   }
 
   private maxText(): number {
@@ -414,6 +432,13 @@ export class Snapshot {
     return (this.glossaryTable = { versions, byTerm, byText });
   }
 
+  /** The newest edition of each family (what a search is of unless it names another). */
+  newestEditions(): EditionInfo[] {
+    const out = new Map<string, EditionInfo>();
+    for (const e of this.editions) if (e.official || !out.has(e.family)) out.set(e.family, e);
+    return [...out.values()];
+  }
+
   /** Reads every edition's rows and every rule version now (a server, so that no request pays for it). */
   loadAll(): void {
     this.versionTable ??= new VersionTable(
@@ -422,10 +447,7 @@ export class Snapshot {
     );
     this.versionCache.clear();
     this.glossaryTables();
-    for (const info of this.editions) {
-      const e = this.edition(info.id);
-      this.sortedOf(e);
-    }
+    for (const info of this.editions) this.sortedOf(this.edition(info.id));
   }
 
   /** An edition by id. */
@@ -746,11 +768,21 @@ export class Snapshot {
 
   /**
    * Search within an edition's rule texts, examples and glossary definitions. Editions share an
-   * index by group of SEARCH_GROUP in date order (per family), built on the group's first search.
+   * index by group of SEARCH_GROUP in date order (per family), built on the group's first search;
+   * the SEARCH_INDEXES latest searched are kept.
    */
   searchOf(editionId: number): EditionSearch {
     const shown = this.textBitsOf(this.edition(editionId));
     const group = this.searchGroups.get(editionId)!;
+    const at = this.builtGroups.indexOf(group);
+    if (at >= 0) this.builtGroups.splice(at, 1);
+    else if (this.builtGroups.length >= SEARCH_INDEXES) {
+      // (searches run to the end before the next: no caller still holds the index closed here)
+      const old = this.builtGroups.shift()!;
+      old.index?.close();
+      old.index = null;
+    }
+    this.builtGroups.push(group);
     if (!group.index) {
       const bits = new Uint8Array(shown.length);
       for (const member of group.members) {
@@ -762,6 +794,30 @@ export class Snapshot {
     return group.index.forEdition(shown);
   }
 
+  /**
+   * Reads the words of every text (see words) in slices between other work, a server's first
+   * seconds: no start-up pays for reading the whole archive's texts, and words() finds the set ready.
+   */
+  wordsInBackground(slice = 2000): Promise<void> {
+    const out = new Set<string>();
+    let after = -1;
+    return new Promise((resolve) => {
+      const step = (): void => {
+        // done meanwhile (words() read them at once), or closed
+        if (this.allWords || !this.db.open) return resolve();
+        const rows = this.sql('bodiesAfter').all(after, slice) as Array<[number, string]>;
+        for (const [, body] of rows) for (const w of wordsOf([body])) out.add(w);
+        if (rows.length < slice) {
+          this.allWords = out;
+          return resolve();
+        }
+        after = rows[rows.length - 1]![0];
+        setImmediate(step);
+      };
+      setImmediate(step);
+    });
+  }
+
   /** Every distinct word of three letters or more of every text, lower-cased: a search word none holds is a typo. */
   words(): ReadonlySet<string> {
     return (this.allWords ??= wordsOf(this.sql('bodies').iterate() as IterableIterator<string>));
@@ -769,9 +825,10 @@ export class Snapshot {
 
   /** Frees the search indexes (the database is the caller's to close). */
   close(): void {
-    for (const group of new Set(this.searchGroups.values())) {
+    for (const group of this.builtGroups) {
       group.index?.close();
       group.index = null;
     }
+    this.builtGroups.length = 0;
   }
 }

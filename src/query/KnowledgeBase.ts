@@ -93,15 +93,18 @@ export class KnowledgeBase {
   }
 
   /**
-   * Builds what the first read of each edition, history, keyword lookups, searches and typo
-   * corrections would build (a server does this at start, not in a request); `search: false`
-   * leaves the search indexes to be built when first searched.
+   * Builds what the first read of each edition, history, keyword lookups (the newest editions') and
+   * searches of the newest edition would build (a server does this at start, not in a request), and
+   * reads the words typo corrections compare with in the background; `search: false` leaves the
+   * search indexes and words to be built when first searched.
    */
   warm(opts: { search?: boolean } = {}): this {
     this.snapshot.loadAll();
     if (opts.search !== false) {
-      for (const e of this.snapshot.editions) this.snapshot.searchOf(e.id).vocabulary();
-      this.snapshot.words();
+      // the newest edition's index: an older edition's is built on its first search (the latest few kept)
+      for (const e of this.snapshot.newestEditions()) this.snapshot.searchOf(e.id).vocabulary();
+      // read in the background: a search that needs them first reads them at once
+      void this.snapshot.wordsInBackground();
     }
     // the newest editions last, so that they are the ones kept
     const newest = [...this.snapshot.editions].sort((a, b) => (a.effectiveDate < b.effectiveDate ? -1 : a.effectiveDate > b.effectiveDate ? 1 : 0));
