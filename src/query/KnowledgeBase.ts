@@ -5,7 +5,7 @@ import type { EditionInfo, Family, GlossaryRecord, KeywordRecord, PartRecord, Ru
 import { resolveEdition } from '../core/resolveEdition.js';
 import { closestTerms, nearestNumbers } from '../core/suggest.js';
 import { openImageDb, openReadOnlyDb, type Db } from '../db/openDb.js';
-import { openVerifiedDb, type DbFile } from '../db/openVerifiedDb.js';
+import { openHeldDb, openVerifiedDb, type DbFile } from '../db/openVerifiedDb.js';
 import { Snapshot } from '../db/Snapshot.js';
 import type { EditionDiff, RuleChange } from '../engine/diffEditions.js';
 import { explainPairs, type PairReason } from '../engine/explainPairs.js';
@@ -85,6 +85,14 @@ export class KnowledgeBase {
       closeSync(v.file.fd);
       throw e;
     }
+  }
+
+  /**
+   * Opens in place the database file another thread of this process verified and holds open (by its
+   * descriptor and sha256; see openHeldDb), or null where it cannot: the caller then reads its bytes.
+   */
+  static openHeldDb(held: { fd: number; size: number; sha256: string }): Db | null {
+    return openHeldDb(held);
   }
 
   /** Loads a serialized database (made by `db.serialize()`), read-only in memory. */
