@@ -78,7 +78,7 @@ function problemOf(db: Db): string | null {
 }
 
 /** sha256 (hex) of a file's first `size` bytes, read through its descriptor a megabyte at a time. */
-export function sha256Of(fd: number, size: number): string {
+function sha256Of(fd: number, size: number): string {
   const hash = createHash('sha256');
   const buf = Buffer.allocUnsafe(1 << 20);
   for (let pos = 0; pos < size;) {
