@@ -1,9 +1,11 @@
 import type { Statement } from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import type { Reference } from '../core/references.js';
 import type { EditionInfo, GlossaryRecord, PartRecord, RuleRecord, TextRefRecord } from '../core/records.js';
 import { wordsOf } from '../core/suggest.js';
 import { termKey } from '../core/termKey.js';
 import { TextIndex, type EditionSearch } from './TextIndex.js';
+import { lazyStatements } from './lazyStatements.js';
 import type { Db } from './openDb.js';
 
 /** A stored rule version: number, text and examples, shared by every edition that holds it. */
@@ -18,7 +20,7 @@ export interface VersionRecord {
   examplesKey: string;
 }
 
-/** One edition's rows: version and lineage ids by position, glossary, parts. */
+/** One edition's rows: version and lineage ids by position; the rest read on first use. */
 interface EditionRows {
   info: EditionInfo;
   versions: Int32Array;
@@ -26,9 +28,9 @@ interface EditionRows {
   lineages: Int32Array;
   /** `versions` sorted, with the position of each: membership and position by binary search (built on first use). */
   sorted: { versions: Int32Array; positions: Int32Array } | null;
-  glossary: Int32Array;
-  parts: PartRecord[];
-  abilityWords: string[];
+  glossary: Int32Array | null;
+  parts: PartRecord[] | null;
+  abilityWords: string[] | null;
   /** Bit per text id: the edition shows this text (rule, example or definition); built on first use. */
   textBits: Uint8Array | null;
   numbers: string[] | null;
@@ -43,18 +45,31 @@ interface LinkRow {
   prevPos: number;
 }
 
+/** A text as the snapshot keeps it while it is read: body, normalized-text hash, references once asked. */
+interface TextEntry {
+  body: string;
+  normHash: number;
+  refs: TextRefRecord[] | null;
+}
+
 /** Editions per search index: neighbours share most texts (twenty hold about 1.3 times the texts of one). */
 const SEARCH_GROUP = 20;
+
+/** More than the rules of any edition: a sort key is version id * POSITIONS + position. */
+const POSITIONS = 2 ** 20;
+
+/** Search indexes kept built (about 4 MB each, outside the JS heap): the latest searched. */
+const SEARCH_INDEXES = 6;
+
+/** Bytes of texts (bodies and references) kept between reads: about the texts of a few editions. */
+const TEXT_CACHE_BYTES = 8 * 1024 * 1024;
 
 const EDITION_COLS = `id, family, effective_date AS effectiveDate, official, label, set_code AS setCode,
   set_name AS setName, title`;
 
-/**
- * The whole database in memory, read once: every distinct text and rule version once, every
- * edition as arrays of ids into them (memory grows with distinct texts, not with editions). The
- * one read path of the query layer. Full-text search is SQLite's FTS5 over the texts of a group
- * of neighbouring editions, in memory (TextIndex), built on the group's first search.
- */
+const NO_IDS: number[] = [];
+const NO_EXAMPLES = '[]';
+
 /** The file whose text an edition stores: its local path, sha256 and provenance (official address, archive place; null when not recorded). */
 export interface PrimarySource {
   path: string;
@@ -74,40 +89,210 @@ export interface PublishedBytes {
   gzip: Uint8Array;
 }
 
+/**
+ * Every rule version, compactly (loadAll: a server): typed arrays by version id, numbers and parents
+ * as indexes into one list of distinct numbers, and the inverse indexes (by number, by text, by
+ * example text) as sorted arrays. About 30 bytes a version, instead of an object each.
+ */
+class VersionTable {
+  /** Distinct numbers (and parents) in order of first appearance by version id. */
+  readonly names: string[] = [];
+  private readonly nameIndex = new Map<string, number>();
+  private readonly textId: Int32Array;
+  private readonly number: Int32Array;
+  /** Index into `names` of the parent, or -1. */
+  private readonly parent: Int32Array;
+  private readonly kind: Uint8Array;
+  private readonly kinds: string[] = [];
+  private readonly examples: string[];
+  /** Version ids by number (index into names), then id; `byNumberStart[k]` is where number k's start. */
+  private readonly byNumber: Int32Array;
+  private readonly byNumberStart: Int32Array;
+  /** [text id, version id] pairs sorted: rule texts, and example texts. */
+  private readonly byText: Int32Array;
+  private readonly byExample: Int32Array;
+  private readonly numberCount: number;
+  /** Indexes into `names` of version numbers, in order of first appearance as a number (by version id). */
+  private readonly numberOrder: number[] = [];
+
+  constructor(rows: IterableIterator<[number, string, string, string | null, number, string]>, maxId: number) {
+    this.textId = new Int32Array(maxId + 1).fill(-1);
+    this.number = new Int32Array(maxId + 1).fill(-1);
+    this.parent = new Int32Array(maxId + 1).fill(-1);
+    this.kind = new Uint8Array(maxId + 1);
+    this.examples = new Array<string>(maxId + 1);
+    const kindIndex = new Map<string, number>();
+    const exampleText: number[] = [];
+    const texts: number[] = [];
+    const seen = new Set<number>();
+    for (const [id, number, kind, parent, textId, examples] of rows) {
+      this.textId[id] = textId;
+      const n = this.intern(number);
+      this.number[id] = n;
+      if (!seen.has(n)) {
+        seen.add(n);
+        this.numberOrder.push(n);
+      }
+      this.parent[id] = parent === null ? -1 : this.intern(parent);
+      let k = kindIndex.get(kind);
+      if (k === undefined) {
+        kindIndex.set(kind, (k = this.kinds.length));
+        this.kinds.push(kind);
+      }
+      this.kind[id] = k;
+      this.examples[id] = examples === NO_EXAMPLES ? NO_EXAMPLES : examples;
+      texts.push(textId, id);
+      if (examples !== NO_EXAMPLES) for (const x of JSON.parse(examples) as number[]) exampleText.push(x, id);
+    }
+    this.numberCount = this.names.length;
+    // counting sort of version ids by number (ids come in order, so each number's ids stay sorted)
+    const count = new Int32Array(this.numberCount + 1);
+    for (let id = 0; id <= maxId; id++) if (this.number[id]! >= 0) count[this.number[id]! + 1]!++;
+    for (let k = 0; k < this.numberCount; k++) count[k + 1]! += count[k]!;
+    this.byNumberStart = count.slice();
+    this.byNumber = new Int32Array(count[this.numberCount]!);
+    for (let id = 0; id <= maxId; id++) if (this.number[id]! >= 0) this.byNumber[count[this.number[id]!]!++] = id;
+    this.byText = sortedPairs(texts);
+    this.byExample = sortedPairs(exampleText);
+  }
+
+  private intern(name: string): number {
+    let k = this.nameIndex.get(name);
+    if (k === undefined) {
+      this.nameIndex.set(name, (k = this.names.length));
+      this.names.push(name);
+    }
+    return k;
+  }
+
+  has(id: number): boolean {
+    return id >= 0 && id < this.textId.length && this.textId[id]! >= 0;
+  }
+
+  get(id: number): VersionRecord {
+    const examplesKey = this.examples[id]!;
+    const p = this.parent[id]!;
+    return {
+      id,
+      number: this.names[this.number[id]!]!,
+      kind: this.kinds[this.kind[id]!]!,
+      parent: p < 0 ? null : this.names[p]!,
+      textId: this.textId[id]!,
+      exampleIds: examplesKey === NO_EXAMPLES ? [] : (JSON.parse(examplesKey) as number[]),
+      examplesKey,
+    };
+  }
+
+  numberOf(id: number): string {
+    return this.names[this.number[id]!]!;
+  }
+
+  textOf(id: number): number {
+    return this.textId[id]!;
+  }
+
+  /** Example text ids of a version. */
+  examplesOf(id: number): number[] {
+    const key = this.examples[id]!;
+    return key === NO_EXAMPLES ? NO_IDS : (JSON.parse(key) as number[]);
+  }
+
+  withNumber(number: string): number[] {
+    const k = this.nameIndex.get(number);
+    if (k === undefined || k >= this.numberCount) return NO_IDS;
+    return Array.from(this.byNumber.subarray(this.byNumberStart[k], this.byNumberStart[k + 1]));
+  }
+
+  /** Every number a version has, in order of first appearance (by version id). */
+  allNumbers(): string[] {
+    return this.numberOrder.map((k) => this.names[k]!);
+  }
+
+  /** Versions whose text (or one of whose examples) is a text, by id. */
+  usingText(textId: number, as: 'text' | 'example'): number[] {
+    return pairsOf(as === 'text' ? this.byText : this.byExample, textId);
+  }
+}
+
+/**
+ * The texts whose bit is set, in id order, each read when the index takes it (past the text cache:
+ * an index's thousands of texts would only evict what requests read). A generator, not an array: the
+ * index keeps its constructor's argument alive (its closures share the scope), and should not keep
+ * every body it indexed.
+ */
+function* bodiesOf(bits: Uint8Array, body: Statement): Generator<[number, string]> {
+  for (let k = 0; k < bits.length; k++) for (let j = 0; j < 8; j++) if ((bits[k]! >> j) & 1) yield [k * 8 + j, body.get(k * 8 + j) as string];
+}
+
+/** [key, value, key, value…] sorted by key then value, as one array. */
+function sortedPairs(flat: number[]): Int32Array {
+  const n = flat.length / 2;
+  const order = Int32Array.from({ length: n }, (_, k) => k).sort((a, b) => flat[2 * a]! - flat[2 * b]! || flat[2 * a + 1]! - flat[2 * b + 1]!);
+  const out = new Int32Array(flat.length);
+  for (let k = 0; k < n; k++) {
+    out[2 * k] = flat[2 * order[k]!]!;
+    out[2 * k + 1] = flat[2 * order[k]! + 1]!;
+  }
+  return out;
+}
+
+/** The values of a key in sortedPairs' array. */
+function pairsOf(pairs: Int32Array, key: number): number[] {
+  let lo = 0;
+  let hi = pairs.length / 2;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (pairs[2 * mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: number[] = [];
+  for (let k = lo; 2 * k < pairs.length && pairs[2 * k] === key; k++) out.push(pairs[2 * k + 1]!);
+  return out;
+}
+
+/**
+ * The query layer's one read path over the database. What it reads is read on first use and kept
+ * compact: the list of editions at once; an edition's rule ids (typed arrays) when it is first read;
+ * rule versions one by one from SQLite (a command) or, after loadAll (a server), all of them in
+ * typed arrays (VersionTable); texts and their references from SQLite, the latest read kept in a
+ * cache bounded in bytes. Memory then grows with the editions' id arrays (a few bytes a rule), not
+ * with every text of the archive, and a command reads only what it answers with. Full-text search
+ * is SQLite's FTS5 over the texts of a group of neighbouring editions, in memory (TextIndex), built
+ * on the group's first search.
+ */
 export class Snapshot {
   readonly editions: EditionInfo[];
   private readonly infoById: Map<number, EditionInfo>;
   private readonly rows = new Map<number, EditionRows>();
-  private readonly partsOf = new Map<number, PartRecord[]>();
-  private readonly abilityWordsOf = new Map<number, string[]>();
-  private readonly editionRules: Statement;
-  private readonly editionGlossary: Statement;
+  private readonly sql: (name: string) => Statement;
+  private readonly textCache = new LRUCache<number, TextEntry>({
+    maxSize: TEXT_CACHE_BYTES,
+    sizeCalculation: (t) => 64 + 2 * t.body.length + (t.refs ? 48 * t.refs.length : 0),
+  });
+  /** Every rule version (loadAll), or null: versions are then read one by one into `versionCache`. */
+  private versionTable: VersionTable | null = null;
+  private readonly versionCache = new Map<number, VersionRecord>();
+  private glossaryTable: {
+    versions: Map<number, { term: string; textId: number }>;
+    /** Glossary versions by term folded (termKey). */
+    byTerm: Map<string, number[]>;
+    /** Glossary versions by definition text id. */
+    byText: Map<number, number[]>;
+  } | null = null;
+  private links: LinkRow[] | null = null;
   /** The published-bytes statement, prepared on first use (null: no such table). */
   private published: Statement | null | undefined;
-  private readonly bodies = new Map<number, string>();
-  private readonly normHashes = new Map<number, number>();
-  private readonly versionById = new Map<number, VersionRecord>();
-  private readonly versionsByNumber = new Map<string, number[]>();
-  private readonly glossaryVersions = new Map<number, { term: string; textId: number }>();
-  /** Glossary versions by term folded to lower case (ASCII letters, as SQLite's lower()). */
-  private readonly glossaryByTerm = new Map<string, number[]>();
-  private readonly refs = new Map<number, TextRefRecord[]>();
-  private readonly links: LinkRow[];
-  /** Text id -> rule versions whose text it is / whose examples hold it / glossary versions defining with it. */
-  private readonly ruleVersionsOfText = new Map<number, number[]>();
-  private readonly exampleVersionsOfText = new Map<number, number[]>();
-  private readonly glossaryVersionsOfText = new Map<number, number[]>();
-  private readonly textsCiting = new Map<string, number[]>();
   private readonly files = new Map<number, { files: number; primary: PrimarySource | null }>();
   /** Rulings Summaries notes by edition, then section, in published order (text ids). */
   private readonly notes = new Map<number, Map<string, number[]>>();
-  private readonly maxText: number;
+  private maxTextId: number | null = null;
   /** Each edition's search group: its members and their index once built (about 3 MB, outside the JS heap). */
   private readonly searchGroups = new Map<number, { members: EditionInfo[]; index: TextIndex | null }>();
+  /** Groups whose index is built, least recently searched first (at most SEARCH_INDEXES). */
+  private readonly builtGroups: Array<{ members: EditionInfo[]; index: TextIndex | null }> = [];
   private allWords: Set<string> | null = null;
 
   constructor(readonly db: Db) {
-    const all = <T>(sql: string): IterableIterator<T> => db.prepare(sql).raw(true).iterate() as IterableIterator<T>;
     this.editions = (
       db.prepare(`SELECT ${EDITION_COLS} FROM editions ORDER BY family, effective_date, label`).all() as Array<
         Omit<EditionInfo, 'official'> & { official: number }
@@ -121,110 +306,60 @@ export class Snapshot {
         for (const e of group.members) this.searchGroups.set(e.id, group);
       }
     }
-    // (a loop, not Math.max(...ids): spreading a hundred thousand arguments overflows the stack)
-    let maxText = 0;
-    for (const [id, body, normH] of all<[number, string, number]>('SELECT id, body, norm_h FROM texts')) {
-      this.bodies.set(id, body);
-      if (id > maxText) maxText = id;
-      this.normHashes.set(id, normH);
-    }
-    this.maxText = maxText;
-    const add = (m: Map<number, number[]>, k: number, v: number): void => {
-      const l = m.get(k);
-      if (l) l.push(v);
-      else m.set(k, [v]);
-    };
-    for (const [id, number, kind, parent, textId, examples] of all<[number, string, string, string | null, number, string]>(
-      'SELECT id, number, kind, parent, text_id, examples FROM rule_versions',
-    )) {
-      const exampleIds = examples === '[]' ? [] : (JSON.parse(examples) as number[]);
-      this.versionById.set(id, { id, number, kind, parent, textId, exampleIds, examplesKey: examples });
-      const byNumber = this.versionsByNumber.get(number);
-      if (byNumber) byNumber.push(id);
-      else this.versionsByNumber.set(number, [id]);
-      add(this.ruleVersionsOfText, textId, id);
-      for (const x of exampleIds) add(this.exampleVersionsOfText, x, id);
-    }
-    for (const [id, term, textId] of all<[number, string, number]>('SELECT id, term, text_id FROM glossary_versions')) {
-      this.glossaryVersions.set(id, { term, textId });
-      add(this.glossaryVersionsOfText, textId, id);
-      const key = termKey(term);
-      const same = this.glossaryByTerm.get(key);
-      if (same) same.push(id);
-      else this.glossaryByTerm.set(key, [id]);
-    }
-    for (const [textId, ord, target, kind, start, end] of all<[number, number, string, TextRefRecord['kind'], number, number]>(
-      'SELECT text_id, ord, target, kind, start, "end" FROM text_refs ORDER BY text_id, ord',
-    )) {
-      const r: TextRefRecord = { textId, ord, target, kind, start, end };
-      const l = this.refs.get(textId);
-      if (l) l.push(r);
-      else this.refs.set(textId, [r]);
-      const c = this.textsCiting.get(target);
-      if (!c) this.textsCiting.set(target, [textId]);
-      else if (c[c.length - 1] !== textId) c.push(textId);
-    }
-    for (const [e, number, title] of all<[number, string, string]>('SELECT edition_id, number, title FROM edition_parts ORDER BY edition_id, ord')) {
-      const l = this.partsOf.get(e);
-      if (l) l.push({ number, title });
-      else this.partsOf.set(e, [{ number, title }]);
-    }
-    for (const [e, w] of all<[number, string]>('SELECT edition_id, word FROM ability_words ORDER BY edition_id, ord')) {
-      const l = this.abilityWordsOf.get(e);
-      if (l) l.push(w);
-      else this.abilityWordsOf.set(e, [w]);
-    }
-    // One row per edition, ids as JSON arrays (parsed natively) rather than a JS row per rule.
-    this.editionRules = db
-      .prepare(
-        `SELECT json_group_array(version_id), json_group_array(coalesce(lineage_id, 0))
-         FROM (SELECT version_id, lineage_id FROM edition_rules WHERE edition_id = ? ORDER BY ord)`,
-      )
-      .raw(true);
-    this.editionGlossary = db
-      .prepare('SELECT json_group_array(version_id) FROM (SELECT version_id FROM edition_glossary WHERE edition_id = ? ORDER BY ord)')
-      .pluck();
-    // a database written before the Rulings notes were stored has no such table
-    const notes = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'edition_notes'`).get()
-      ? all<[number, string, number]>('SELECT edition_id, section, text_id FROM edition_notes ORDER BY edition_id, ord')
-      : [];
-    for (const [e, section, textId] of notes) {
-      let bySection = this.notes.get(e);
-      if (!bySection) this.notes.set(e, (bySection = new Map<string, number[]>()));
-      const l = bySection.get(section);
-      if (l) l.push(textId);
-      else bySection.set(section, [textId]);
-    }
-    this.links = db
-      .prepare(
-        `SELECT kind, edition_id AS editionId, ord AS pos, prev_edition_id AS prevEditionId, prev_ord AS prevPos
-         FROM lineage_links ORDER BY edition_id, ord`,
-      )
-      .all() as LinkRow[];
-    type FileRow = [number, number, string | null, string | null, string | null, string | null, number | null, string, string, string];
-    for (const [e, n, path, sha256, url, archive, official, format, encoding, lineEndings] of all<FileRow>(
-      `SELECT e.id, (SELECT count(*) FROM source_files f WHERE f.edition_id = e.id), p.path, p.sha256,
-              json_extract(p.report, '$.provenance.url'), json_extract(p.report, '$.provenance.archive'), json_extract(p.report, '$.provenance.official'),
-              p.format, p.encoding, p.line_endings
-       FROM editions e LEFT JOIN source_files p ON p.id = e.primary_file_id`,
-    )) {
-      this.files.set(e, {
-        files: n,
-        primary:
-          path === null || sha256 === null
-            ? null
-            : {
-                path,
-                sha256,
-                url,
-                archive,
-                official: official === null ? null : official === 1,
-                format,
-                encoding,
-                lineEndings: lineEndings.split(',').filter(Boolean),
-              },
-      });
-    }
+    this.sql = lazyStatements({
+      // One row per edition, ids as JSON arrays (parsed natively) rather than a JS row per rule.
+      editionRules: () =>
+        db
+          .prepare(
+            `SELECT json_group_array(version_id), json_group_array(coalesce(lineage_id, 0))
+             FROM (SELECT version_id, lineage_id FROM edition_rules WHERE edition_id = ? ORDER BY ord)`,
+          )
+          .raw(true),
+      editionNumbers: () =>
+        db
+          .prepare(
+            `SELECT json_group_array(v.number) FROM (SELECT v.number FROM edition_rules r JOIN rule_versions v ON v.id = r.version_id
+             WHERE r.edition_id = ? ORDER BY r.ord) v`,
+          )
+          .pluck(),
+      editionGlossary: () =>
+        db.prepare('SELECT json_group_array(version_id) FROM (SELECT version_id FROM edition_glossary WHERE edition_id = ? ORDER BY ord)').pluck(),
+      parts: () => db.prepare('SELECT number, title FROM edition_parts WHERE edition_id = ? ORDER BY ord').raw(true),
+      abilityWords: () => db.prepare('SELECT word FROM ability_words WHERE edition_id = ? ORDER BY ord').pluck(),
+      text: () => db.prepare('SELECT body, norm_h FROM texts WHERE id = ?').raw(true),
+      body: () => db.prepare('SELECT body FROM texts WHERE id = ?').pluck(),
+      bodies: () => db.prepare('SELECT body FROM texts ORDER BY id').pluck(),
+      bodiesAfter: () => db.prepare('SELECT id, body FROM texts WHERE id > ? ORDER BY id LIMIT ?').raw(true),
+      maxText: () => db.prepare('SELECT coalesce(max(id), 0) FROM texts').pluck(),
+      refs: () => db.prepare('SELECT text_id, ord, target, kind, start, "end" FROM text_refs WHERE text_id = ? ORDER BY ord').raw(true),
+      citing: () => db.prepare('SELECT DISTINCT text_id FROM text_refs WHERE target = ? ORDER BY text_id').pluck(),
+      version: () => db.prepare('SELECT id, number, kind, parent, text_id, examples FROM rule_versions WHERE id = ?').raw(true),
+      versions: () => db.prepare('SELECT id, number, kind, parent, text_id, examples FROM rule_versions ORDER BY id').raw(true),
+      maxVersion: () => db.prepare('SELECT coalesce(max(id), 0) FROM rule_versions').pluck(),
+      withNumber: () => db.prepare('SELECT id FROM rule_versions WHERE number = ? ORDER BY id').pluck(),
+      allNumbers: () => db.prepare('SELECT number FROM rule_versions GROUP BY number ORDER BY min(id)').pluck(),
+      usingText: () => db.prepare('SELECT id FROM rule_versions WHERE text_id = ? ORDER BY id').pluck(),
+      usingExample: () =>
+        db.prepare(`SELECT v.id FROM rule_versions v, json_each(v.examples) x WHERE v.examples != '[]' AND x.value = ? GROUP BY v.id ORDER BY v.id`).pluck(),
+      glossaryVersions: () => db.prepare('SELECT id, term, text_id FROM glossary_versions').raw(true),
+      links: () =>
+        db.prepare(
+          `SELECT kind, edition_id AS editionId, ord AS pos, prev_edition_id AS prevEditionId, prev_ord AS prevPos
+           FROM lineage_links ORDER BY edition_id, ord`,
+        ),
+      lineagePlaces: () => db.prepare('SELECT edition_id, ord FROM edition_rules WHERE lineage_id = ?').raw(true),
+      hasNotes: () => db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'edition_notes'`).pluck(),
+      notes: () => db.prepare('SELECT section, text_id FROM edition_notes WHERE edition_id = ? ORDER BY ord').raw(true),
+      files: () =>
+        db
+          .prepare(
+            `SELECT (SELECT count(*) FROM source_files f WHERE f.edition_id = e.id), p.path, p.sha256,
+                    json_extract(p.report, '$.provenance.url'), json_extract(p.report, '$.provenance.archive'), json_extract(p.report, '$.provenance.official'),
+                     p.format, p.encoding, p.line_endings
+             FROM editions e LEFT JOIN source_files p ON p.id = e.primary_file_id WHERE e.id = ?`,
+          )
+          .raw(true),
+    });
   }
 
   // An edition's rows are read on its first use: a command that reads one edition (the CLI) loads
@@ -234,52 +369,98 @@ export class Snapshot {
     if (cached) return cached;
     const info = this.infoById.get(editionId);
     if (!info) throw new Error(`no edition ${editionId} in the snapshot`);
-    const [v, l] = this.editionRules.get(editionId) as [string, string];
+    const [v, l] = this.sql('editionRules').get(editionId) as [string, string];
     const versions = Int32Array.from(JSON.parse(v) as number[]);
     const lineages = Int32Array.from(JSON.parse(l) as number[]);
     for (let k = 0; k < lineages.length; k++) if (lineages[k] === 0) lineages[k] = -(info.id * 100000 + k);
-    const glossary = Int32Array.from(JSON.parse(this.editionGlossary.get(editionId) as string) as number[]);
-    const rows: EditionRows = {
-      info,
-      versions,
-      lineages,
-      sorted: null,
-      glossary,
-      parts: this.partsOf.get(editionId) ?? [],
-      abilityWords: this.abilityWordsOf.get(editionId) ?? [],
-      textBits: null,
-      numbers: null,
-    };
+    const rows: EditionRows = { info, versions, lineages, sorted: null, glossary: null, parts: null, abilityWords: null, textBits: null, numbers: null };
     this.rows.set(editionId, rows);
     return rows;
   }
 
+  private glossaryOf(e: EditionRows): Int32Array {
+    return (e.glossary ??= Int32Array.from(JSON.parse(this.sql('editionGlossary').get(e.info.id) as string) as number[]));
+  }
+
   private sortedOf(e: EditionRows): { versions: Int32Array; positions: Int32Array } {
     if (e.sorted) return e.sorted;
+    // one key a rule, version id then position, sorted natively (a comparator costs about 1 ms an edition)
     const v = e.versions;
-    const positions = Int32Array.from(v.keys()).sort((a, b) => v[a]! - v[b]! || a - b);
-    return (e.sorted = { versions: positions.map((k) => v[k]!), positions });
+    const keys = new Float64Array(v.length);
+    for (let k = 0; k < v.length; k++) keys[k] = v[k]! * POSITIONS + k;
+    keys.sort();
+    const versions = new Int32Array(v.length);
+    const positions = new Int32Array(v.length);
+    for (let k = 0; k < keys.length; k++) {
+      versions[k] = Math.floor(keys[k]! / POSITIONS);
+      positions[k] = keys[k]! % POSITIONS;
+    }
+    return (e.sorted = { versions, positions });
+  }
+
+  private maxText(): number {
+    return (this.maxTextId ??= this.sql('maxText').get() as number);
   }
 
   private textBitsOf(e: EditionRows): Uint8Array {
     if (e.textBits) return e.textBits;
-    const bits = new Uint8Array((this.maxText >> 3) + 1);
+    const bits = new Uint8Array((this.maxText() >> 3) + 1);
     const mark = (t: number): void => void (bits[t >> 3]! |= 1 << (t & 7));
     for (const id of e.versions) {
-      const ver = this.versionById.get(id)!;
+      const ver = this.version(id);
       mark(ver.textId);
       for (const x of ver.exampleIds) mark(x);
     }
-    for (const id of e.glossary) mark(this.glossaryVersions.get(id)!.textId);
+    const glossary = this.glossaryTables().versions;
+    for (const id of this.glossaryOf(e)) mark(glossary.get(id)!.textId);
     return (e.textBits = bits);
   }
 
-  /** Reads every edition's rows now (a server, so that no request pays for it). */
-  loadAll(): void {
-    for (const info of this.editions) {
-      const e = this.edition(info.id);
-      this.sortedOf(e);
+  private textEntry(id: number): TextEntry | undefined {
+    let t = this.textCache.get(id);
+    if (t === undefined) {
+      const row = this.sql('text').get(id) as [string, number] | undefined;
+      if (row === undefined) return undefined;
+      t = { body: row[0], normHash: row[1], refs: null };
+      this.textCache.set(id, t);
     }
+    return t;
+  }
+
+  private glossaryTables(): NonNullable<Snapshot['glossaryTable']> {
+    if (this.glossaryTable) return this.glossaryTable;
+    const versions = new Map<number, { term: string; textId: number }>();
+    const byTerm = new Map<string, number[]>();
+    const byText = new Map<number, number[]>();
+    for (const [id, term, textId] of this.sql('glossaryVersions').iterate() as IterableIterator<[number, string, number]>) {
+      versions.set(id, { term, textId });
+      const t = byText.get(textId);
+      if (t) t.push(id);
+      else byText.set(textId, [id]);
+      const key = termKey(term);
+      const same = byTerm.get(key);
+      if (same) same.push(id);
+      else byTerm.set(key, [id]);
+    }
+    return (this.glossaryTable = { versions, byTerm, byText });
+  }
+
+  /** The newest edition of each family (what a search is of unless it names another). */
+  newestEditions(): EditionInfo[] {
+    const out = new Map<string, EditionInfo>();
+    for (const e of this.editions) if (e.official || !out.has(e.family)) out.set(e.family, e);
+    return [...out.values()];
+  }
+
+  /** Reads every edition's rows and every rule version now (a server, so that no request pays for it). */
+  loadAll(): void {
+    this.versionTable ??= new VersionTable(
+      this.sql('versions').iterate() as IterableIterator<[number, string, string, string | null, number, string]>,
+      this.sql('maxVersion').get() as number,
+    );
+    this.versionCache.clear();
+    this.glossaryTables();
+    for (const info of this.editions) this.sortedOf(this.edition(info.id));
   }
 
   /** An edition by id. */
@@ -302,7 +483,31 @@ export class Snapshot {
 
   /** How many source files an edition was read from, and the one whose text is stored. */
   sourcesOf(editionId: number): { files: number; primary: PrimarySource | null } {
-    return this.files.get(editionId) ?? { files: 0, primary: null };
+    let f = this.files.get(editionId);
+    if (!f) {
+      type FileRow = [number, string | null, string | null, string | null, string | null, number | null, string, string, string];
+      const row = this.sql('files').get(editionId) as FileRow | undefined;
+      if (!row) return { files: 0, primary: null };
+      const [n, path, sha256, url, archive, official, format, encoding, lineEndings] = row;
+      f = {
+        files: n,
+        primary:
+          path === null || sha256 === null
+            ? null
+            : {
+                path,
+                sha256,
+                url,
+                archive,
+                official: official === null ? null : official === 1,
+                format,
+                encoding,
+                lineEndings: lineEndings.split(',').filter(Boolean),
+              },
+      };
+      this.files.set(editionId, f);
+    }
+    return f;
   }
 
   /** Number of rules of an edition. */
@@ -315,7 +520,7 @@ export class Snapshot {
     const e = this.edition(editionId);
     const id = e.versions[pos];
     if (id === undefined) return null;
-    const v = this.versionById.get(id)!;
+    const v = this.version(id);
     const lineage = e.lineages[pos]!;
     return {
       editionId,
@@ -325,7 +530,7 @@ export class Snapshot {
       kind: v.kind,
       parent: v.parent,
       textId: v.textId,
-      text: this.bodies.get(v.textId)!,
+      text: this.text(v.textId),
       exampleIds: v.exampleIds,
       lineageId: lineage < 0 ? null : lineage,
     };
@@ -346,10 +551,15 @@ export class Snapshot {
     return lo < s.length && s[lo] === versionId ? sorted.positions[lo]! : -1;
   }
 
+  /** Rule versions printed with a number, by id. */
+  private versionsWithNumber(number: string): number[] {
+    return this.versionTable ? this.versionTable.withNumber(number) : (this.sql('withNumber').all(number) as number[]);
+  }
+
   /** A rule by number in an edition (the first, should a source number two rules alike). */
   ruleByNumber(editionId: number, number: string): RuleRecord | null {
     let best = -1;
-    for (const id of this.versionsByNumber.get(number) ?? []) {
+    for (const id of this.versionsWithNumber(number)) {
       const p = this.positionOf(editionId, id);
       if (p >= 0 && (best < 0 || p < best)) best = p;
     }
@@ -359,7 +569,7 @@ export class Snapshot {
   /** Every rule of an edition printed with a number, in document order (two when a source prints a number twice). */
   rulesByNumber(editionId: number, number: string): RuleRecord[] {
     const positions: number[] = [];
-    for (const id of this.versionsByNumber.get(number) ?? []) {
+    for (const id of this.versionsWithNumber(number)) {
       const p = this.positionOf(editionId, id);
       if (p >= 0) positions.push(p);
     }
@@ -370,10 +580,13 @@ export class Snapshot {
   numbers(editionId: number): string[] {
     const e = this.edition(editionId);
     if (e.numbers === null) {
-      // (a loop rather than Array.from, which walks a typed array through an iterator)
-      const numbers = new Array<string>(e.versions.length);
-      for (let k = 0; k < numbers.length; k++) numbers[k] = this.versionById.get(e.versions[k]!)!.number;
-      e.numbers = numbers;
+      const t = this.versionTable;
+      if (t) {
+        // (a loop rather than Array.from, which walks a typed array through an iterator)
+        const numbers = new Array<string>(e.versions.length);
+        for (let k = 0; k < numbers.length; k++) numbers[k] = t.numberOf(e.versions[k]!);
+        e.numbers = numbers;
+      } else e.numbers = JSON.parse(this.sql('editionNumbers').get(editionId) as string) as string[];
     }
     return e.numbers;
   }
@@ -386,44 +599,67 @@ export class Snapshot {
 
   /** A rule version by id. */
   version(id: number): VersionRecord {
-    const v = this.versionById.get(id);
-    if (!v) throw new Error(`no rule version ${id} in the snapshot`);
+    const t = this.versionTable;
+    if (t) {
+      if (!t.has(id)) throw new Error(`no rule version ${id} in the snapshot`);
+      return t.get(id);
+    }
+    let v = this.versionCache.get(id);
+    if (!v) {
+      const row = this.sql('version').get(id) as [number, string, string, string | null, number, string] | undefined;
+      if (!row) throw new Error(`no rule version ${id} in the snapshot`);
+      const [, number, kind, parent, textId, examples] = row;
+      v = { id, number, kind, parent, textId, exampleIds: examples === NO_EXAMPLES ? [] : (JSON.parse(examples) as number[]), examplesKey: examples };
+      this.versionCache.set(id, v);
+    }
     return v;
   }
 
   /** A text by id ('' when unknown). */
   text(id: number): string {
-    return this.bodies.get(id) ?? '';
+    return this.textEntry(id)?.body ?? '';
   }
 
   /** Texts by id. */
   texts(ids: Iterable<number>): Map<number, string> {
     const out = new Map<number, string>();
     for (const id of ids) {
-      const t = this.bodies.get(id);
-      if (t !== undefined) out.set(id, t);
+      const t = this.textEntry(id);
+      if (t !== undefined) out.set(id, t.body);
     }
     return out;
   }
 
   /** A text with its stored references and normalized-text hash, as the differ compares it. */
   diffText(id: number): { text: string; refs: Reference[]; normHash: number } {
-    return { text: this.text(id), refs: this.refs.get(id) ?? [], normHash: this.normHashes.get(id) ?? 0 };
+    const t = this.textEntry(id);
+    return t ? { text: t.body, refs: this.refsOfText(id), normHash: t.normHash } : { text: '', refs: [], normHash: 0 };
   }
 
   /** Stored references of a text, in text order. */
   refsOfText(textId: number): TextRefRecord[] {
-    return this.refs.get(textId) ?? [];
+    const t = this.textEntry(textId);
+    if (!t) return [];
+    if (t.refs === null) {
+      t.refs = (this.sql('refs').all(textId) as Array<[number, number, string, TextRefRecord['kind'], number, number]>).map(
+        ([textId, ord, target, kind, start, end]) => ({ textId, ord, target, kind, start, end }),
+      );
+      // (re-set: the entry's size has grown)
+      this.textCache.set(textId, t);
+    }
+    return t.refs;
   }
 
   /** Texts that cite a number (rule texts, examples, definitions of any edition). */
   textsCitingNumber(number: string): readonly number[] {
-    return this.textsCiting.get(number) ?? [];
+    return this.sql('citing').all(number) as number[];
   }
 
   /** Positions of an edition's rules whose text is `textId` (asText) or whose examples hold it. */
   positionsUsingText(editionId: number, textId: number, as: 'text' | 'example'): number[] {
-    const versions = (as === 'text' ? this.ruleVersionsOfText : this.exampleVersionsOfText).get(textId) ?? [];
+    const versions = this.versionTable
+      ? this.versionTable.usingText(textId, as)
+      : (this.sql(as === 'text' ? 'usingText' : 'usingExample').all(textId) as number[]);
     const out: number[] = [];
     for (const id of versions) {
       const p = this.positionOf(editionId, id);
@@ -435,17 +671,17 @@ export class Snapshot {
   /** The glossary of an edition, in published order. */
   glossary(editionId: number): GlossaryRecord[] {
     const e = this.edition(editionId);
-    return Array.from(e.glossary, (id, ord) => this.glossaryRecord(editionId, ord, id));
+    return Array.from(this.glossaryOf(e), (id, ord) => this.glossaryRecord(editionId, ord, id));
   }
 
   /** An edition's glossary entry for a term (the same term: see termKey), or null. */
   glossaryEntry(editionId: number, term: string): GlossaryRecord | null {
-    const ids = this.glossaryByTerm.get(termKey(term));
+    const ids = this.glossaryTables().byTerm.get(termKey(term));
     if (!ids) return null;
-    const e = this.edition(editionId);
+    const g = this.glossaryOf(this.edition(editionId));
     let best: GlossaryRecord | null = null;
     for (const id of ids) {
-      const ord = e.glossary.indexOf(id);
+      const ord = g.indexOf(id);
       if (ord >= 0 && (best === null || ord < best.ord)) best = this.glossaryRecord(editionId, ord, id);
     }
     return best;
@@ -453,9 +689,9 @@ export class Snapshot {
 
   /** Glossary entries of an edition defined by a text. */
   glossaryUsingText(editionId: number, textId: number): GlossaryRecord[] {
-    const ids = this.glossaryVersionsOfText.get(textId);
+    const ids = this.glossaryTables().byText.get(textId);
     if (!ids) return [];
-    const g = this.edition(editionId).glossary;
+    const g = this.glossaryOf(this.edition(editionId));
     const out: GlossaryRecord[] = [];
     // a text defines a handful of versions: find each (native scans) rather than walk the glossary
     for (const id of ids) for (let ord = g.indexOf(id); ord >= 0; ord = g.indexOf(id, ord + 1)) out.push(this.glossaryRecord(editionId, ord, id));
@@ -463,43 +699,70 @@ export class Snapshot {
   }
 
   private glossaryRecord(editionId: number, ord: number, versionId: number): GlossaryRecord {
-    const g = this.glossaryVersions.get(versionId)!;
-    return { editionId, ord, versionId, term: g.term, textId: g.textId, definition: this.bodies.get(g.textId)! };
+    const g = this.glossaryTables().versions.get(versionId)!;
+    return { editionId, ord, versionId, term: g.term, textId: g.textId, definition: this.text(g.textId) };
   }
 
   /** An edition's glossary terms with their definition text ids, in order (what the differ reads). */
   glossaryIds(editionId: number): Array<[term: string, textId: number]> {
-    return Array.from(this.edition(editionId).glossary, (id) => {
-      const g = this.glossaryVersions.get(id)!;
+    const versions = this.glossaryTables().versions;
+    return Array.from(this.glossaryOf(this.edition(editionId)), (id) => {
+      const g = versions.get(id)!;
       return [g.term, g.textId] as [string, number];
     });
   }
 
   /** The "Note - …" paragraphs of a Rulings Summaries section, as published. */
   notesOf(editionId: number, section: string): string[] {
-    return (this.notes.get(editionId)?.get(section) ?? []).map((id) => this.bodies.get(id)!);
+    let bySection = this.notes.get(editionId);
+    if (!bySection) {
+      bySection = new Map<string, number[]>();
+      // a database written before the Rulings notes were stored has no such table
+      if (this.sql('hasNotes').get()) {
+        for (const [s, textId] of this.sql('notes').iterate(editionId) as IterableIterator<[string, number]>) {
+          const l = bySection.get(s);
+          if (l) l.push(textId);
+          else bySection.set(s, [textId]);
+        }
+      }
+      this.notes.set(editionId, bySection);
+    }
+    return (bySection.get(section) ?? []).map((id) => this.text(id));
   }
 
   /** Part headings of an edition. */
   parts(editionId: number): PartRecord[] {
-    return this.edition(editionId).parts;
+    const e = this.edition(editionId);
+    return (e.parts ??= (this.sql('parts').all(editionId) as Array<[string, string]>).map(([number, title]) => ({ number, title })));
   }
 
   /** Ability words listed by an edition. */
   abilityWords(editionId: number): string[] {
-    return this.edition(editionId).abilityWords;
+    const e = this.edition(editionId);
+    return (e.abilityWords ??= this.sql('abilityWords').all(editionId) as string[]);
   }
 
   /** Every distinct rule number of every edition. */
   allNumbers(): string[] {
-    return [...this.versionsByNumber.keys()];
+    return this.versionTable ? this.versionTable.allNumbers() : (this.sql('allNumbers').all() as string[]);
   }
 
   /** Where a lineage appears: (edition, position) pairs, in edition order. */
   lineagePlaces(lineageId: number): Array<[editionId: number, pos: number]> {
-    // A scan (native indexOf, about half a millisecond for every edition) instead of an index of
-    // every lineage: no start-up cost for a one-shot command, no memory held by a server.
     const out: Array<[number, number]> = [];
+    if (!this.versionTable && lineageId > 0) {
+      // a command: one scan in SQLite rather than every edition's rows read into memory
+      const byEdition = new Map<number, number[]>();
+      for (const [e, pos] of this.sql('lineagePlaces').iterate(lineageId) as IterableIterator<[number, number]>) {
+        const l = byEdition.get(e);
+        if (l) l.push(pos);
+        else byEdition.set(e, [pos]);
+      }
+      for (const e of this.editions) for (const pos of (byEdition.get(e.id) ?? []).sort((a, b) => a - b)) out.push([e.id, pos]);
+      return out;
+    }
+    // A scan (native indexOf, about half a millisecond for every edition) instead of an index of
+    // every lineage: no memory held by a server.
     for (const e of this.editions) {
       const l = this.edition(e.id).lineages;
       for (let k = l.indexOf(lineageId); k >= 0; k = l.indexOf(lineageId, k + 1)) out.push([e.id, k]);
@@ -512,7 +775,7 @@ export class Snapshot {
     const from = this.edition(fromId).info;
     const to = this.edition(toId).info;
     const out: Array<{ kind: 'split' | 'merge'; lineage: number; prevLineage: number; date: string }> = [];
-    for (const l of this.links) {
+    for (const l of this.lineageLinks()) {
       // (rows are read only for the editions in the span)
       const e = this.infoById.get(l.editionId)!;
       if (e.family !== to.family || !e.official || e.effectiveDate <= from.effectiveDate || e.effectiveDate > to.effectiveDate) continue;
@@ -530,56 +793,87 @@ export class Snapshot {
   /** An edition's rules as the aligner reads them (no examples), in document order. */
   alignRules(editionId: number): Array<{ number: string; parent: string | null; kind: string; text: string; examples: string[] }> {
     return Array.from(this.edition(editionId).versions, (id) => {
-      const v = this.versionById.get(id)!;
-      return { number: v.number, parent: v.parent, kind: v.kind, text: this.bodies.get(v.textId)!, examples: [] };
+      const v = this.version(id);
+      return { number: v.number, parent: v.parent, kind: v.kind, text: this.text(v.textId), examples: [] };
     });
   }
 
   /** An edition's parts as [number, title], in document order. */
   partTitles(editionId: number): Array<[number: string, title: string]> {
-    return this.edition(editionId).parts.map((p) => [p.number, p.title]);
+    return this.parts(editionId).map((p) => [p.number, p.title]);
   }
 
   /** Splits and merges between editions, by position. */
   lineageLinks(): readonly LinkRow[] {
-    return this.links;
+    return (this.links ??= this.sql('links').all() as LinkRow[]);
   }
 
   /**
    * Search within an edition's rule texts, examples and glossary definitions. Editions share an
-   * index by group of SEARCH_GROUP in date order (per family), built on the group's first search.
+   * index by group of SEARCH_GROUP in date order (per family), built on the group's first search;
+   * the SEARCH_INDEXES latest searched are kept.
    */
   searchOf(editionId: number): EditionSearch {
     const shown = this.textBitsOf(this.edition(editionId));
     const group = this.searchGroups.get(editionId)!;
+    const at = this.builtGroups.indexOf(group);
+    if (at >= 0) this.builtGroups.splice(at, 1);
+    else if (this.builtGroups.length >= SEARCH_INDEXES) {
+      // (searches run to the end before the next: no caller still holds the index closed here)
+      const old = this.builtGroups.shift()!;
+      old.index?.close();
+      old.index = null;
+    }
+    this.builtGroups.push(group);
     if (!group.index) {
       const bits = new Uint8Array(shown.length);
       for (const member of group.members) {
         const b = this.textBitsOf(this.edition(member.id));
         for (let k = 0; k < b.length; k++) bits[k]! |= b[k]!;
       }
-      const texts: Array<[number, string]> = [];
-      for (let k = 0; k < bits.length; k++) {
-        for (let j = 0; j < 8; j++) if ((bits[k]! >> j) & 1) texts.push([k * 8 + j, this.bodies.get(k * 8 + j)!]);
-      }
       group.index = new TextIndex(
-        texts,
+        bodiesOf(bits, this.sql('body')),
         group.members.map((m) => this.textBitsOf(this.edition(m.id))),
       );
     }
     return group.index.forEdition(shown);
   }
 
+  /**
+   * Reads the words of every text (see words) in slices between other work, a server's first
+   * seconds: no start-up pays for reading the whole archive's texts, and words() finds the set ready.
+   */
+  wordsInBackground(slice = 2000): Promise<void> {
+    const out = new Set<string>();
+    let after = -1;
+    return new Promise((resolve) => {
+      const step = (): void => {
+        // done meanwhile (words() read them at once), or closed
+        if (this.allWords || !this.db.open) return resolve();
+        const rows = this.sql('bodiesAfter').all(after, slice) as Array<[number, string]>;
+        for (const [, body] of rows) for (const w of wordsOf([body])) out.add(w);
+        if (rows.length < slice) {
+          this.allWords = out;
+          return resolve();
+        }
+        after = rows[rows.length - 1]![0];
+        setImmediate(step);
+      };
+      setImmediate(step);
+    });
+  }
+
   /** Every distinct word of three letters or more of every text, lower-cased: a search word none holds is a typo. */
   words(): ReadonlySet<string> {
-    return (this.allWords ??= wordsOf(this.bodies.values()));
+    return (this.allWords ??= wordsOf(this.sql('bodies').iterate() as IterableIterator<string>));
   }
 
   /** Frees the search indexes (the database is the caller's to close). */
   close(): void {
-    for (const group of new Set(this.searchGroups.values())) {
+    for (const group of this.builtGroups) {
       group.index?.close();
       group.index = null;
     }
+    this.builtGroups.length = 0;
   }
 }

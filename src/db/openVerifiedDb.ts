@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readlinkSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openReadOnlyDb, openWritableDb, type Db } from './openDb.js';
 import { storeFormatProblem } from './storeFormat.js';
@@ -77,6 +77,7 @@ function problemOf(db: Db): string | null {
   return null;
 }
 
+/** sha256 (hex) of a file's first `size` bytes, read through its descriptor a megabyte at a time. */
 function sha256Of(fd: number, size: number): string {
   const hash = createHash('sha256');
   const buf = Buffer.allocUnsafe(1 << 20);
@@ -144,4 +145,26 @@ export function openVerifiedDb(file: string): { db: Db; file: DbFile } {
       throw e;
     }
   }
+}
+
+/**
+ * Opens, read-only, a database file another thread of this process verified and holds open, by its
+ * descriptor, after checking its bytes still hash to what was verified: SQLite opens the path the
+ * descriptor's /proc/self/fd link names, which must be the same file before and after (else, or
+ * without /proc, null: the caller reads the bytes through the descriptor instead).
+ */
+export function openHeldDb(held: { fd: number; size: number; sha256: string }): Db | null {
+  const link = `/proc/self/fd/${held.fd}`;
+  if (!existsSync(link)) return null;
+  const st = fstatSync(held.fd);
+  if (st.size !== held.size || sha256Of(held.fd, held.size) !== held.sha256) throw new Error('the database file changed since it was verified');
+  const same = (): boolean => {
+    const now = statSync(readlinkSync(link), { throwIfNoEntry: false });
+    return now !== undefined && now.ino === st.ino && now.dev === st.dev;
+  };
+  if (!same()) return null;
+  const db = openReadOnlyDb(link);
+  if (same()) return db;
+  db.close();
+  return null;
 }

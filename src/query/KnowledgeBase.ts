@@ -1,10 +1,11 @@
 import { closeSync } from 'node:fs';
+import { LRUCache } from 'lru-cache';
 import { findKeywords } from '../core/keywords.js';
 import type { EditionInfo, Family, GlossaryRecord, KeywordRecord, PartRecord, RuleRecord, SearchHitRecord, TextRefRecord } from '../core/records.js';
 import { resolveEdition } from '../core/resolveEdition.js';
 import { closestTerms, nearestNumbers } from '../core/suggest.js';
 import { openImageDb, openReadOnlyDb, type Db } from '../db/openDb.js';
-import { openVerifiedDb, type DbFile } from '../db/openVerifiedDb.js';
+import { openHeldDb, openVerifiedDb, type DbFile } from '../db/openVerifiedDb.js';
 import { Snapshot } from '../db/Snapshot.js';
 import type { EditionDiff, RuleChange } from '../engine/diffEditions.js';
 import { explainPairs, type PairReason } from '../engine/explainPairs.js';
@@ -20,6 +21,9 @@ import { QueryError } from './QueryError.js';
 import { ruleHistoryOf, termHistoryOf, type RuleHistoryAnswer } from './ruleHistories.js';
 import { adjacent, ancestors, children, childrenOf, descendants, rulesPage, sections } from './ruleTree.js';
 import { countedSearch, searchEdition, type CountedSearch, type SearchQuery } from './searchEdition.js';
+
+/** Editions whose keywords and glossary matcher are kept built (the newest at start, then the latest used). */
+const EDITION_MEMO = 32;
 
 /** An edition argument resolved: the edition, and whether the argument pinned it (answers never change). */
 export interface ResolvedEdition {
@@ -53,8 +57,9 @@ export interface KnowledgeBaseOptions {
  */
 export class KnowledgeBase {
   readonly snapshot: Snapshot;
-  private readonly keywordMemo = new Map<number, KeywordRecord[]>();
-  private readonly matchers = new Map<number, GlossaryMatcher>();
+  // per edition, the latest used (a server of hundreds of editions would otherwise keep them all)
+  private readonly keywordMemo = new LRUCache<number, KeywordRecord[]>({ max: EDITION_MEMO });
+  private readonly matchers = new LRUCache<number, GlossaryMatcher>({ max: EDITION_MEMO });
   private readonly diffs: DiffCache;
 
   constructor(
@@ -84,23 +89,36 @@ export class KnowledgeBase {
     }
   }
 
+  /**
+   * Opens in place the database file another thread of this process verified and holds open (by its
+   * descriptor and sha256; see openHeldDb), or null where it cannot: the caller then reads its bytes.
+   */
+  static openHeldDb(held: { fd: number; size: number; sha256: string }): Db | null {
+    return openHeldDb(held);
+  }
+
   /** Loads a serialized database (made by `db.serialize()`), read-only in memory. */
   static openImage(image: Uint8Array, opts: KnowledgeBaseOptions = {}): KnowledgeBase {
     return new KnowledgeBase(openImageDb(image), opts);
   }
 
   /**
-   * Builds what the first read of each edition, history, keyword lookups, searches and typo
-   * corrections would build (a server does this at start, not in a request); `search: false`
-   * leaves the search indexes to be built when first searched.
+   * Builds what the first read of each edition, history, keyword lookups (the newest editions') and
+   * searches of the newest edition would build (a server does this at start, not in a request), and
+   * reads the words typo corrections compare with in the background; `search: false` leaves the
+   * search indexes and words to be built when first searched.
    */
   warm(opts: { search?: boolean } = {}): this {
     this.snapshot.loadAll();
     if (opts.search !== false) {
-      for (const e of this.snapshot.editions) this.snapshot.searchOf(e.id).vocabulary();
-      this.snapshot.words();
+      // the newest edition's index: an older edition's is built on its first search (the latest few kept)
+      for (const e of this.snapshot.newestEditions()) this.snapshot.searchOf(e.id).vocabulary();
+      // read in the background: a search that needs them first reads them at once
+      void this.snapshot.wordsInBackground();
     }
-    for (const e of this.snapshot.editions) this.keywords(e.id);
+    // the newest editions last, so that they are the ones kept
+    const newest = [...this.snapshot.editions].sort((a, b) => (a.effectiveDate < b.effectiveDate ? -1 : a.effectiveDate > b.effectiveDate ? 1 : 0));
+    for (const e of newest.slice(-EDITION_MEMO)) this.keywords(e.id);
     return this;
   }
 

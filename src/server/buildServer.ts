@@ -33,6 +33,8 @@ export interface BuildServerOptions extends WorkerServerOptions {
   db?: ConstructorParameters<typeof KnowledgeBase>[0];
   /** A serialized database (a heavy worker thread's copy of an open one). */
   dbImage?: Uint8Array;
+  /** sha256 of `db`'s file when the caller knows it (a heavy worker thread's), instead of hashing an image of it. */
+  dbSha256?: string;
   /** Build the search indexes at start (default true; a heavy worker thread never searches). */
   warmSearch?: boolean;
   /** Base URL printed in bot answers and pages (default http://127.0.0.1:4000); request headers never set it. */
@@ -79,7 +81,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   const warm = { search: opts.warmSearch !== false };
   const kb = opts.db ? new KnowledgeBase(opts.db) : opts.dbImage ? KnowledgeBase.openImage(opts.dbImage) : KnowledgeBase.openVerified(opts.dbFile!);
   kb.known = opts.knownEditions ?? [];
-  const dbSha256 = kb.file?.sha256 ?? createHash('sha256').update(kb.db.serialize()).digest('hex');
+  const dbSha256 = kb.file?.sha256 ?? opts.dbSha256 ?? createHash('sha256').update(kb.db.serialize()).digest('hex');
   const publicUrl = typeof opts.publicUrl === 'function' ? opts.publicUrl : () => (opts.publicUrl as string | undefined) ?? 'http://127.0.0.1:4000';
   const bodyLimit = opts.bodyLimit ?? 64 * 1024;
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };

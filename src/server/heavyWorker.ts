@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { workerData, type MessagePort } from 'node:worker_threads';
 import inject from 'light-my-request';
+import { KnowledgeBase } from '../query/KnowledgeBase.js';
 import { buildServer } from './buildServer.js';
 import type { HeavyResult, HeavyTask, WorkerSetup } from './heavyTask.js';
 
@@ -23,10 +24,13 @@ function readHeld(h: NonNullable<WorkerSetup['dbHeld']>): Uint8Array {
 }
 
 let publicUrl = 'http://127.0.0.1:4000';
+// The held file is opened in place where it can be (no copy of the whole database in this thread's
+// memory); its bytes are read into memory otherwise.
+const held = setup.dbHeld ? KnowledgeBase.openHeldDb(setup.dbHeld) : null;
 // The same app as the serving thread, answering everything inline: one code path for every answer.
 const built = await buildServer({
   ...setup.server,
-  dbImage: setup.dbHeld ? readHeld(setup.dbHeld) : setup.dbImage!,
+  ...(held ? { db: held, dbSha256: setup.dbHeld!.sha256 } : { dbImage: setup.dbHeld ? readHeld(setup.dbHeld) : setup.dbImage! }),
   warmSearch: false,
   publicUrl: () => publicUrl,
   responseCache: false,

@@ -1,0 +1,265 @@
+/**
+ * bench/scale: memory, start-up and request costs as the archive grows. Builds databases of 25, 125,
+ * 250 and 500 editions from a real one (bench/scaleDbs: SQL copies, dates shifted; a few seconds
+ * each) in a temporary folder, and for each runs `crkb serve --workers 1` of this checkout and of
+ * --baseline DIR (another built checkout) in turn, printing side by side:
+ *   start     wall time from spawn to serving, and CPU time of the server process until then;
+ *   idle RSS  of the server process once started (its heavy worker thread included), MB;
+ *   heap      V8 heap of its main thread after its last collection at start (--trace-gc), MB, and the
+ *             largest heap seen before a collection while starting, as a share of its limit (96 MB);
+ *   reload    a SIGHUP: wall time until the new process serves, the new process's peak heap (share of
+ *             its limit) and the largest RSS of the whole service meanwhile (old and new process);
+ *   lookup, search, diff: server CPU per request (ms) over --requests distinct requests of each kind
+ *             (the answer cache never hits): /v1/lookup of rule numbers, /v1/search of words, and the
+ *             web page of a neighbouring diff, each in rotating editions.
+ * Then the CLI against the floor (node, a better-sqlite3 open and one query), CPU ms per process,
+ * median over --runs: `crkb rule`, `crkb history`, a neighbouring `crkb diff`, for both checkouts.
+ *
+ *   node dist/bench/scale.js [--db data/crkb.db] [--baseline DIR] [--sizes 25,125,250,500] [--requests 30] [--runs 5]
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { projectRoot } from '../src/core/projectFiles.js';
+import { cpuMs, rssMb, sleep, stopChild, tree } from './processes.js';
+import { makeScaleDb } from './scaleDbs.js';
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'data/crkb.db' },
+    baseline: { type: 'string' },
+    sizes: { type: 'string', default: '25,125,250,500' },
+    requests: { type: 'string', default: '30' },
+    runs: { type: 'string', default: '5' },
+    'heap-limit': { type: 'string', default: '96' },
+  },
+});
+const root = projectRoot();
+const source = resolve(values.db);
+const checkouts: Array<[string, string]> = [['this', root], ...(values.baseline ? [['baseline', resolve(values.baseline)] as [string, string]] : [])];
+const heapLimit = Number(values['heap-limit']);
+const requests = Number(values.requests);
+
+/** GC lines of --trace-gc: "[pid:0xISOLATE]  123 ms: Scavenge 12.3 (15.0) -> 11.0 (16.0) MB, …", by pid. */
+function gcStats(log: string, pid: number): { peak: number; last: number } {
+  let peak = 0;
+  let last = 0;
+  let main: string | null = null;
+  for (const m of log.matchAll(
+    /\[(\d+):(0x[0-9a-f]+)\][^\n]*?: (?:Scavenge|Mark-Compact|Mark-sweep|Minor Mark-Compact)[^\n]*? ([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB/g,
+  )) {
+    if (Number(m[1]) !== pid) continue;
+    // the main thread's isolate is the first to collect
+    main ??= m[2]!;
+    if (m[2] !== main) continue;
+    peak = Math.max(peak, Number(m[3]));
+    last = Number(m[4]);
+  }
+  return { peak, last };
+}
+
+interface Served {
+  stop(): Promise<void>;
+  url: string;
+  server: () => number;
+  log: () => string;
+  supervisor: number;
+}
+
+/** `crkb serve --workers 1` of a checkout with --trace-gc (passed on to its server process). */
+function serve(checkout: string, db: string): Promise<Served & { startMs: number }> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ['--trace-gc', join(checkout, 'bin/crkb.js'), 'serve', '--db', db, '--port', '0', '--workers', '1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: checkout,
+    env: { ...process.env, CRKB_START_MS: '600000', CRKB_HANG_MS: '60000' },
+  });
+  process.once('exit', () => child.kill('SIGTERM'));
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const server = (): number => {
+    const kids = tree(child.pid!).filter((p) => p !== child.pid);
+    return kids[kids.length - 1] ?? child.pid!;
+  };
+  return new Promise((res, rej) => {
+    const onData = (): void => {
+      const m = /GraphQL\s+(http:\/\/\S+)\/graphql/.exec(out);
+      if (!m) return;
+      child.stdout.off('data', onData);
+      res({ url: m[1]!, startMs: performance.now() - t0, server, log: () => out, supervisor: child.pid!, stop: () => stopChild(child) });
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => rej(new Error(`crkb serve exited with ${code}: ${out.slice(-300)}`)));
+    // a server that runs out of memory at start is restarted forever: give up on it
+    setTimeout(() => {
+      if (/GraphQL\s+http/.test(out)) return;
+      const oom = /heap out of memory/.test(out);
+      void stopChild(child).then(() => rej(new Error(oom ? 'out of memory at start (restarted, never served)' : 'not serving after 120 s')));
+    }, 120_000).unref();
+  });
+}
+
+/** Server CPU per request, ms, over distinct GETs. */
+async function perRequest(s: Served, paths: string[]): Promise<number> {
+  const pid = s.server();
+  // one request first: what a first request builds (a search index, a diff's editions) is not the steady cost
+  await (await fetch(s.url + paths[0])).arrayBuffer();
+  const c0 = cpuMs(pid);
+  for (const p of paths.slice(1)) {
+    const r = await fetch(s.url + p);
+    await r.arrayBuffer();
+    if (r.status >= 500) throw new Error(`${p}: ${r.status}`);
+  }
+  return (cpuMs(pid) - c0) / (paths.length - 1);
+}
+
+const pad = (x: string, n: number): string => x.padEnd(n);
+const f1 = (x: number): string => x.toFixed(1);
+
+async function measure(checkout: string, db: string, editions: string[]): Promise<string[]> {
+  const s = await serve(checkout, db);
+  try {
+    await sleep(1500);
+    const pid = s.server();
+    const startCpu = cpuMs(pid);
+    const rss = rssMb(pid);
+    const g = gcStats(s.log(), pid);
+    // requests over the newest editions, rotating: lookups of rule numbers, searches of words, neighbouring diffs
+    const n = requests;
+    const newest = editions.slice(-Math.min(editions.length, 40));
+    const numbers = ['702.19b', '100.1', '601.2a', '704.5g', '510.1c', '702.2c', '305.1', '117.3a', '613.1f', '122.1'];
+    const words = ['trample', 'deathtouch', 'combat damage', 'mana ability', 'token', 'sacrifice', 'priority', 'stack', 'library', 'graveyard'];
+    const lookup = await perRequest(
+      s,
+      Array.from({ length: n }, (_, k) => `/v1/lookup?q=${encodeURIComponent(numbers[k % numbers.length]!)}&edition=${newest[k % newest.length]}`),
+    );
+    const search = await perRequest(
+      s,
+      Array.from({ length: n }, (_, k) => `/v1/search?q=${encodeURIComponent(words[k % words.length]!)}&edition=${newest[(k * 7) % newest.length]}`),
+    );
+    const diff = await perRequest(
+      s,
+      Array.from({ length: Math.min(n, newest.length - 1) }, (_, k) => `/diff/${newest[k]}/${newest[k + 1]}`),
+    );
+    // reload: the new process loads while the old one serves; peak RSS of the service meanwhile
+    const before = new Set(tree(s.supervisor));
+    const t0 = performance.now();
+    let peakRss = 0;
+    process.kill(s.supervisor, 'SIGHUP');
+    let reloadMs = NaN;
+    let newPid = 0;
+    for (let i = 0; i < 6000; i++) {
+      const procs = tree(s.supervisor);
+      let sum = 0;
+      for (const p of procs) {
+        try {
+          sum += rssMb(p);
+        } catch {
+          // gone
+        }
+      }
+      peakRss = Math.max(peakRss, sum);
+      if (/SIGHUP: serving/.test(s.log())) {
+        reloadMs = performance.now() - t0;
+        newPid = procs.find((p) => !before.has(p)) ?? 0;
+        break;
+      }
+      await sleep(20);
+    }
+    const r = gcStats(s.log(), newPid);
+    return [
+      `${f1(s.startMs / 1000)} s / ${f1(startCpu / 1000)} s`,
+      `${rss.toFixed(0)}`,
+      `${f1(g.last)} (peak ${((g.peak / heapLimit) * 100).toFixed(0)} %)`,
+      `${f1(reloadMs / 1000)} s, peak ${((r.peak / heapLimit) * 100).toFixed(0)} %, ${peakRss.toFixed(0)} MB`,
+      f1(lookup),
+      f1(search),
+      f1(diff),
+    ];
+  } finally {
+    await s.stop();
+  }
+}
+
+/** Median CPU ms of a command over runs (user + system of the process, from its rusage). */
+function cliCpu(args: string[], cwd: string, runs: number): number {
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const r = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr.slice(-500)}`);
+    const [u, sys] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number);
+    xs.push((u! + sys!) * 1000);
+  }
+  xs.sort((a, b) => a - b);
+  return xs[Math.floor(xs.length / 2)]!;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'crkb-bench-scale-'));
+try {
+  const header = [
+    'editions',
+    'checkout',
+    'start wall / CPU',
+    'idle RSS MB',
+    'heap MB (start peak)',
+    'reload: time, peak heap, service RSS',
+    'lookup ms',
+    'search ms',
+    'diff ms',
+  ];
+  const widths = [9, 10, 17, 12, 22, 38, 10, 10, 8];
+  console.log(header.map((h, k) => pad(h, widths[k]!)).join(''));
+  for (const size of values.sizes.split(',').map(Number)) {
+    const db = join(dir, `scale-${size}.db`);
+    const t = performance.now();
+    makeScaleDb(source, db, size);
+    const ro = new Database(db, { readonly: true });
+    const editions = ro.prepare(`SELECT effective_date FROM editions WHERE family = 'cr' AND official = 1 ORDER BY effective_date`).pluck().all() as string[];
+    ro.close();
+    console.error(`(built ${size} editions in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
+    for (const [name, checkout] of checkouts) {
+      try {
+        const row = await measure(checkout, db, editions);
+        console.log([String(size), name, ...row].map((c, k) => pad(c, widths[k]!)).join(''));
+      } catch (e) {
+        console.log([String(size), name].map((c, k) => pad(c, widths[k]!)).join('') + `failed: ${(e as Error).message}`);
+      }
+    }
+    rmSync(db, { force: true });
+  }
+
+  // the CLI against the floor, on the real database
+  const runs = Number(values.runs);
+  const floorScript = join(dir, 'floor.mjs');
+  const sqlite = JSON.stringify(join(root, 'node_modules/better-sqlite3/lib/index.js'));
+  spawnSync('sh', ['-c', `cat > ${floorScript}`], {
+    input: `import Database from ${sqlite};\nconst db = new Database(${JSON.stringify(source)}, { readonly: true });\nconsole.log(db.prepare("SELECT body FROM texts WHERE id = 1").pluck().get());\n`,
+  });
+  const floor = cliCpu([floorScript], root, runs);
+  const ro = new Database(source, { readonly: true });
+  const [a, b] = (
+    ro.prepare(`SELECT effective_date FROM editions WHERE family = 'cr' AND official = 1 ORDER BY effective_date DESC LIMIT 2`).pluck().all() as string[]
+  ).reverse();
+  ro.close();
+  console.log(`\nCLI, CPU ms per process (median of ${runs}) on ${source}; floor (node + better-sqlite3 open + one query): ${floor.toFixed(0)} ms`);
+  const commands: Array<[string, string[]]> = [
+    ['rule 702.19b', ['rule', '702.19b']],
+    ['history 702.19b', ['history', '702.19b']],
+    [`diff ${a} ${b}`, ['diff', a!, b!]],
+    ['search trample', ['search', 'trample']],
+  ];
+  console.log(pad('command', 34) + checkouts.map(([n]) => pad(`${n} ms (x floor)`, 22)).join(''));
+  for (const [label, args] of commands) {
+    const cells = checkouts.map(([, checkout]) => {
+      const ms = cliCpu([join(checkout, 'bin/crkb.js'), ...args, '--db', source], checkout, runs);
+      return pad(`${ms.toFixed(0)} (${(ms / floor).toFixed(2)}x)`, 22);
+    });
+    console.log(pad(label, 34) + cells.join(''));
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
