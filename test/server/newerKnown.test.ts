@@ -2,6 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { answerInteraction } from '../../src/integrations/discord/answerInteraction.js';
 import { createMcpServer } from '../../src/integrations/mcp/createMcpServer.js';
 import type { KnownEdition } from '../../src/query/knownEditions.js';
 import { fixtureServer, gql, type J } from './helpers.js';
@@ -32,7 +33,7 @@ test('/v1 answers name the newest edition the manifest knows and the database la
   const lookup = await get(stale, '/v1/lookup?q=trample&edition=2021-07-23');
   assert.deepEqual(((await lookup.json()) as J).newerKnown, NEWER);
   // an answer that says the database is behind is not cached for a year
-  assert.equal(lookup.headers.get('cache-control'), 'public, max-age=300');
+  assert.equal(lookup.headers.get('cache-control'), 'public, max-age=300, stale-while-revalidate=86400');
   assert.deepEqual(((await (await get(stale, '/v1/search?q=trample')).json()) as J).newerKnown, NEWER);
   assert.deepEqual(((await (await get(stale, '/v1/rules/702.19b')).json()) as J).newerKnown, NEWER);
   const upToDate = await get(fresh, '/v1/lookup?q=trample&edition=2021-07-23');
@@ -48,6 +49,21 @@ test('chat text: one line at the end of a lookup when newer rules are known, non
   assert.ok(md.length <= 2000, `${md.length} characters`);
   assert.equal(md.split('\n').at(-1), '*Newer rules exist: 2024-07-30 (BLB) (and 1 edition before it) is not stored here; run `crkb update`.*');
   assert.doesNotMatch(await (await get(fresh, '/v1/lookup?q=702.19b&format=text')).text(), /Newer rules/);
+});
+
+test('Discord: /cr says newer rules exist, once, and links to the page once, cut or not', () => {
+  const cr = (s: typeof stale, number: string): string => {
+    const r = answerInteraction(s.kb(), { type: 2, data: { name: 'cr', options: [{ name: 'number', value: number }] } }, 'https://crkb.test');
+    assert.ok('data' in r && 'content' in r.data);
+    return r.data.content;
+  };
+  for (const n of ['702.19b', '702']) {
+    const text = cr(stale, n);
+    assert.ok(text.length <= 2000, `${n}: ${text.length} characters`);
+    assert.equal(text.match(/Newer rules exist: 2024-07-30 \(BLB\)/g)?.length, 1, text);
+    assert.equal(text.match(new RegExp(`\\(<https://crkb\\.test/cr/2021-07-23/${n.replace('.', '\\.')}>\\)`, 'g'))?.length, 1, text);
+    assert.doesNotMatch(cr(fresh, n), /Newer rules/);
+  }
 });
 
 test('GraphQL: Edition.newerKnown, on edition(latest) and any other', async () => {

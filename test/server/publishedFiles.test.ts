@@ -43,7 +43,7 @@ test('/v1/files/{edition}.txt: the stored text file byte for byte, its sha256 in
   // latest and a date in force: the same file, named by its edition, cached briefly
   const latest = await get('/v1/files/latest.txt');
   assert.equal(latest.headers.get('content-location'), '/v1/files/2021-07-23.txt');
-  assert.equal(latest.headers.get('cache-control'), 'public, max-age=300');
+  assert.equal(latest.headers.get('cache-control'), 'public, max-age=300, stale-while-revalidate=86400');
   assert.equal(latest.headers.get('x-source-sha256'), sha256(readFileSync(join(CORPUS, 'rulesraker/2021-07-12.txt'))));
   assert.equal((await get('/v1/files/2021-07-01.txt')).headers.get('content-location'), '/v1/files/2021-06-18.txt');
 });
