@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { closeSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONNECTION_LIMITS } from '../server/listen.js';
@@ -87,22 +87,8 @@ function freePort(host: string): Promise<number> {
 
 /** Follows --db-url: fetches the artifact first when the file is missing, then polls every $CRKB_POLL_MS. */
 async function startFollowing(url: string, file: string): Promise<{ stop(): void }> {
-  const [{ followArtifact }, { DbRefused, openVerifiedDb }] = await Promise.all([
-    import('../integrations/fleet/followArtifact.js'),
-    import('../db/openVerifiedDb.js'),
-  ]);
-  const refusal = (f: string): string | null => {
-    try {
-      const v = openVerifiedDb(f);
-      v.db.close();
-      closeSync(v.file.fd);
-      return null;
-    } catch (e) {
-      if (e instanceof DbRefused) return e.reason;
-      throw e;
-    }
-  };
-  const follower = followArtifact({ url, file, refusal, log: (line) => console.error(line) });
+  const [{ followArtifact }, { refusalOf }] = await Promise.all([import('../integrations/fleet/followArtifact.js'), import('../db/openVerifiedDb.js')]);
+  const follower = followArtifact({ url, file, refusal: refusalOf, log: (line) => console.error(line) });
   if (!existsSync(file) && (await follower.poll()) !== 'updated') throw new UsageError(`--db-url ${url}: no database to serve yet (see above)`, usage);
   let polling = false;
   const timer = setInterval(

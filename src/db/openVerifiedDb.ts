@@ -168,3 +168,16 @@ export function openHeldDb(held: { fd: number; size: number; sha256: string }): 
   db.close();
   return null;
 }
+
+/** Why `file` would be refused as a served database, or null when it passes every check (nothing is kept open). */
+export function refusalOf(file: string): string | null {
+  try {
+    const v = openVerifiedDb(file);
+    v.db.close();
+    closeSync(v.file.fd);
+    return null;
+  } catch (e) {
+    if (e instanceof DbRefused) return e.reason;
+    throw e;
+  }
+}

@@ -1,13 +1,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { run as publish } from '../../../src/cli/publish.js';
-import { DbRefused, openVerifiedDb } from '../../../src/db/openVerifiedDb.js';
+import { refusalOf as refusal } from '../../../src/db/openVerifiedDb.js';
 import { followArtifact } from '../../../src/integrations/fleet/followArtifact.js';
 import { captureCli, corpusDb } from '../../cli/corpusDb.js';
 import { tempDir } from '../../support/tempDir.js';
@@ -39,19 +39,6 @@ before(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 after(() => new Promise<void>((r) => server.close(() => r())));
-
-/** As serve checks a file. */
-function refusal(f: string): string | null {
-  try {
-    const v = openVerifiedDb(f);
-    v.db.close();
-    closeSync(v.file.fd);
-    return null;
-  } catch (e) {
-    if (e instanceof DbRefused) return e.reason;
-    throw e;
-  }
-}
 
 const sha = (f: string): string => createHash('sha256').update(readFileSync(f)).digest('hex');
 
