@@ -52,6 +52,12 @@ export function joinNumber(section: string, rule: string | undefined, letters: s
   return rule === undefined ? section : `${section}.${rule}${(letters ?? '').toLowerCase()}`;
 }
 
+/** The number a short citation anchor names, the form other tools link with: "R70219b" → "702.19b", "R7045aa" → "704.5aa", "R702" → "702"; else null. */
+export function numberOfShortAnchor(anchor: string): string | null {
+  const m = /^R(\d{3})(\d*)([a-z]{0,2})$/.exec(anchor);
+  return m ? joinNumber(m[1]!, m[2] || undefined, m[3]) : null;
+}
+
 /** A bot command's sigil before a query ("!cr 702.19b", "/cr", "?rule"), quotes and brackets around it, trailing punctuation. */
 const WRAPPING_RE = /^(?:[!/?.$]+(?=[a-z\d]))?["'“‘([{<]*\s*|\s*["'”’)\]}>.,;:!?]*$/gi;
 /** A comma or spaces where the dot of a number goes: "702,19b", "702 . 19b". */

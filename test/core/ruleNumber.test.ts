@@ -10,6 +10,7 @@ import {
   normalizeNumber,
   numberDepth,
   numberLevel,
+  numberOfShortAnchor,
   parentNumber,
   splitNumber,
 } from '../../src/core/ruleNumber.js';
@@ -72,4 +73,13 @@ test('references in text may name two-letter subrules, alone and in letter range
   );
   // still no reference where a word follows the number
   assert.deepEqual(extractReferences('rule 704.5abc').length, 0);
+});
+
+test('a short citation anchor names its number, two subrule letters included', () => {
+  assert.equal(numberOfShortAnchor('R70219b'), '702.19b');
+  assert.equal(numberOfShortAnchor('R7045aa'), '704.5aa');
+  assert.equal(numberOfShortAnchor('R70219'), '702.19');
+  assert.equal(numberOfShortAnchor('R702'), '702');
+  assert.equal(numberOfShortAnchor('702.19b'), null);
+  assert.equal(numberOfShortAnchor('R70219b!'), null);
 });

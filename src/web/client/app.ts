@@ -1,5 +1,6 @@
 // Progressive enhancement of the server-rendered pages: glossary tooltips, search as you type, diff filters.
 // Every page works without it.
+import { numberOfShortAnchor } from '../../core/ruleNumber.js';
 
 /** Glossary tooltips: a term link shows its definition (from the page's glossary box) on hover and on focus. */
 function tooltips(): void {
@@ -168,9 +169,8 @@ function ruleKeys(): void {
 /** The citation form other tools use (#R70219b, #R702) opens the rule's own anchor (#702.19b). */
 function shortAnchors(): void {
   const follow = (): void => {
-    const m = /^#R(\d{3})(\d*)([a-z]?)$/.exec(location.hash);
-    if (!m) return;
-    const id = m[2] ? `${m[1]}.${m[2]}${m[3]}` : m[1]!;
+    const id = numberOfShortAnchor(location.hash.slice(1));
+    if (id === null) return;
     history.replaceState(null, '', `#${id}`);
     document.getElementById(id)?.scrollIntoView();
   };
