@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { HeavyKind } from './HeavyPool.js';
 
@@ -23,10 +23,10 @@ function routeOf(req: Request): string {
  * Prometheus metrics of one server process (prom-client), served at /metrics: answers by route
  * template and status with their latency (`crkb_http_request_duration_seconds`), heavy-work queue
  * depth by kind, the database's hash (`crkb_db_info`) and age, and node's defaults (CPU, memory,
- * event-loop lag). Returns the middleware that times answers and the /metrics handler.
+ * event-loop lag). Returns what records an answer (the probes middleware times it) and the /metrics handler.
  */
 export function metrics(src: MetricsSource): {
-  timing: (req: Request, res: Response, next: NextFunction) => void;
+  observe: (req: Request, res: Response, seconds: number) => void;
   endpoint: (req: Request, res: Response) => Promise<void>;
   registry: Registry;
 } {
@@ -63,12 +63,8 @@ export function metrics(src: MetricsSource): {
   new Counter({ name: 'crkb_db_loads_total', help: 'Databases this process loaded (1: a reload starts new processes)', registers: [registry] }).inc();
   return {
     registry,
-    timing(req, res, next) {
-      const start = process.hrtime.bigint();
-      res.once('finish', () => {
-        duration.observe({ method: req.method, route: routeOf(req), status: res.statusCode }, Number(process.hrtime.bigint() - start) / 1e9);
-      });
-      next();
+    observe(req, res, seconds) {
+      duration.observe({ method: req.method, route: routeOf(req), status: res.statusCode }, seconds);
     },
     async endpoint(_req, res) {
       const body = await registry.metrics();

@@ -13,6 +13,8 @@ export interface ProbeOptions {
   ready(): boolean;
   /** Answers at least this slow are logged at info (default 1000 ms); others at debug. */
   slowMs?: number;
+  /** Told of every answer but the probes' own, with its time from request to the last byte (the metrics). */
+  observe?: (req: Request, res: Response, seconds: number) => void;
 }
 
 /**
@@ -39,6 +41,7 @@ export function probes(opts: ProbeOptions): (req: Request, res: Response, next: 
     const start = process.hrtime.bigint();
     res.once('finish', () => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      opts.observe?.(req, res, ms / 1000);
       const level = res.statusCode >= 500 || ms >= slowMs ? 'info' : 'debug';
       if (log.isLevelEnabled(level))
         log[level]({ id, method: req.method, url: req.originalUrl.slice(0, 500), status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'answer');
