@@ -44,7 +44,9 @@ export type NumberLevel = 'part' | 'section' | 'rule' | 'subrule';
 export function numberLevel(n: string): NumberLevel | null {
   if (!RULE_NUMBER_RE.test(n)) return null;
   if (!n.includes('.')) return n.length === 1 ? 'part' : 'section';
-  return /[a-z]$/.test(n) ? 'subrule' : 'rule';
+  // (a letter last: a subrule; a character code, not a regex, on this path of every rule link)
+  const last = n.charCodeAt(n.length - 1);
+  return last >= 97 && last <= 122 ? 'subrule' : 'rule';
 }
 
 /** A number from its parts: section, rule (none for a part or section) and letters. */

@@ -187,6 +187,10 @@ class VersionTable {
     return this.names[this.number[id]!]!;
   }
 
+  kindOf(id: number): string {
+    return this.kinds[this.kind[id]!]!;
+  }
+
   textOf(id: number): number {
     return this.textId[id]!;
   }
@@ -536,6 +540,16 @@ export class Snapshot {
     };
   }
 
+  /** The number and kind of the rule at a position of an edition's document order (its text unread), or null. */
+  headAt(editionId: number, pos: number): { number: string; kind: string } | null {
+    const id = this.edition(editionId).versions[pos];
+    if (id === undefined) return null;
+    const t = this.versionTable;
+    if (t) return { number: t.numberOf(id), kind: t.kindOf(id) };
+    const v = this.version(id);
+    return { number: v.number, kind: v.kind };
+  }
+
   /** Position of a rule version in an edition, or -1. */
   positionOf(editionId: number, versionId: number): number {
     const e = this.edition(editionId);
@@ -558,12 +572,18 @@ export class Snapshot {
 
   /** A rule by number in an edition (the first, should a source number two rules alike). */
   ruleByNumber(editionId: number, number: string): RuleRecord | null {
+    const best = this.positionOfNumber(editionId, number);
+    return best < 0 ? null : this.ruleAt(editionId, best);
+  }
+
+  /** Position of a rule number in an edition (the first, should a source number two rules alike), or -1. */
+  positionOfNumber(editionId: number, number: string): number {
     let best = -1;
     for (const id of this.versionsWithNumber(number)) {
       const p = this.positionOf(editionId, id);
       if (p >= 0 && (best < 0 || p < best)) best = p;
     }
-    return best < 0 ? null : this.ruleAt(editionId, best);
+    return best;
   }
 
   /** Every rule of an edition printed with a number, in document order (two when a source prints a number twice). */

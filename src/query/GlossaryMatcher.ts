@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { GlossaryRecord } from '../core/records.js';
 import { extractReferences } from '../core/references.js';
 import { termKey } from '../core/termKey.js';
@@ -13,6 +14,15 @@ export interface GlossaryMention {
 const WORD_RE = /[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*/gu;
 // The longest term, in words, looked for.
 const MAX_WORDS = 6;
+// Mentions kept (by count): a page's texts are matched once, not on every request (about 40 bytes a mention).
+const MEMO_MENTIONS = 50_000;
+const NONE: readonly GlossaryMention[] = [];
+
+/** termKey of a word as WORD_RE reads it (no spaces, no quotation marks; an apostrophe may be curly), without its regex tests. */
+function wordKey(word: string): string {
+  const k = word.toLowerCase();
+  return k.includes('’') ? k.replace(/’/g, "'") : k;
+}
 
 /**
  * Finds the glossary terms of one edition in texts: whole words that are the term's (termKey, word by word), longest term
@@ -25,6 +35,15 @@ export class GlossaryMatcher {
   private readonly prefixes = new Set<string>();
   /** Terms whose sense belongs to multiplayer or casual play (their definitions cite rules of parts 8 and 9 only), with those parts. */
   private readonly senses = new Map<GlossaryRecord, Set<string>>();
+  /** Mentions of texts matched before, by text then by the part of the rule they are of (`where`'s first character). */
+  private readonly memo = new LRUCache<string, Map<string, readonly GlossaryMention[]>>({
+    maxSize: MEMO_MENTIONS,
+    sizeCalculation: (m) => {
+      let n = 1;
+      for (const x of m.values()) n += x.length;
+      return n;
+    },
+  });
 
   constructor(entries: readonly GlossaryRecord[]) {
     for (const g of entries) {
@@ -53,8 +72,21 @@ export class GlossaryMatcher {
    * text of a rule (`where`) of the parts its definition cites: elsewhere the word has its everyday sense ("a variant
    * of trample", 702.19c).
    */
-  mentions(text: string, skip?: GlossaryRecord, where?: string): GlossaryMention[] {
-    const words = [...text.matchAll(WORD_RE)].map((m) => ({ start: m.index, end: m.index + m[0].length, key: termKey(m[0]) }));
+  mentions(text: string, skip?: GlossaryRecord, where?: string): readonly GlossaryMention[] {
+    if (skip !== undefined) return this.match(text, skip, where);
+    const part = where?.charAt(0) ?? '';
+    let byPart = this.memo.get(text);
+    const hit = byPart?.get(part);
+    if (hit) return hit;
+    const found = this.match(text, undefined, where);
+    byPart = new Map(byPart ?? []).set(part, found.length === 0 ? NONE : found);
+    // (re-set: its size has grown)
+    this.memo.set(text, byPart);
+    return found;
+  }
+
+  private match(text: string, skip: GlossaryRecord | undefined, where: string | undefined): GlossaryMention[] {
+    const words = [...text.matchAll(WORD_RE)].map((m) => ({ start: m.index, end: m.index + m[0].length, key: wordKey(m[0]) }));
     const out: GlossaryMention[] = [];
     const seen = new Set<GlossaryRecord>();
     for (let i = 0; i < words.length;) {

@@ -19,7 +19,7 @@ import { newerKnownOf, staleData, type KnownEdition, type NewerKnown } from './k
 import { publishedFile, type PublishedFile } from './publishedFile.js';
 import { QueryError } from './QueryError.js';
 import { ruleHistoryOf, termHistoryOf, type RuleHistoryAnswer } from './ruleHistories.js';
-import { adjacent, ancestors, children, childrenOf, descendants, rulesPage, sections } from './ruleTree.js';
+import { adjacent, ancestors, children, childrenOf, descendants, rulesPage, sections, subtreeSize } from './ruleTree.js';
 import { countedSearch, searchEdition, type CountedSearch, type SearchQuery } from './searchEdition.js';
 
 /** Editions whose keywords and glossary matcher are kept built (the newest at start, then the latest used). */
@@ -198,6 +198,11 @@ export class KnowledgeBase {
     return this.snapshot.ruleByNumber(editionId, number);
   }
 
+  /** Whether an edition has a rule of a number (nothing of it read). */
+  hasRule(editionId: number, number: string): boolean {
+    return this.snapshot.positionOfNumber(editionId, number) >= 0;
+  }
+
   /** A rule by number, or NOT_FOUND with the nearest numbers of that edition. */
   ruleOrThrow(edition: EditionInfo, number: string): RuleRecord {
     const r = this.rule(edition.id, number);
@@ -226,6 +231,11 @@ export class KnowledgeBase {
   /** The rules below a rule (subrules at every depth), in document order. */
   descendants(rule: RuleRecord, limit = 2000): RuleRecord[] {
     return descendants(this.snapshot, rule, limit);
+  }
+
+  /** How many rules lie below a rule number in an edition (nothing of them read), or -1 when it has no such rule. */
+  subtreeSize(editionId: number, number: string): number {
+    return subtreeSize(this.snapshot, editionId, number);
   }
 
   /** Direct children of a rule, in document order. */
@@ -330,7 +340,7 @@ export class KnowledgeBase {
   }
 
   /** Glossary terms of an edition used in a text (see GlossaryMatcher); `skip` leaves out one entry; `where` is the rule the text is of. */
-  glossaryMentions(editionId: number, text: string, skip?: GlossaryRecord, where?: string): GlossaryMention[] {
+  glossaryMentions(editionId: number, text: string, skip?: GlossaryRecord, where?: string): readonly GlossaryMention[] {
     let m = this.matchers.get(editionId);
     if (!m) {
       m = new GlossaryMatcher(this.glossary(editionId));

@@ -17,6 +17,17 @@ export function descendants(s: Snapshot, rule: RuleRecord, limit = 2000): RuleRe
   return out;
 }
 
+/** How many rules lie below a rule number in an edition (subrules at every depth; nothing of them read), or -1 when it has no such rule. */
+export function subtreeSize(s: Snapshot, editionId: number, number: string): number {
+  const at = s.positionOfNumber(editionId, number);
+  if (at < 0) return -1;
+  const numbers = s.numbers(editionId);
+  let end = at + 1;
+  // (702.1's subrules are 702.1a…, not 702.10)
+  while (end < numbers.length && numbers[end]!.startsWith(number) && !/\d/.test(numbers[end]!.charAt(number.length))) end++;
+  return end - at - 1;
+}
+
 /** Direct children of a rule, in document order. */
 export function children(s: Snapshot, rule: RuleRecord): RuleRecord[] {
   return descendants(s, rule, Infinity).filter((r) => r.parent === rule.number);
@@ -50,10 +61,12 @@ export function ancestors(s: Snapshot, rule: RuleRecord): RuleRecord[] {
 /** The rules of the same kind just before and after a rule, skipping what lies between. */
 export function adjacent(s: Snapshot, rule: RuleRecord): { previous: RuleRecord | null; next: RuleRecord | null } {
   const find = (step: 1 | -1): RuleRecord | null => {
+    // (the rules walked past are told apart by number and kind: only the one found is read)
     for (let p = rule.ord + step; ; p += step) {
-      const r = p >= 0 ? s.ruleAt(rule.editionId, p) : null;
+      const r = p >= 0 ? s.headAt(rule.editionId, p) : null;
+      if (!r) return null;
       // a number printed twice (2024-09-20's 702.175) is one page: step past its other copies
-      if (!r || (r.kind === rule.kind && r.number !== rule.number)) return r;
+      if (r.kind === rule.kind && r.number !== rule.number) return s.ruleAt(rule.editionId, p);
     }
   };
   return { previous: find(-1), next: find(1) };

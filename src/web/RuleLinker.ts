@@ -68,7 +68,7 @@ export class RuleLinker {
   }
 
   private refLink(r: TextRefRecord, words: string): Html {
-    const exists = r.kind === 'part' ? this.kb.parts(this.editionId).some((p) => p.number === r.target) : this.kb.rule(this.editionId, r.target) !== null;
+    const exists = r.kind === 'part' ? this.kb.parts(this.editionId).some((p) => p.number === r.target) : this.kb.hasRule(this.editionId, r.target);
     if (!exists) return html`<span class="dangling" title="${`rule ${r.target} is not in this edition`}">${words}</span>`;
     return html`<a class="ref" href="${rulePath(this.edition, r.target)}">${words}</a>`;
   }

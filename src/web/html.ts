@@ -37,6 +37,6 @@ export function trusted(markup: string): Html {
 
 /** Text with the source's underscore italics (_Magic_) as emphasis, the rest escaped. */
 export function emphasized(text: string): Html {
-  if (!text.includes('_')) return html`${text}`;
+  if (!text.includes('_')) return new Html(escapeHtml(text));
   return html`${italicRuns(text).map((r) => (r.italic ? html`<em>${r.text}</em>` : r.text))}`;
 }

@@ -74,3 +74,25 @@ test('a term of multiplayer or casual play is found only in rules of the parts i
   );
   assert.deepEqual(m.mentions('only one variant').length, 0, 'no rule: not linked');
 });
+
+test('mentions kept from an earlier match are those of the same text in the same part: a rule elsewhere is matched anew', () => {
+  const variant: GlossaryRecord = {
+    ...entry('Variant', 1),
+    definition: 'An additional set of rules that determines the style of a multiplayer game. See rule 800.2.',
+  };
+  const m = new GlossaryMatcher([variant, entry('Trample', 2)]);
+  const text = 'A variant of trample.';
+  const terms = (where?: string) => m.mentions(text, undefined, where).map((x) => x.entry.term);
+  // asked in one order and then the other, twice: each part keeps its own answer
+  for (let k = 0; k < 2; k++) {
+    assert.deepEqual(terms('800.2'), ['Variant', 'Trample']);
+    assert.deepEqual(terms('702.19c'), ['Trample']);
+    assert.deepEqual(terms(), ['Trample']);
+  }
+  // the same text asked again is the same answer (kept), and skip is never answered from what was kept
+  assert.equal(m.mentions(text, undefined, '800.2'), m.mentions(text, undefined, '800.2'));
+  assert.deepEqual(
+    m.mentions(text, variant, '800.2').map((x) => x.entry.term),
+    ['Trample'],
+  );
+});
