@@ -10,6 +10,7 @@ import { KnowledgeBase } from '../query/KnowledgeBase.js';
 import type { CacheScope } from './ApiContext.js';
 import { GraphqlEndpoint, type GraphqlResponse } from './graphqlEndpoint.js';
 import { forwardHeavy, graphqlOnPool } from './forwardHeavy.js';
+import { smallPage } from './smallPage.js';
 import { HeavyPool, type HeavyKind, type KindLimit } from './HeavyPool.js';
 import type { WorkerServerOptions } from './heavyTask.js';
 import { DEFAULT_LIMITS, type ExecutorChoice } from './limits.js';
@@ -143,6 +144,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
         cache,
         publicUrl,
         htmlError: page,
+        small: smallPage(() => kb),
       }),
     );
   }

@@ -51,6 +51,8 @@ export interface ForwardOptions {
   publicUrl: () => string;
   /** The page a refused web request gets (status, message): HTML in the site's layout. */
   htmlError: (title: string, message: string) => string;
+  /** A GET of a costly kind that is small enough to answer on this thread after all (see smallPage). */
+  small?: (kind: HeavyKind, path: string, query: Record<string, unknown>) => boolean;
 }
 
 /** Request headers a forwarded request leaves behind. */
@@ -120,6 +122,7 @@ export function forwardHeavy(opts: ForwardOptions): RequestHandler {
     }
     const kind = heavyKindOf(req.method, req.path);
     if (kind === null) return next();
+    if ((req.method === 'GET' || req.method === 'HEAD') && opts.small?.(kind, req.path, req.query)) return next();
     if (req.method === 'GET') {
       const hit = opts.cache?.get(req.originalUrl);
       (hit ? sendCached(req, res, hit) : forward(req, res, kind, undefined)).catch(next);
