@@ -49,6 +49,8 @@ interface AutocannonResult {
   errors: number;
   timeouts: number;
   non2xx: number;
+  /** Responses by status code ("503": { count }). */
+  statusCodeStats?: Record<string, { count: number }>;
 }
 interface AutocannonRequest {
   method?: string;
@@ -69,6 +71,8 @@ type Autocannon = (opts: {
 
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
+/** Diffs the heavy thread admits at once (HeavyPool's default diff queue). */
+const DIFF_QUEUE = 8;
 const CONSTANT = { number: '702.19b', text: 'The controller of an attacking creature with trample first assigns damage.' };
 // Child mode: a bare express app returning a constant JSON, the baseline.
 if (process.argv[2] === '--http-child') {
@@ -250,7 +254,14 @@ async function main(): Promise<void> {
       rotating(spread(searches).map((q) => `/v1/search?q=${encodeURIComponent(q)}&format=json`)),
     ],
     [`web rule page /cr/DATE/NUMBER (${rulePages.length} rules, no cache)`, uncached.url, rotating(spread(rulePages))],
-    [`web neighbour diff /diff/A/B (${neighbourDiffs.length} pairs, no cache)`, uncached.url, rotating(spread(neighbourDiffs))],
+    // at most as many connections as the heavy thread admits diffs (8, HeavyPool): more are refused with 503 busy at once,
+    // and the row would count refusals, not diffs
+    [
+      `web neighbour diff /diff/A/B (${neighbourDiffs.length} pairs, no cache, ≤8 conn.)`,
+      uncached.url,
+      rotating(spread(neighbourDiffs)),
+      Math.min(connections, DIFF_QUEUE),
+    ],
     [`web section page /cr/DATE/NNN (${sectionPages.length} sections, no cache)`, uncached.url, rotating(spread(sectionPages))],
     [
       `web search page /search?q= (${searches.length} texts, no cache)`,
@@ -273,6 +284,8 @@ async function main(): Promise<void> {
   console.log(`${duration} s per scenario, ${connections} connections; "no cache" rows rotate their inputs on a server with the answer cache off;`);
   console.log('% base: req/s against the baseline run just before the scenario (printed above it);');
   console.log('cpu µs: server CPU time per request; cpu base: baseline cpu µs / scenario cpu µs (req/s one server core would give, relative)');
+  console.log('errors: failed requests and non-2xx answers; "503 busy" ones were refused by a costly kind\'s admission limit (a diff queues');
+  console.log('at most 8 requests: with more connections the rest are turned away at once, by design, and their cpu µs counts the refusals)');
   if (flags.length > 0) console.log(`server processes run with node ${flags.join(' ')}`);
   console.log(`server idle RSS ${idleRss.toFixed(1)} MB (answer cache on), ${idleRssUncached.toFixed(1)} MB (off)\n`);
   console.log(
@@ -288,8 +301,10 @@ async function main(): Promise<void> {
     const r = await autocannon({ url, connections: conns, duration, requests });
     return { r, usPerReq: ((cpuMs(pid) - c0) * 1000) / Math.max(1, r.requests.total) };
   };
-  const row = (n: string, m: { r: AutocannonResult; usPerReq: number }, pct: string, cpuPct: string) =>
-    `${n.padEnd(52)} ${m.r.requests.average.toFixed(0).padStart(8)} ${pct.padStart(7)} ${String(m.r.latency.p50).padStart(7)} ${String(m.r.latency.p99).padStart(7)} ${String(m.r.errors + m.r.timeouts + m.r.non2xx).padStart(7)} ${m.usPerReq.toFixed(0).padStart(8)} ${cpuPct.padStart(8)}`;
+  const row = (n: string, m: { r: AutocannonResult; usPerReq: number }, pct: string, cpuPct: string) => {
+    const busy = m.r.statusCodeStats?.['503']?.count ?? 0;
+    return `${n.padEnd(52)} ${m.r.requests.average.toFixed(0).padStart(8)} ${pct.padStart(7)} ${String(m.r.latency.p50).padStart(7)} ${String(m.r.latency.p99).padStart(7)} ${String(m.r.errors + m.r.timeouts + m.r.non2xx).padStart(7)} ${m.usPerReq.toFixed(0).padStart(8)} ${cpuPct.padStart(8)}${busy > 0 ? `  (${busy} errors: 503 busy)` : ''}`;
+  };
   const sideBySide: string[] = [];
   for (const [name, url, requests, conns] of scenarios.slice(1).filter(([n]) => values.only === undefined || values.only.some((o) => n.includes(o)))) {
     // warm-up, not counted: JIT, and the edition loaded into memory (a running server has done this long ago)
@@ -311,7 +326,7 @@ async function main(): Promise<void> {
     // side by side with the other checkouts: interleaved rounds, the order reversed every other round
     const servers = [{ label: 'this checkout', url }, ...others.map((o) => ({ label: o.label, url: o.url }))];
     for (const o of others) await autocannon({ url: o.url, connections: conns ?? connections, duration: 1, requests });
-    const sums = servers.map(() => ({ rps: 0, us: 0, p50: 0, errors: 0 }));
+    const sums = servers.map(() => ({ rps: 0, us: 0, p50: 0, errors: 0, busy: 0 }));
     for (let k = 0; k < rounds; k++) {
       const order = servers.map((_, i) => i);
       if (k % 2 === 1) order.reverse();
@@ -321,14 +336,17 @@ async function main(): Promise<void> {
         sums[i]!.us += m.usPerReq / rounds;
         sums[i]!.p50 += m.r.latency.p50 / rounds;
         sums[i]!.errors += m.r.errors + m.r.timeouts + m.r.non2xx;
+        // 503: refused by the heavy kind's admission limit (more connections than its queue), not failed
+        sums[i]!.busy += m.r.statusCodeStats?.['503']?.count ?? 0;
       }
     }
     sideBySide.push(`${name}`);
     for (const [i, srv] of servers.entries()) {
       const m = sums[i]!;
       const rel = i === 0 ? '' : `  this/base req/s ${((100 * sums[0]!.rps) / m.rps).toFixed(0)}%, cpu µs ${((100 * sums[0]!.us) / m.us).toFixed(0)}%`;
+      const busy = m.busy > 0 ? ` (${m.busy} of them 503 busy)` : '';
       sideBySide.push(
-        `  ${srv.label.padEnd(48)} ${m.rps.toFixed(0).padStart(8)} req/s ${m.p50.toFixed(1).padStart(7)} ms p50 ${m.us.toFixed(0).padStart(8)} cpu µs ${String(m.errors).padStart(5)} errors${rel}`,
+        `  ${srv.label.padEnd(48)} ${m.rps.toFixed(0).padStart(8)} req/s ${m.p50.toFixed(1).padStart(7)} ms p50 ${m.us.toFixed(0).padStart(8)} cpu µs ${String(m.errors).padStart(5)} errors${busy}${rel}`,
       );
     }
   }
