@@ -1,7 +1,7 @@
 /** Process helpers the benches share: `crkb serve` as a user runs it, and what /proc says of its processes. */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 /** A process and its children (a supervisor and its server processes), from /proc. */
 export function tree(pid: number): number[] {
@@ -72,4 +72,33 @@ export function cpuMs(pid: number): number {
     .replace(/^.*\) /, '')
     .split(' ');
   return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+}
+
+/** CPU ms (user + system, from its rusage) of one process running `node ARGS` in `cwd`. */
+export function processCpu(args: string[], cwd: string): number {
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr.slice(-500)}`);
+  const [u, sys] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number);
+  return (u! + sys!) * 1000;
+}
+
+/**
+ * Median CPU ms per process of commands in interleaved rounds (each command once a round: a drift in
+ * the machine's load reaches all of them alike), by label.
+ */
+export function interleavedCpu(commands: Array<{ label: string; args: string[]; cwd: string }>, runs: number): Map<string, number> {
+  const xs = commands.map(() => [] as number[]);
+  for (let i = 0; i < runs; i++) commands.forEach((c, k) => xs[k]!.push(processCpu(c.args, c.cwd)));
+  return new Map(commands.map((c, k) => [c.label, xs[k]!.sort((a, b) => a - b)[xs[k]!.length >> 1]!]));
+}
+
+/** Writes the CLI's floor to `dir`/floor.mjs and returns its path: node, a better-sqlite3 open (of `root`'s package) and one query of `db`. */
+export function floorScript(dir: string, root: string, db: string): string {
+  const file = join(dir, 'floor.mjs');
+  const sqlite = JSON.stringify(join(root, 'node_modules/better-sqlite3/lib/index.js'));
+  writeFileSync(
+    file,
+    `import Database from ${sqlite};\nconst db = new Database(${JSON.stringify(db)}, { readonly: true });\nconsole.log(db.prepare("SELECT body FROM texts WHERE id = 1").pluck().get());\n`,
+  );
+  return file;
 }

@@ -13,18 +13,18 @@
  *             (the answer cache never hits): /v1/lookup of rule numbers, /v1/search of words, and the
  *             web page of a neighbouring diff, each in rotating editions.
  * Then the CLI against the floor (node, a better-sqlite3 open and one query), CPU ms per process,
- * median over --runs: `crkb rule`, `crkb history`, a neighbouring `crkb diff`, for both checkouts.
+ * median over --runs interleaved rounds: `crkb rule`, `crkb history`, a neighbouring `crkb diff`, `crkb search`, for both checkouts.
  *
  *   node dist/bench/scale.js [--db data/crkb.db] [--baseline DIR] [--sizes 25,125,250,500] [--requests 30] [--runs 5]
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { projectRoot } from '../src/core/projectFiles.js';
-import { cpuMs, rssMb, sleep, stopChild, tree } from './processes.js';
+import { cpuMs, floorScript, interleavedCpu, rssMb, sleep, stopChild, tree } from './processes.js';
 import { makeScaleDb } from './scaleDbs.js';
 
 const { values } = parseArgs({
@@ -185,19 +185,6 @@ async function measure(checkout: string, db: string, editions: string[]): Promis
   }
 }
 
-/** Median CPU ms of a command over runs (user + system of the process, from its rusage). */
-function cliCpu(args: string[], cwd: string, runs: number): number {
-  const xs: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const r = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr.slice(-500)}`);
-    const [u, sys] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number);
-    xs.push((u! + sys!) * 1000);
-  }
-  xs.sort((a, b) => a - b);
-  return xs[Math.floor(xs.length / 2)]!;
-}
-
 const dir = mkdtempSync(join(tmpdir(), 'crkb-bench-scale-'));
 try {
   const header = [
@@ -232,31 +219,38 @@ try {
     rmSync(db, { force: true });
   }
 
-  // the CLI against the floor, on the real database
+  // the CLI against the floor, on the real database, in interleaved rounds
   const runs = Number(values.runs);
-  const floorScript = join(dir, 'floor.mjs');
-  const sqlite = JSON.stringify(join(root, 'node_modules/better-sqlite3/lib/index.js'));
-  spawnSync('sh', ['-c', `cat > ${floorScript}`], {
-    input: `import Database from ${sqlite};\nconst db = new Database(${JSON.stringify(source)}, { readonly: true });\nconsole.log(db.prepare("SELECT body FROM texts WHERE id = 1").pluck().get());\n`,
-  });
-  const floor = cliCpu([floorScript], root, runs);
+  const floor = floorScript(dir, root, source);
   const ro = new Database(source, { readonly: true });
   const [a, b] = (
     ro.prepare(`SELECT effective_date FROM editions WHERE family = 'cr' AND official = 1 ORDER BY effective_date DESC LIMIT 2`).pluck().all() as string[]
   ).reverse();
   ro.close();
-  console.log(`\nCLI, CPU ms per process (median of ${runs}) on ${source}; floor (node + better-sqlite3 open + one query): ${floor.toFixed(0)} ms`);
   const commands: Array<[string, string[]]> = [
     ['rule 702.19b', ['rule', '702.19b']],
     ['history 702.19b', ['history', '702.19b']],
     [`diff ${a} ${b}`, ['diff', a!, b!]],
     ['search trample', ['search', 'trample']],
   ];
+  const cpu = interleavedCpu(
+    [
+      { label: 'floor', args: [floor], cwd: root },
+      ...commands.flatMap(([label, args]) =>
+        checkouts.map(([name, checkout]) => ({ label: `${name} ${label}`, args: [join(checkout, 'bin/crkb.js'), ...args, '--db', source], cwd: checkout })),
+      ),
+    ],
+    runs,
+  );
+  const floorMs = cpu.get('floor')!;
+  console.log(
+    `\nCLI, CPU ms per process (median of ${runs}, interleaved) on ${source}; floor (node + better-sqlite3 open + one query): ${floorMs.toFixed(0)} ms`,
+  );
   console.log(pad('command', 34) + checkouts.map(([n]) => pad(`${n} ms (x floor)`, 22)).join(''));
-  for (const [label, args] of commands) {
-    const cells = checkouts.map(([, checkout]) => {
-      const ms = cliCpu([join(checkout, 'bin/crkb.js'), ...args, '--db', source], checkout, runs);
-      return pad(`${ms.toFixed(0)} (${(ms / floor).toFixed(2)}x)`, 22);
+  for (const [label] of commands) {
+    const cells = checkouts.map(([name]) => {
+      const ms = cpu.get(`${name} ${label}`)!;
+      return pad(`${ms.toFixed(0)} (${(ms / floorMs).toFixed(2)}x)`, 22);
     });
     console.log(pad(label, 34) + cells.join(''));
   }

@@ -80,6 +80,8 @@ CREATE TABLE IF NOT EXISTS edition_rules (
   PRIMARY KEY (edition_id, ord)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS edition_rules_version ON edition_rules (version_id);
+-- A rule's places across editions by lineage (history), without reading every edition's rows.
+CREATE INDEX IF NOT EXISTS edition_rules_lineage ON edition_rules (lineage_id);
 CREATE INDEX IF NOT EXISTS rule_versions_number ON rule_versions (number);
 CREATE INDEX IF NOT EXISTS rule_versions_text ON rule_versions (text_id);
 

@@ -55,6 +55,9 @@ interface TextEntry {
 /** Editions per search index: neighbours share most texts (twenty hold about 1.3 times the texts of one). */
 const SEARCH_GROUP = 20;
 
+/** The lineage of a rule outside the chain (never aligned): its own, negative, from its edition and position. */
+const unaligned = (editionId: number, pos: number): number => -(editionId * 100000 + pos);
+
 /** More than the rules of any edition: a sort key is version id * POSITIONS + position. */
 const POSITIONS = 2 ** 20;
 
@@ -352,6 +355,43 @@ export class Snapshot {
            FROM lineage_links ORDER BY edition_id, ord`,
         ),
       lineagePlaces: () => db.prepare('SELECT edition_id, ord FROM edition_rules WHERE lineage_id = ?').raw(true),
+      // single rows of an edition not read whole (a command): a rule, the rules of a number, a subtree
+      ruleAtPos: () => db.prepare('SELECT version_id, coalesce(lineage_id, 0) FROM edition_rules WHERE edition_id = ? AND ord = ?').raw(true),
+      positionsOfNumber: () =>
+        db
+          .prepare('SELECT r.ord FROM rule_versions v JOIN edition_rules r ON r.version_id = v.id AND r.edition_id = ? WHERE v.number = ? ORDER BY r.ord')
+          .pluck(),
+      rulesFrom: () =>
+        db
+          .prepare(
+            `SELECT r.version_id, coalesce(r.lineage_id, 0), v.number FROM edition_rules r JOIN rule_versions v ON v.id = r.version_id
+             WHERE r.edition_id = ? AND r.ord >= ? ORDER BY r.ord`,
+          )
+          .raw(true),
+      numberOfLineage: () =>
+        db
+          .prepare(
+            `SELECT v.number FROM edition_rules r JOIN rule_versions v ON v.id = r.version_id
+             WHERE r.edition_id = ? AND r.lineage_id = ? ORDER BY r.ord LIMIT 1`,
+          )
+          .pluck(),
+      linkPlaces: () =>
+        db
+          .prepare(
+            `SELECT l.kind, l.edition_id, l.ord, l.prev_edition_id, l.prev_ord, coalesce(a.lineage_id, 0), coalesce(b.lineage_id, 0), va.number, vb.number
+             FROM lineage_links l
+               JOIN edition_rules a ON a.edition_id = l.edition_id AND a.ord = l.ord JOIN rule_versions va ON va.id = a.version_id
+               JOIN edition_rules b ON b.edition_id = l.prev_edition_id AND b.ord = l.prev_ord JOIN rule_versions vb ON vb.id = b.version_id
+             ORDER BY l.edition_id, l.ord`,
+          )
+          .raw(true),
+      editionGlossaryTerms: () =>
+        db
+          .prepare(
+            `SELECT g.term, g.text_id FROM edition_glossary e JOIN glossary_versions g ON g.id = e.version_id
+             WHERE e.edition_id = ? ORDER BY e.ord`,
+          )
+          .raw(true),
       hasNotes: () => db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'edition_notes'`).pluck(),
       notes: () => db.prepare('SELECT section, text_id FROM edition_notes WHERE edition_id = ? ORDER BY ord').raw(true),
       files: () =>
@@ -376,7 +416,7 @@ export class Snapshot {
     const [v, l] = this.sql('editionRules').get(editionId) as [string, string];
     const versions = Int32Array.from(JSON.parse(v) as number[]);
     const lineages = Int32Array.from(JSON.parse(l) as number[]);
-    for (let k = 0; k < lineages.length; k++) if (lineages[k] === 0) lineages[k] = -(info.id * 100000 + k);
+    for (let k = 0; k < lineages.length; k++) if (lineages[k] === 0) lineages[k] = unaligned(info.id, k);
     const rows: EditionRows = { info, versions, lineages, sorted: null, glossary: null, parts: null, abilityWords: null, textBits: null, numbers: null };
     this.rows.set(editionId, rows);
     return rows;
@@ -521,11 +561,10 @@ export class Snapshot {
 
   /** The rule at a position of an edition's document order. */
   ruleAt(editionId: number, pos: number): RuleRecord | null {
-    const e = this.edition(editionId);
-    const id = e.versions[pos];
-    if (id === undefined) return null;
+    const at = this.idsAt(editionId, pos);
+    if (at === null) return null;
+    const [id, lineage] = at;
     const v = this.version(id);
-    const lineage = e.lineages[pos]!;
     return {
       editionId,
       ord: pos,
@@ -548,6 +587,110 @@ export class Snapshot {
     if (t) return { number: t.numberOf(id), kind: t.kindOf(id) };
     const v = this.version(id);
     return { number: v.number, kind: v.kind };
+  }
+
+  /**
+   * Whether an edition's rules are to be read from its arrays: a server (loadAll) or an edition read
+   * whole already. Otherwise (a command that reads a rule here and there: history) rows are read one
+   * by one from SQLite, not the whole edition for one of its rules.
+   */
+  private readWhole(editionId: number): boolean {
+    return this.versionTable !== null || this.rows.has(editionId);
+  }
+
+  /** Version id and lineage (negative: never aligned) of the rule at a position, or null. */
+  private idsAt(editionId: number, pos: number): [versionId: number, lineage: number] | null {
+    if (this.readWhole(editionId)) {
+      const e = this.edition(editionId);
+      const id = e.versions[pos];
+      return id === undefined ? null : [id, e.lineages[pos]!];
+    }
+    if (!this.infoById.has(editionId)) throw new Error(`no edition ${editionId} in the snapshot`);
+    const row = this.sql('ruleAtPos').get(editionId, pos) as [number, number] | undefined;
+    return row === undefined ? null : [row[0], row[1] === 0 ? unaligned(editionId, pos) : row[1]];
+  }
+
+  /** The lineage id of the rule at a position (negative for a rule never aligned), or null. */
+  lineageAt(editionId: number, pos: number): number | null {
+    return this.idsAt(editionId, pos)?.[1] ?? null;
+  }
+
+  /** Positions of an edition's rules printed with a number, in document order. */
+  private positionsOfNumber(editionId: number, number: string): number[] {
+    if (!this.readWhole(editionId)) {
+      if (!this.infoById.has(editionId)) throw new Error(`no edition ${editionId} in the snapshot`);
+      return this.sql('positionsOfNumber').all(editionId, number) as number[];
+    }
+    const positions: number[] = [];
+    for (const id of this.versionsWithNumber(number)) {
+      const p = this.positionOf(editionId, id);
+      if (p >= 0) positions.push(p);
+    }
+    return positions.sort((x, y) => x - y);
+  }
+
+  /**
+   * A rule and the rules below it (its subrules at every depth: the rules right after it whose number
+   * extends its own), from its position: index 0 is the rule itself.
+   */
+  subtree(editionId: number, pos: number): { versions: number[]; lineages: number[]; numbers: string[] } {
+    const out = { versions: [] as number[], lineages: [] as number[], numbers: [] as string[] };
+    if (this.readWhole(editionId)) {
+      const e = this.edition(editionId);
+      const numbers = this.numbers(editionId);
+      const own = numbers[pos];
+      if (own === undefined) return out;
+      for (let k = pos; k < numbers.length && (k === pos || numbers[k]!.startsWith(own)); k++) {
+        out.versions.push(e.versions[k]!);
+        out.lineages.push(e.lineages[k]!);
+        out.numbers.push(numbers[k]!);
+      }
+      return out;
+    }
+    let own: string | undefined;
+    for (const [version, lineage, number] of this.sql('rulesFrom').iterate(editionId, pos) as IterableIterator<[number, number, string]>) {
+      if (own === undefined) own = number;
+      else if (!number.startsWith(own)) break;
+      out.versions.push(version);
+      out.lineages.push(lineage === 0 ? unaligned(editionId, pos + out.lineages.length) : lineage);
+      out.numbers.push(number);
+    }
+    return out;
+  }
+
+  /** The number of a lineage's first rule in an edition, or undefined when the edition has none. */
+  numberOfLineage(editionId: number, lineage: number): string | undefined {
+    if (this.readWhole(editionId)) {
+      const pos = this.edition(editionId).lineages.indexOf(lineage);
+      return pos < 0 ? undefined : this.numbers(editionId)[pos];
+    }
+    // (a negative lineage is a position's own: it is nowhere else)
+    if (lineage <= 0) return undefined;
+    return (this.sql('numberOfLineage').get(editionId, lineage) as string | undefined) ?? undefined;
+  }
+
+  /** Every split and merge between editions with the lineages and numbers of both rules, by edition then position. */
+  linkPlaces(): Array<LinkRow & { lineage: number; prevLineage: number; number: string; prevNumber: string }> {
+    if (this.versionTable !== null)
+      return this.lineageLinks().map((l) => ({
+        ...l,
+        lineage: this.edition(l.editionId).lineages[l.pos]!,
+        prevLineage: this.edition(l.prevEditionId).lineages[l.prevPos]!,
+        number: this.numbers(l.editionId)[l.pos]!,
+        prevNumber: this.numbers(l.prevEditionId)[l.prevPos]!,
+      }));
+    type Row = [LinkRow['kind'], number, number, number, number, number, number, string, string];
+    return (this.sql('linkPlaces').all() as Row[]).map(([kind, editionId, pos, prevEditionId, prevPos, a, b, number, prevNumber]) => ({
+      kind,
+      editionId,
+      pos,
+      prevEditionId,
+      prevPos,
+      lineage: a === 0 ? unaligned(editionId, pos) : a,
+      prevLineage: b === 0 ? unaligned(prevEditionId, prevPos) : b,
+      number,
+      prevNumber,
+    }));
   }
 
   /** Position of a rule version in an edition, or -1. */
@@ -578,22 +721,12 @@ export class Snapshot {
 
   /** Position of a rule number in an edition (the first, should a source number two rules alike), or -1. */
   positionOfNumber(editionId: number, number: string): number {
-    let best = -1;
-    for (const id of this.versionsWithNumber(number)) {
-      const p = this.positionOf(editionId, id);
-      if (p >= 0 && (best < 0 || p < best)) best = p;
-    }
-    return best;
+    return this.positionsOfNumber(editionId, number)[0] ?? -1;
   }
 
   /** Every rule of an edition printed with a number, in document order (two when a source prints a number twice). */
   rulesByNumber(editionId: number, number: string): RuleRecord[] {
-    const positions: number[] = [];
-    for (const id of this.versionsWithNumber(number)) {
-      const p = this.positionOf(editionId, id);
-      if (p >= 0) positions.push(p);
-    }
-    return positions.sort((x, y) => x - y).flatMap((p) => this.ruleAt(editionId, p) ?? []);
+    return this.positionsOfNumber(editionId, number).flatMap((p) => this.ruleAt(editionId, p) ?? []);
   }
 
   /** Every rule number of an edition, in document order. */
@@ -725,6 +858,8 @@ export class Snapshot {
 
   /** An edition's glossary terms with their definition text ids, in order (what the differ reads). */
   glossaryIds(editionId: number): Array<[term: string, textId: number]> {
+    // a command: the edition's terms, not every glossary version of the archive
+    if (!this.glossaryTable) return this.sql('editionGlossaryTerms').all(this.edition(editionId).info.id) as Array<[string, number]>;
     const versions = this.glossaryTables().versions;
     return Array.from(this.glossaryOf(this.edition(editionId)), (id) => {
       const g = versions.get(id)!;

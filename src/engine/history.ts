@@ -55,13 +55,14 @@ export interface RuleHistory {
  * order, so a gap (the rule missing from an edition, then back) is shown as 'returned'.
  * `classify` tells a reference update from a substantive change.
  */
-export function ruleHistory(rows: HistoryRow[], editions: string[] = [], classify?: (prev: HistoryRow, cur: HistoryRow) => TextClass): RuleHistory | null {
+export function ruleHistory<R extends HistoryRow>(rows: R[], editions: string[] = [], classify?: (prev: R, cur: R) => TextClass): RuleHistory | null {
   if (rows.length === 0) return null;
-  const sorted = [...rows].sort((a, b) => a.date.localeCompare(b.date));
+  // ISO dates order as strings (localeCompare would load ICU's collator: tens of ms in a fresh process)
+  const sorted = [...rows].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   const order = new Map(editions.map((d, k) => [d, k]));
   const steps: HistoryStep[] = [];
   const numbers: string[] = [];
-  let prev: HistoryRow | undefined;
+  let prev: R | undefined;
   for (const r of sorted) {
     if (!numbers.includes(r.number)) numbers.push(r.number);
     if (!prev) {

@@ -1,6 +1,6 @@
 import type { EditionInfo, Family, RuleRecord } from '../core/records.js';
 import type { Snapshot } from '../db/Snapshot.js';
-import { compareRuleText, compareTexts, textClass, type TextClass } from '../engine/compareRule.js';
+import { compareTexts, textClass, type TextClass } from '../engine/compareRule.js';
 import { glossaryHistory, type GlossaryHistory } from '../engine/glossaryHistory.js';
 import { ruleHistory, type RuleHistory, type SubruleChanges } from '../engine/history.js';
 
@@ -25,7 +25,7 @@ const examplesOf = (s: Snapshot, r: RuleRecord): string[] => r.exampleIds.map((i
 /** The lineage id of a rule number in an edition (negative for a rule never aligned), or null. */
 function lineageAt(s: Snapshot, editionId: number, number: string): number | null {
   const r = s.ruleByNumber(editionId, number);
-  return r ? s.ruleIds(editionId).lineages[r.ord]! : null;
+  return r ? s.lineageAt(editionId, r.ord) : null;
 }
 
 /** A rule's history across the official editions of its family, or null when the edition has no such rule. */
@@ -37,11 +37,20 @@ export function ruleHistoryOf(s: Snapshot, edition: EditionInfo, number: string)
   const places = s.lineagePlaces(lineage).filter(([e]) => inChain.has(e));
   const rows = places.map(([e, pos]) => {
     const r = s.ruleAt(e, pos)!;
-    return { editionId: e, pos, date: s.editionById(e)!.effectiveDate, number: r.number, text: r.text, lineage, examples: examplesOf(s, r) };
+    return { editionId: e, pos, date: s.editionById(e)!.effectiveDate, number: r.number, text: r.text, textId: r.textId, lineage, examples: examplesOf(s, r) };
   });
   if (rows.length === 0) {
     const r = s.ruleByNumber(edition.id, number)!;
-    rows.push({ editionId: edition.id, pos: r.ord, date: edition.effectiveDate, number: r.number, text: r.text, lineage, examples: examplesOf(s, r) });
+    rows.push({
+      editionId: edition.id,
+      pos: r.ord,
+      date: edition.effectiveDate,
+      number: r.number,
+      text: r.text,
+      textId: r.textId,
+      lineage,
+      examples: examplesOf(s, r),
+    });
   }
   const editionOf = new Map(rows.map((r) => [r.date, r.editionId]));
   const resolver = (date: string) => {
@@ -51,7 +60,8 @@ export function ruleHistoryOf(s: Snapshot, edition: EditionInfo, number: string)
   const h = ruleHistory(
     rows,
     chain.map((e) => e.effectiveDate),
-    (prev, cur) => textClass(compareRuleText(prev.text, cur.text, resolver(prev.date), resolver(cur.date))),
+    // the stored references and normalized-text hashes, as a diff compares them (no extraction per step)
+    (prev, cur) => textClass(compareTexts(s.diffText(prev.textId), s.diffText(cur.textId), resolver(prev.date), resolver(cur.date))),
   );
   if (!h) return null;
   const placeOf = new Map(rows.map((r) => [r.date, { editionId: r.editionId, pos: r.pos }]));
@@ -70,72 +80,58 @@ interface Place {
   pos: number;
 }
 
-/** The positions below a rule (its subrules at every depth: the rules right after it whose number extends its own), as [first, end). */
-function subtreeOf(s: Snapshot, p: Place): [number, number] {
-  const numbers = s.numbers(p.editionId);
-  const own = numbers[p.pos]!;
-  let end = p.pos + 1;
-  while (end < numbers.length && numbers[end]!.startsWith(own)) end++;
-  return [p.pos + 1, end];
-}
-
 /**
  * What changed below a rule between two of its appearances, its subrules matched by lineage; null
- * when nothing did. Read from the editions' arrays of versions and lineages: a subrule of the same
- * version (number, text and examples) in both is skipped without being read, so an edition that
- * left the subtree alone costs a comparison of two short arrays.
+ * when nothing did. Read from the two subtrees' versions and lineages (single rows, not whole
+ * editions): a subrule of the same version (number, text and examples) in both is skipped without
+ * being read, so an edition that left the subtree alone costs a comparison of two short arrays.
  */
 function subruleChanges(s: Snapshot, prev: Place, cur: Place): SubruleChanges | null {
-  const [b0, b1] = subtreeOf(s, prev);
-  const [a0, a1] = subtreeOf(s, cur);
-  const was = s.ruleIds(prev.editionId);
-  const is = s.ruleIds(cur.editionId);
-  if (b1 - b0 === a1 - a0) {
+  // index 0 is the rule itself, its subrules from 1
+  const was = s.subtree(prev.editionId, prev.pos);
+  const is = s.subtree(cur.editionId, cur.pos);
+  if (was.versions.length === is.versions.length) {
     let same = true;
-    for (let k = 0; same && k < b1 - b0; k++) same = was.versions[b0 + k] === is.versions[a0 + k] && was.lineages[b0 + k] === is.lineages[a0 + k];
+    for (let k = 1; same && k < was.versions.length; k++) same = was.versions[k] === is.versions[k] && was.lineages[k] === is.lineages[k];
     if (same) return null;
   }
   // by lineage; a rule never aligned (negative lineage) by its number and place
-  const keyed = (ids: { lineages: Int32Array; numbers: string[] }, from: number, to: number): Map<number | string, number> => {
+  const keyed = (ids: { lineages: number[]; numbers: string[] }): Map<number | string, number> => {
     const m = new Map<number | string, number>();
-    for (let p = from; p < to; p++) {
-      const l = ids.lineages[p]!;
-      m.set(l >= 0 ? l : `${ids.numbers[p]!}#${p - from}`, p);
+    for (let k = 1; k < ids.lineages.length; k++) {
+      const l = ids.lineages[k]!;
+      m.set(l >= 0 ? l : `${ids.numbers[k]!}#${k - 1}`, k);
     }
     return m;
   };
-  const before = keyed(was, b0, b1);
-  const after = keyed(is, a0, a1);
+  const before = keyed(was);
+  const after = keyed(is);
   // elsewhere in the other edition: a subrule moved out of (or into) the rule
-  const placeIn = (ids: { lineages: Int32Array; numbers: string[] }, lineage: number): string | undefined => {
-    if (lineage < 0) return undefined;
-    const pos = ids.lineages.indexOf(lineage);
-    return pos < 0 ? undefined : ids.numbers[pos];
-  };
+  const placeIn = (editionId: number, lineage: number): string | undefined => (lineage < 0 ? undefined : s.numberOfLineage(editionId, lineage));
   const out: SubruleChanges = { added: [], removed: [], changed: [], renumbered: [] };
-  const prevOwn = was.numbers[prev.pos]!;
-  const curOwn = is.numbers[cur.pos]!;
-  for (const [k, ap] of after) {
-    const number = is.numbers[ap]!;
-    const bp = before.get(k);
-    if (bp === undefined) {
-      const from = placeIn(was, is.lineages[ap]!);
+  const prevOwn = was.numbers[0]!;
+  const curOwn = is.numbers[0]!;
+  for (const [key, ak] of after) {
+    const number = is.numbers[ak]!;
+    const bk = before.get(key);
+    if (bk === undefined) {
+      const from = placeIn(prev.editionId, is.lineages[ak]!);
       out.added.push(from === undefined ? { number } : { number, from });
       continue;
     }
-    if (was.versions[bp] === is.versions[ap]) continue;
-    const b = s.ruleAt(prev.editionId, bp)!;
-    const a = s.ruleAt(cur.editionId, ap)!;
+    if (was.versions[bk] === is.versions[ak]) continue;
+    const b = s.ruleAt(prev.editionId, prev.pos + bk)!;
+    const a = s.ruleAt(cur.editionId, cur.pos + ak)!;
     if (a.number.slice(curOwn.length) !== b.number.slice(prevOwn.length)) out.renumbered.push({ from: b.number, to: a.number });
     const examplesChanged = a.exampleIds.join() !== b.exampleIds.join();
     if (a.textId === b.textId && !examplesChanged) continue;
     const textChange = a.textId === b.textId ? 'none' : subruleTextChange(s, b.textId, a.textId, prev.editionId, cur.editionId);
     if (textChange !== 'none' || examplesChanged) out.changed.push({ number: a.number, textChange, examplesChanged });
   }
-  for (const [k, bp] of before) {
-    if (after.has(k)) continue;
-    const to = placeIn(is, was.lineages[bp]!);
-    const number = was.numbers[bp]!;
+  for (const [key, bk] of before) {
+    if (after.has(key)) continue;
+    const to = placeIn(cur.editionId, was.lineages[bk]!);
+    const number = was.numbers[bk]!;
     out.removed.push(to === undefined ? { number } : { number, to });
   }
   return out.added.length + out.removed.length + out.changed.length + out.renumbered.length ? out : null;
@@ -163,21 +159,19 @@ function subruleTextChange(s: Snapshot, before: number, after: number, prevEditi
 /** Splits and merges a lineage took part in, oldest first. */
 function linksOf(s: Snapshot, lineage: number): LineageLink[] {
   const out: LineageLink[] = [];
-  for (const l of s.lineageLinks()) {
-    const a = s.ruleIds(l.editionId).lineages[l.pos];
-    const b = s.ruleIds(l.prevEditionId).lineages[l.prevPos];
-    if (a !== lineage && b !== lineage) continue;
+  for (const l of s.linkPlaces()) {
+    if (l.lineage !== lineage && l.prevLineage !== lineage) continue;
     out.push({
       kind: l.kind,
       date: s.editionById(l.editionId)!.effectiveDate,
-      number: s.numbers(l.editionId)[l.pos]!,
-      lineage: a!,
+      number: l.number,
+      lineage: l.lineage,
       prevDate: s.editionById(l.prevEditionId)!.effectiveDate,
-      prevNumber: s.numbers(l.prevEditionId)[l.prevPos]!,
-      prevLineage: b!,
+      prevNumber: l.prevNumber,
+      prevLineage: l.prevLineage,
     });
   }
-  return out.sort((x, y) => x.date.localeCompare(y.date));
+  return out.sort((x, y) => (x.date < y.date ? -1 : x.date > y.date ? 1 : 0));
 }
 
 /** A glossary term's history across the official editions (renamings followed), or null when no edition (or `at`) has it. */
