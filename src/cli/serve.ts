@@ -190,7 +190,7 @@ async function serverProcess(file: string, port: number, host: string, publicArg
     console.error('crkb: uncaught error:', e);
     process.exit(70);
   });
-  const [{ buildServer }, { runServerProcess, tellSupervisor }, { DbRefused }] = await Promise.all([
+  const [{ buildServer }, { runServerProcess, tellSupervisor, wholeMetrics }, { DbRefused }] = await Promise.all([
     import('../server/buildServer.js'),
     import('../server/serverProcess.js'),
     import('../db/openVerifiedDb.js'),
@@ -202,6 +202,7 @@ async function serverProcess(file: string, port: number, host: string, publicArg
       dbFile: file,
       publicUrl: () => (publicArg ?? url).replace(/\/$/, ''),
       maxDownloads: fromEnv('CRKB_MAX_DOWNLOADS', 16),
+      wholeMetrics,
       knownEditions: await knownFromManifest(),
     });
   } catch (e) {
