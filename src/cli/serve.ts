@@ -10,6 +10,7 @@ import { defaultDbFile, parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 import { existingDbFile } from './withKb.js';
 import { knownFromManifest } from './knownFromManifest.js';
+import { webhooksFromEnv } from './webhooksFromEnv.js';
 
 export const usage = `Usage: crkb serve [--db FILE] [--port 4000] [--host 127.0.0.1] [--public-url URL] [--workers N]
                   [--db-url URL/current.json]
@@ -45,7 +46,14 @@ allowance), CRKB_RESTART_MIN_MS and CRKB_RESTART_MAX_MS (1000, 30000: restart
 delays, doubling), CRKB_HEALTHY_MS (60000: serving this long resets them),
 CRKB_DRAIN_MS (10000), CRKB_WATCH_MS (1000: database file polling),
 CRKB_IDLE_TIMEOUT_MS (30000: a connection with no progress is dropped);
-CRKB_MAX_DOWNLOADS (16 per process at once).`;
+CRKB_MAX_DOWNLOADS (16 per process at once).
+
+Webhooks (with --db-url, and crkb update): CRKB_WEBHOOKS lists URLs (spaces
+or commas; discord.com ones, or discord=URL, get a Discord message, others or
+json=URL a JSON event) POSTed once per newer CR edition, signed with
+CRKB_WEBHOOK_SECRET (X-Crkb-Signature: sha256=HMAC of "timestamp.body"),
+retried with doubling delays; what each was told is kept in
+CRKB_WEBHOOK_STATE (default: the database file + .webhooks.json).`;
 
 // A server process keeps V8's heap small: under load the defaults let resident memory grow by
 // tens of megabytes of garbage awaiting collection (the live heap is about 40 MB; 96 MB of old
@@ -85,11 +93,28 @@ function freePort(host: string): Promise<number> {
   });
 }
 
-/** Follows --db-url: fetches the artifact first when the file is missing, then polls every $CRKB_POLL_MS. */
+/** Follows --db-url: fetches the artifact first when the file is missing, then polls every $CRKB_POLL_MS; tells webhooks of a newer edition. */
 async function startFollowing(url: string, file: string): Promise<{ stop(): void }> {
   const [{ followArtifact }, { refusalOf }] = await Promise.all([import('../integrations/fleet/followArtifact.js'), import('../db/openVerifiedDb.js')]);
-  const follower = followArtifact({ url, file, refusal: refusalOf, log: (line) => console.error(line) });
-  if (!existsSync(file) && (await follower.poll()) !== 'updated') throw new UsageError(`--db-url ${url}: no database to serve yet (see above)`, usage);
+  const log = (line: string): void => console.error(line);
+  const hooks = await webhooksFromEnv(file, usage, log);
+  // the first artifact a new replica fetches is no news; a later one with a newer edition is
+  let initial = !existsSync(file);
+  let previous: string | null = null;
+  const seen = (m: { newestEdition: string | null; sha256: string }, news: boolean): void => {
+    if (hooks && m.newestEdition) void hooks.seen({ edition: m.newestEdition, previous, sha256: m.sha256, source: 'serve' }, { news });
+    previous = m.newestEdition;
+  };
+  const follower = followArtifact({
+    url,
+    file,
+    refusal: refusalOf,
+    log,
+    onCurrent: (m) => seen(m, false),
+    onUpdated: (m) => seen(m, !initial),
+  });
+  if (initial && (await follower.poll()) !== 'updated') throw new UsageError(`--db-url ${url}: no database to serve yet (see above)`, usage);
+  initial = false;
   let polling = false;
   const timer = setInterval(
     () => {
@@ -165,7 +190,7 @@ async function serverProcess(file: string, port: number, host: string, publicArg
     console.error('crkb: uncaught error:', e);
     process.exit(70);
   });
-  const [{ buildServer }, { runServerProcess, tellSupervisor }, { DbRefused }] = await Promise.all([
+  const [{ buildServer }, { runServerProcess, tellSupervisor, wholeMetrics }, { DbRefused }] = await Promise.all([
     import('../server/buildServer.js'),
     import('../server/serverProcess.js'),
     import('../db/openVerifiedDb.js'),
@@ -177,6 +202,7 @@ async function serverProcess(file: string, port: number, host: string, publicArg
       dbFile: file,
       publicUrl: () => (publicArg ?? url).replace(/\/$/, ''),
       maxDownloads: fromEnv('CRKB_MAX_DOWNLOADS', 16),
+      wholeMetrics,
       knownEditions: await knownFromManifest(),
     });
   } catch (e) {

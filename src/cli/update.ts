@@ -13,6 +13,7 @@ import { formatReport } from './ingest.js';
 import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 import { existingDbFile } from './withKb.js';
+import { webhooksFromEnv } from './webhooksFromEnv.js';
 
 export const usage = `Usage: crkb update [--db FILE] [--manifest FILE] [--base-url URL] [--until DATE]
 
@@ -21,7 +22,8 @@ sources manifest's newer editions first, then the official address pattern
 (MagicCompRules%20YYYYMMDD.txt) for every day after the newest known edition,
 through --until (default today). Downloads what it finds, verifies it (checksum
 when the manifest knows one, a complete edition when parsed), ingests it and
-prints the release notes of each new edition against the one before it.
+prints the release notes of each new edition against the one before it. With
+CRKB_WEBHOOKS set, tells them of the newest new edition (see crkb serve --help).
 
   --base-url URL  stands in for ${OFFICIAL_BASE} (default $CRKB_RULES_BASE_URL or that)
 
@@ -37,6 +39,7 @@ export async function run(argv: string[]): Promise<number> {
     false,
   );
   const dbFile = existingDbFile(values.db, usage);
+  const hooks = await webhooksFromEnv(dbFile, usage, (line) => console.error(line));
   const baseUrl = values['base-url'] ?? process.env.CRKB_RULES_BASE_URL ?? OFFICIAL_BASE;
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw new UsageError(`--base-url ${baseUrl}: expected an http(s) URL`, usage);
   const until = values.until ?? new Date().toISOString().slice(0, 10);
@@ -67,6 +70,7 @@ export async function run(argv: string[]): Promise<number> {
   process.stdout.write(formatReport(report) + '\n');
   const added = report.editions.filter((e) => e.family === 'cr' && e.status === 'added').map((e) => e.effectiveDate);
   if (added.length > 0) process.stdout.write('\n' + notesFor(dbFile, added) + '\n');
+  if (hooks && added.length > 0) await hooks.seen({ edition: added.sort().at(-1)!, previous: newest, sha256: null, source: 'update' }, { news: true });
   return report.rejected.length > 0 ? 2 : 0;
 }
 

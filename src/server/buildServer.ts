@@ -18,7 +18,7 @@ import { ERROR, IMMUTABLE, NO_STORE, SHORT, createResponseCache, etagOf, sendCac
 import { sendSurfaceError } from './errors.js';
 import { v1Routes } from './v1Routes.js';
 import { log } from './logger.js';
-import { metrics } from './metrics.js';
+import { metrics, type ProcessMetrics } from './metrics.js';
 import { probes } from './probes.js';
 import { Assets } from '../web/Assets.js';
 import { graphiqlPage } from '../web/graphiqlPage.js';
@@ -51,6 +51,8 @@ export interface BuildServerOptions extends WorkerServerOptions {
   heavyLimits?: Partial<Record<HeavyKind, Partial<KindLimit>>>;
   /** Downloads of /download/crkb.db sent at once (default 16); more get 503 with Retry-After. */
   maxDownloads?: number;
+  /** /metrics of the whole server (a supervised process asks its supervisor), or null for this process's. */
+  wholeMetrics?: () => Promise<string | null>;
 }
 
 /** What buildServer returns: the app to listen with, and its parts. */
@@ -66,6 +68,8 @@ export interface BuiltServer {
     variables?: Record<string, unknown>,
     opts?: { accept?: string; extensions?: Record<string, unknown>; operationName?: string; scope?: CacheScope },
   ): Promise<GraphqlResponse>;
+  /** This process's metrics as prom-client JSON (the supervisor aggregates them). */
+  metricsJson(): Promise<ProcessMetrics>;
   /** From now on /readyz answers 503 (the process drains: a load balancer takes it out). */
   unready(): void;
   /** Closes the database if buildServer opened it, and stops the heavy worker threads. */
@@ -115,7 +119,12 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   app.disable('x-powered-by');
   app.set('etag', false);
   let ready = true;
-  const observed = metrics({ dbSha256, dbMtimeMs: kb.file?.mtimeMs ?? null, heavyLoad: pool ? (k) => pool.load(k) : null });
+  const observed = metrics({
+    dbSha256,
+    dbMtimeMs: kb.file?.mtimeMs ?? null,
+    heavyLoad: pool ? (k) => pool.load(k) : null,
+    ...(opts.wholeMetrics ? { whole: opts.wholeMetrics } : {}),
+  });
   // one timing of each answer: the log line and the latency histogram
   app.use(probes({ dbSha256, ready: () => ready, observe: observed.observe }));
   app.get('/metrics', observed.endpoint);
@@ -229,6 +238,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
     app,
     kb: () => kb,
     dbSha256,
+    metricsJson: observed.json,
     graphql: (query, variables, o) =>
       endpoint.fetch(
         '/graphql',

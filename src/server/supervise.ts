@@ -1,5 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { unwatchFile, watchFile, type Stats } from 'node:fs';
+import { AggregatorRegistry, Counter, Gauge, Registry } from 'prom-client';
+import type { ProcessMetrics } from './metrics.js';
 import type { ServerMessage, SupervisorMessage } from './serverProcess.js';
 
 /** Timings of the supervisor, ms. */
@@ -91,6 +93,47 @@ export function supervise(opts: SuperviseOptions): Promise<number> {
   const finished = new Promise<number>((r) => (finish = r));
   let exitCode = 0;
 
+  // The supervisor's own metrics, added to the sum of its processes' when one is asked for /metrics.
+  const registry = new Registry();
+  const reloads = new Counter({
+    name: 'crkb_reloads_total',
+    help: 'Reloads (database replaced, SIGHUP) by result: served (new processes took over) or failed (the old ones kept serving)',
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  for (const result of ['served', 'failed']) reloads.inc({ result }, 0);
+  const restarts = new Counter({ name: 'crkb_process_restarts_total', help: 'Server processes replaced after a crash or a hang', registers: [registry] });
+  new Gauge({
+    name: 'crkb_server_processes',
+    help: 'Server processes by state (starting, ready, draining)',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      for (const st of ['starting', 'ready', 'draining'] as const) this.set({ state: st }, [...live].filter((p) => p.state === st).length);
+    },
+  });
+  const gatherings = new Map<number, { parts: ProcessMetrics[]; waiting: Set<Proc>; done(): void }>();
+  let nextGathering = 1;
+  /** The whole server's metrics: every ready or draining process's (those answering within 2 s), summed, and the supervisor's. */
+  const wholeMetrics = async (): Promise<string> => {
+    const id = nextGathering++;
+    const waiting = new Set([...live].filter((p) => p.state === 'ready' || p.state === 'draining'));
+    const parts: ProcessMetrics[] = [];
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => done(), 2000);
+      const done = (): void => {
+        clearTimeout(timer);
+        gatherings.delete(id);
+        resolve();
+      };
+      gatherings.set(id, { parts, waiting, done });
+      for (const p of waiting) send(p, { crkb: 'metrics-collect', id });
+      if (waiting.size === 0) done();
+    });
+    parts.push(await registry.getMetricsAsJSON());
+    return AggregatorRegistry.aggregate(parts).metrics();
+  };
+
   const newGeneration = (reason: string): Generation => ({
     id: nextGen++,
     reason,
@@ -142,7 +185,7 @@ export function supervise(opts: SuperviseOptions): Promise<number> {
     }
   };
 
-  const retire = (p: Proc, how: SupervisorMessage['crkb'] = 'drain'): void => {
+  const retire = (p: Proc, how: 'drain' | 'stop' = 'drain'): void => {
     p.state = 'draining';
     send(p, { crkb: how });
     setTimeout(() => {
@@ -169,7 +212,14 @@ export function supervise(opts: SuperviseOptions): Promise<number> {
 
   const onMessage = (p: Proc, m: ServerMessage): void => {
     if (m?.crkb === 'beat') p.lastBeat = Date.now();
-    else if (m?.crkb === 'refused') p.refused = m.reason;
+    else if (m?.crkb === 'metrics-request') void wholeMetrics().then((text) => send(p, { crkb: 'metrics-whole', id: m.id, text }));
+    else if (m?.crkb === 'metrics-part') {
+      const g = gatherings.get(m.id);
+      if (g?.waiting.delete(p)) {
+        g.parts.push(m.json);
+        if (g.waiting.size === 0) g.done();
+      }
+    } else if (m?.crkb === 'refused') p.refused = m.reason;
     else if (m?.crkb === 'ready' && p.state === 'starting') {
       p.state = 'ready';
       p.readyAt = p.lastBeat = Date.now();
@@ -191,6 +241,7 @@ export function supervise(opts: SuperviseOptions): Promise<number> {
       clearTimers(old);
       const olds = old.procs.filter((p): p is Proc => p !== null && live.has(p));
       for (const p of olds) retire(p);
+      reloads.inc({ result: 'served' });
       opts.log(
         `crkb: ${gen.reason}: serving ${opts.file} (sha256 ${short(first.sha256)}) from ${gen.procs.length} new process${gen.procs.length === 1 ? '' : 'es'} ` +
           `(${gen.procs.map((p) => p!.pid).join(', ')}), ` +
@@ -206,6 +257,7 @@ export function supervise(opts: SuperviseOptions): Promise<number> {
 
   const failReload = (gen: Generation, reason: string): void => {
     pending = null;
+    reloads.inc({ result: 'failed' });
     discard(gen);
     const serving = current?.procs.find((p) => p?.sha256)?.sha256;
     opts.log(`crkb: not reloading ${opts.file}: ${reason}; still serving sha256 ${serving ? short(serving) : '?'}`);
@@ -220,6 +272,7 @@ export function supervise(opts: SuperviseOptions): Promise<number> {
     if (p.readyAt > 0 && Date.now() - p.readyAt >= opts.healthyMs) gen.failures[slot] = 0;
     const delay = Math.min(opts.restartMinMs * 2 ** gen.failures[slot]!, opts.restartMaxMs);
     gen.failures[slot]!++;
+    restarts.inc();
     opts.log(`crkb: server process ${p.pid} ${why}; starting another in ${seconds(delay)} (failure ${gen.failures[slot]} in a row)`);
     gen.timers[slot] = setTimeout(() => {
       if (!stopping && (gen === current || gen === pending)) fork(gen, slot);
@@ -228,6 +281,7 @@ export function supervise(opts: SuperviseOptions): Promise<number> {
 
   const onExit = (p: Proc, code: number | null, signal: string | null): void => {
     live.delete(p);
+    for (const g of gatherings.values()) if (g.waiting.delete(p) && g.waiting.size === 0) g.done();
     const { gen, slot } = p;
     if (gen.procs[slot] === p) gen.procs[slot] = null;
     if (stopping) {

@@ -17,6 +17,8 @@ export interface FollowOptions {
   log(line: string): void;
   /** Called after a new artifact replaced the file. */
   onUpdated?(m: ArtifactManifest): void;
+  /** Called when current.json (a 200, not a 304) names the artifact the file already holds. */
+  onCurrent?(m: ArtifactManifest): void;
   /** Time allowed for the manifest (default 30 s) and for the artifact (default 10 min). */
   manifestTimeoutMs?: number;
   downloadTimeoutMs?: number;
@@ -57,6 +59,7 @@ export function followArtifact(opts: FollowOptions): { poll(): Promise<PollResul
         have ??= fileSha256(opts.file);
         if (m.sha256 === (await have)) {
           etag = newEtag;
+          opts.onCurrent?.(m);
           return 'unchanged';
         }
         const artifactUrl = new URL(m.file, opts.url).href;
