@@ -10,6 +10,7 @@ import { Snapshot } from '../db/Snapshot.js';
 import type { EditionDiff, RuleChange } from '../engine/diffEditions.js';
 import { explainPairs, type PairReason } from '../engine/explainPairs.js';
 import type { GlossaryHistory } from '../engine/glossaryHistory.js';
+import { familyInQuery } from './familyQuery.js';
 import { answerLookup, searchScope, type LookupAnswer } from './answerLookup.js';
 import { DiffCache, type DiffQuery } from './DiffCache.js';
 import { editionSummaries, exportEdition, type EditionExport, type EditionSummary } from './editionSummaries.js';
@@ -154,6 +155,15 @@ export class KnowledgeBase {
     const r = resolveEdition(this.snapshot.editions, arg, family);
     if (r.problem !== undefined) throw new QueryError('BAD_INPUT', r.problem, { argument });
     return { edition: r.edition, exact: r.exact };
+  }
+
+  /**
+   * A lookup's edition and query: the tournament document the query names at its head ("ipg 2.1",
+   * "mtr 4.2") or else `family` (the CR by default), its edition `arg` resolved in that family.
+   */
+  lookupScope(arg: string | null | undefined, q: string, family: Family = 'cr'): ResolvedEdition & { query: string } {
+    const named = familyInQuery(q);
+    return { ...this.resolveEdition(arg, named.family ?? family), query: named.family === null ? q : named.text || q };
   }
 
   /** Every edition of a family with its counts and source files, oldest first (`crkb editions`). */
