@@ -82,7 +82,7 @@ export function v1Routes(opts: V1Options): Router {
       if (examples) params.set('examples', '1');
       const fullUrl = `${base}/v1/lookup?${params}`;
       const examplesOf = (r: RuleRecord) => kb.examples(r);
-      const newerKnown = kb.newerKnown();
+      const newerKnown = kb.newerKnownFor(edition.edition);
       const fo = { examples, fullUrl, full, newerKnown };
       const body = format === 'json' ? JSON.stringify(lookupJson(a, examplesOf, fo)) : formatLookup(a, format, examplesOf, fo);
       // an answer saying the database is behind changes once it is updated: never immutable
@@ -101,7 +101,7 @@ export function v1Routes(opts: V1Options): Router {
       const hits = kb.search(edition.edition.id, q, { limit, ...snippetStyle(format) });
       const date = edition.edition.effectiveDate;
       const family = edition.edition.family;
-      const newerKnown = kb.newerKnown();
+      const newerKnown = kb.newerKnownFor(edition.edition);
       const body =
         format === 'json'
           ? JSON.stringify({ query: q, edition: date, hits: hits.map(searchHitJson), newerKnown })
