@@ -1,5 +1,6 @@
 import type { EditionInfo } from '../../core/records.js';
 import { escapeSnippet } from '../../core/escapeHtml.js';
+import { isPolicyFamily } from '../../core/policyUnit.js';
 import { checkCitations } from '../../query/checkCitations.js';
 import { diffCounts } from '../../query/diffCounts.js';
 import { familyArg, ruleNumberArg, scopeArg } from '../../query/edgeArgs.js';
@@ -26,6 +27,7 @@ import type {
 export const Query = {
   editions(_: unknown, a: QueryEditionsArgs, ctx: ApiContext) {
     ctx.cache.loose++;
+    if (a.family === undefined || a.family === null) return ctx.kb.editions().filter((e) => !isPolicyFamily(e.family));
     const family = familyArg(a.family);
     return ctx.kb.editions().filter((e) => e.family === family);
   },
