@@ -8,6 +8,11 @@ import { expandInputs } from '../../ingest/store/sources.js';
 import { openWritableDb } from '../../src/db/openDb.js';
 import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
 import { crFixtureText } from '../support/crFixture.js';
+import express from 'express';
+import { inject } from 'light-my-request';
+import { answerInteraction } from '../../src/integrations/discord/answerInteraction.js';
+import { policyRoutes } from '../../src/web/policyRoutes.js';
+import { Assets } from '../../src/web/Assets.js';
 import { tempDir } from '../support/tempDir.js';
 
 /** An IPG as its text export reads; `later` renumbers 2.2 to 2.3 (a new 2.2 before it) and rewords 2.1's definition. */
@@ -139,6 +144,32 @@ test('lookups name their document ("ipg 2.1", "mtr 4.2"); a diff and a history f
         ['2021-02-05', '2.3'],
       ],
     );
+  } finally {
+    kb.close();
+  }
+});
+
+test('the bot and the web read the tournament documents: /ipg in Discord, /ipg/latest/2.1, its history and a diff', async () => {
+  const { db } = await build();
+  const kb = KnowledgeBase.open(db);
+  try {
+    const r = answerInteraction(kb, { type: 2, data: { name: 'ipg', options: [{ name: 'query', value: 'missed trigger' }] } }, 'https://crkb.example');
+    const content = 'data' in r && 'content' in r.data ? r.data.content : '';
+    assert.match(content, /^\*\*2\.1\*\* Game Play Error — Missed Trigger \\\[Warning\\\]: Definition/);
+    assert.match(content, /\*IPG 2021-02-05\*/);
+    assert.match(content, /https:\/\/crkb\.example\/ipg\/2021-02-05\/2\.1/);
+    const app = express().use(policyRoutes({ kb: () => kb, cache: null, publicUrl: () => 'https://crkb.example', assets: new Assets() }));
+    const get = async (url: string) => inject(app, { method: 'GET', url });
+    const unit = await get('/ipg/latest/2.1');
+    assert.equal(unit.statusCode, 200);
+    assert.match(unit.body, /Game Play Error — Missed Trigger<\/h1>/);
+    assert.match(unit.body, /Penalty: <strong>Warning<\/strong>/);
+    const history = await get('/ipg/history/2.3');
+    assert.match(history.body, /2020-09-25<\/a> <span class="num">2\.2<\/span>/);
+    const diff = await get('/ipg/diff/2020-09-25/2021-02-05');
+    assert.match(diff.body, /renumbered from 2\.2/);
+    assert.equal((await get('/ipg/latest/9.9')).statusCode, 404);
+    assert.equal((await get('/mtr/latest/4.2')).statusCode, 200);
   } finally {
     kb.close();
   }
