@@ -89,7 +89,11 @@ export async function parseTask(task: ParseTask, pair: (text: string) => readonl
     const bytes = bytesOf(task);
     const { doc, decoded } = await parseInput(task.path, bytes, task.contentType);
     if (doc.family === 'jar') {
-      return { ok: false, source: task.path, reason: 'a JAR (Judging at Regular REL) document: not stored, crkb stores the MTR and IPG of the tournament documents' };
+      return {
+        ok: false,
+        source: task.path,
+        reason: 'a JAR (Judging at Regular REL) document: not stored, crkb stores the MTR and IPG of the tournament documents',
+      };
     }
     if (isPolicyFamily(doc.family)) storablePolicy(doc);
     const t = decoded.text;

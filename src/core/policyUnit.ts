@@ -46,7 +46,10 @@ export function splitUnitText(text: string): { title: string; penalty: string | 
 
 /** A typed section number of a tournament document ("2.1", "IPG 2.1.", "101", "appendix b"), normalized, or null. */
 export function policyNumberArg(text: string): string | null {
-  const t = text.trim().replace(/^(?:mtr|ipg|section|§)\s*/i, '').replace(/\.$/, '');
+  const t = text
+    .trim()
+    .replace(/^(?:mtr|ipg|section|§)\s*/i, '')
+    .replace(/\.$/, '');
   const appendix = /^appendix\s+([a-z])$/i.exec(t);
   if (appendix) return `Appendix ${appendix[1]!.toUpperCase()}`;
   return /^\d{1,3}(?:\.\d{1,2})?$/.test(t) ? t : null;
