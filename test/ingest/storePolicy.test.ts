@@ -8,6 +8,8 @@ import { expandInputs } from '../../ingest/store/sources.js';
 import { openWritableDb } from '../../src/db/openDb.js';
 import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
 import { crFixtureText } from '../support/crFixture.js';
+import { captureCli } from '../cli/corpusDb.js';
+import { run as runRule } from '../../src/cli/rule.js';
 import express from 'express';
 import { inject } from 'light-my-request';
 import { answerInteraction } from '../../src/integrations/discord/answerInteraction.js';
@@ -173,6 +175,17 @@ test('the bot and the web read the tournament documents: /ipg in Discord, /ipg/l
   } finally {
     kb.close();
   }
+});
+
+test('crkb rule reads a tournament document named in the query or by --family', async () => {
+  const { db } = await build();
+  const byName = await captureCli(runRule, db, ['ipg 2.1']);
+  assert.equal(byName.code, 0, byName.err);
+  assert.match(byName.out, /^2\.1 Game Play Error — Missed Trigger \[Warning\]: Definition/);
+  assert.match(byName.out, /\(IPG 2021-02-05\)/);
+  const byOption = await captureCli(runRule, db, ['4.2', '--family', 'mtr']);
+  assert.match(byOption.out, /^4\.2 Tournament Shortcuts: A tournament shortcut/);
+  await assert.rejects(captureCli(runRule, db, ['4.2', '--family', 'jar']), /--family must be cr, rulings, mtr, ipg, not "jar"/);
 });
 
 test('a database written before the tournament documents gets its family CHECKs widened, its rows kept', () => {
