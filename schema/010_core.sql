@@ -8,10 +8,11 @@ CREATE TABLE IF NOT EXISTS meta (
 ) WITHOUT ROWID;
 
 -- One edition per family and effective date. Unofficial editions (fragments
--- that match no official edition) carry a label to keep them apart.
+-- that match no official edition) carry a label to keep them apart. Families: the Comprehensive
+-- Rules, the 1999 Rulings Summaries, the Magic Tournament Rules and the Infraction Procedure Guide.
 CREATE TABLE IF NOT EXISTS editions (
   id             INTEGER PRIMARY KEY,
-  family         TEXT    NOT NULL CHECK (family IN ('cr', 'rulings')),
+  family         TEXT    NOT NULL CHECK (family IN ('cr', 'rulings', 'mtr', 'ipg')),
   effective_date TEXT    NOT NULL CHECK (effective_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
   official       INTEGER NOT NULL DEFAULT 1,
   label          TEXT    NOT NULL DEFAULT '',
@@ -135,6 +136,15 @@ CREATE TABLE IF NOT EXISTS edition_notes (
   citations  TEXT,
   PRIMARY KEY (edition_id, ord)
 ) WITHOUT ROWID;
+
+-- Tournament documents (MTR, IPG): a unit's named parts (an IPG infraction's definition, philosophy,
+-- additional remedy, upgrade, penalty, procedure), a JSON array of {name, text} in published order.
+-- Each part's text is also in the unit's text (its title and penalty are its first line), so a
+-- version's text decides its parts.
+CREATE TABLE IF NOT EXISTS unit_parts (
+  version_id INTEGER PRIMARY KEY REFERENCES rule_versions (id),
+  parts      TEXT    NOT NULL
+);
 
 -- Written by crkb before search moved to an in-memory index per edition (schema/search): gone on
 -- the next ingest.

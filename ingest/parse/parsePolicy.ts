@@ -13,6 +13,8 @@ const NUMBERED = /^(\d{1,3})\.(?:(\d{1,2})\.?)?\s+(\S.*)$/;
 const APPENDIX = /^appendix\s+([A-Z])\s*(?:—|–|-|:)+\s*(\S.*)$/i;
 const PART = /^(definitions?|philosophy|additional\s+remed(?:y|ies)|upgrades?|examples?|penalty|procedures?)\b\s*:?\s*(.*)$/i;
 const PENALTY = /^(?:no penalty|caution|warning|game loss|match loss|disqualification|see below|infraction[- ]dependent|all levels\b.*)\**$/i;
+// an IPG heading's title with its penalty joined after it ("Game Play Error — Missed Trigger No Penalty")
+const PENALTY_AFTER_TITLE = /^(.*\S)\s+(No Penalty|Caution|Warning|Game Loss|Match Loss|Disqualification)$/;
 // small words a title keeps in lower case; any other lower-case word starts the sentence after a run-in heading
 const TITLE_WORDS = new Set(['of', 'and', 'the', 'to', 'for', 'in', 'a', 'an', 'or', 'with', 'from', 'on', 'at', 'by', 'vs', 'vs.', 'as', 'into', 'per']);
 
@@ -167,6 +169,12 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
       // the decimal era has no run-in headings: a font change inside the title ("3.5 Innistrad Block …") is no break
       else if (scheme === 'decimal') title = `${title} ${after}`;
       else rest = after;
+    }
+    // IPG headings carry the penalty at the right margin; a PDF whose text layer has no tab there joins it to the title
+    const margin = family === 'ipg' && penalty === null && rest === '' ? PENALTY_AFTER_TITLE.exec(title) : null;
+    if (margin) {
+      title = margin[1]!;
+      penalty = margin[2]!;
     }
     const words = title.split(' ').length;
     if (scheme === 'decimal') {

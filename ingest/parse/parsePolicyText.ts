@@ -28,5 +28,14 @@ export function parsePolicyText(
   if (doc.rules.length === 0) {
     throw new IngestError(source, `no numbered sections found in this ${family.toUpperCase()} document (${format}): not stored`);
   }
+  // a rendition whose headings were read but not the text under them (its contents list taken for the
+  // headings, the text lost to the last of them) is no edition: the PDFs' sections are rarely bare
+  const bare = doc.rules.filter((r) => r.text === '' && r.examples.length === 0).length;
+  if (bare * 2 > doc.rules.length) {
+    throw new IngestError(
+      source,
+      `${bare} of the ${doc.rules.length} numbered sections of this ${family.toUpperCase()} document (${format}) have no text under their heading (its layout is not read): not stored`,
+    );
+  }
   return { decoded: { ...decoded, text }, doc };
 }

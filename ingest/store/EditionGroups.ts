@@ -11,6 +11,7 @@ import { repairAmbiguousWords, wordsToCheck } from './resolveAmbiguousWords.js';
 import { countDiffering, findingsOf, type DocumentSummary, type EditionCounts } from './summarizeDocument.js';
 import type { AlignRule } from '../../src/engine/align.js';
 import type { DecodedText, DocumentFamily, ParsedDocument } from '../../src/core/types.js';
+import { STORED_FAMILIES } from '../../src/core/policyUnit.js';
 
 /** One edition touched by an ingest run. */
 export interface EditionReport {
@@ -223,7 +224,7 @@ export class EditionGroups {
     const expected = [...this.pending.values()];
     if (expected.includes(null)) return [];
     const out: AlignablePair[] = [];
-    for (const family of ['cr', 'rulings'] as DocumentFamily[]) {
+    for (const family of STORED_FAMILIES) {
       const dates = new Set<string>();
       for (const k of existing) if (k.startsWith(`${family}|`)) dates.add(k.slice(family.length + 1));
       for (const g of this.groups.values()) if (g.family === family) dates.add(g.date);

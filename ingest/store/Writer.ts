@@ -71,6 +71,7 @@ export class Writer {
         `INSERT INTO rule_versions (number, kind, parent, text_id, examples, citations)
          VALUES (@number, @kind, @parent, @textId, @examples, @citations)`,
       ),
+      insertUnitParts: db.prepare('INSERT INTO unit_parts (version_id, parts) VALUES (@versionId, @parts)'),
       insertGlossaryVersion: db.prepare('INSERT INTO glossary_versions (term, text_id) VALUES (@term, @textId)'),
       findEdition: db.prepare(
         `SELECT id, family, effective_date AS effectiveDate, official, label, primary_file_id AS primaryFileId
@@ -121,6 +122,7 @@ export class Writer {
       prunePublished: db.prepare(
         'DELETE FROM source_bytes WHERE sha256 NOT IN (SELECT f.sha256 FROM editions e JOIN source_files f ON f.id = e.primary_file_id)',
       ),
+      pruneUnitParts: db.prepare('DELETE FROM unit_parts WHERE version_id NOT IN (SELECT version_id FROM edition_rules)'),
       pruneRuleVersions: db.prepare('DELETE FROM rule_versions WHERE id NOT IN (SELECT version_id FROM edition_rules) RETURNING id').pluck(),
       pruneGlossaryVersions: db.prepare('DELETE FROM glossary_versions WHERE id NOT IN (SELECT version_id FROM edition_glossary) RETURNING id').pluck(),
       insertRef: db.prepare('INSERT OR REPLACE INTO text_refs (text_id, ord, target, kind, start, "end") VALUES (@textId, @ord, @target, @kind, @start, @end)'),
@@ -213,6 +215,7 @@ export class Writer {
    * Returns how many texts went.
    */
   pruneOrphans(): number {
+    this.s.pruneUnitParts.run();
     const goneVersions = new Set(this.s.pruneRuleVersions.all() as number[]);
     const goneTerms = new Set(this.s.pruneGlossaryVersions.all() as number[]);
     for (const [textId, list] of this.ruleVersions) {
@@ -293,6 +296,7 @@ export class Writer {
       const row = { number: rule.number, kind: rule.kind, parent, text_id: textId, examples, citations, id: 0 };
       row.id = Number(this.s.insertRuleVersion.run({ number: rule.number, kind: rule.kind, parent, textId, examples, citations }).lastInsertRowid);
       this.rememberVersion(row);
+      if (rule.policyParts && rule.policyParts.length > 0) this.s.insertUnitParts.run({ versionId: row.id, parts: JSON.stringify(rule.policyParts) });
       versionIds.push(row.id);
     }
     this.s.insertEditionRules.run({ editionId: id, versionIds: JSON.stringify(versionIds) });

@@ -7,6 +7,7 @@ import { editionDateOf, readLocalInput, sha256Hex } from './sources.js';
 import { summarizeDocument, type DocumentSummary } from './summarizeDocument.js';
 import { hashPair, textHashes, type TextHashes } from './textHashes.js';
 import type { DecodedText, ParsedDocument } from '../../src/core/types.js';
+import { isPolicyFamily, unitText } from '../../src/core/policyUnit.js';
 
 /** One input to parse: its name (for messages), bytes and transport content type. */
 export interface ParseTask {
@@ -87,15 +88,14 @@ export async function parseTask(task: ParseTask, pair: (text: string) => readonl
   try {
     const bytes = bytesOf(task);
     const { doc, decoded } = await parseInput(task.path, bytes, task.contentType);
-    if (doc.family !== 'cr' && doc.family !== 'rulings') {
-      // parsed and checked (crkb identify shows it), but the database holds no tournament documents yet
-      const units = doc.rules.filter((r) => r.kind !== 'appendix').length;
+    if (doc.family === 'jar') {
       return {
         ok: false,
         source: task.path,
-        reason: `a tournament document (${doc.family.toUpperCase()} ${doc.effectiveDate ?? 'with no date'}, ${units} numbered sections, ${doc.rules.length - units} appendices): not stored, crkb stores only the Comprehensive Rules and the Rulings Summaries for now`,
+        reason: 'a JAR (Judging at Regular REL) document: not stored, crkb stores the MTR and IPG of the tournament documents',
       };
     }
+    if (isPolicyFamily(doc.family)) storablePolicy(doc);
     const t = decoded.text;
     const typographic = t.match(/[’“”—–™]/g)?.length ?? 0;
     // characters lost in some conversion: " ? " for a dash, U+FFFD for anything
@@ -116,5 +116,14 @@ export async function parseTask(task: ParseTask, pair: (text: string) => readonl
   } catch (e) {
     if (e instanceof IngestError) return { ok: false, source: e.source, reason: e.reason };
     return { ok: false, source: task.path, reason: `parser failure: ${(e as Error).message}` };
+  }
+}
+
+/** A tournament document as it is stored: each unit's title and penalty become its text's first line (see unitText). */
+function storablePolicy(doc: ParsedDocument): void {
+  for (const r of doc.rules) {
+    r.text = unitText(r.title ?? '', r.penalty, r.text);
+    delete r.title;
+    delete r.penalty;
   }
 }

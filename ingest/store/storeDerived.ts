@@ -5,6 +5,7 @@ import type { AlignRule, Alignment } from '../../src/engine/align.js';
 import { extractReferences } from '../../src/core/references.js';
 import { normalizeText } from '../../src/core/normalize.js';
 import type { DocumentFamily } from '../../src/core/types.js';
+import { STORED_FAMILIES } from '../../src/core/policyUnit.js';
 
 /** What storeDerived did, for reports and benchmarks. */
 export interface DerivedReport {
@@ -28,7 +29,7 @@ export function storeDerived(writer: Writer, precomputed: ReadonlyMap<string, Al
   const report: DerivedReport = { texts: writer.insertedTexts, aligned: 0, editionsUpdated: 0, rowsUpdated: 0 };
   const lineage = new Lineage(writer.db);
   const norms = new Map<number, string>();
-  for (const family of ['cr', 'rulings'] as DocumentFamily[]) storeLineage(lineage, family, norms, report, precomputed);
+  for (const family of STORED_FAMILIES) storeLineage(lineage, family, norms, report, precomputed);
   return report;
 }
 

@@ -47,10 +47,35 @@ export function openWritableDb(file: string): Db {
   const db = new Database(file === ':memory:' ? file : resolve(file), addonOption());
   db.pragma('journal_mode = DELETE');
   db.pragma('synchronous = OFF');
-  db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -64000');
   db.exec(schemaSql());
+  widenFamilyChecks(db);
+  db.pragma('foreign_keys = ON');
   return db;
+}
+
+// a database written before the tournament documents were stored: its family CHECKs allow two families
+const OLD_FAMILIES = "family IN ('cr', 'rulings')";
+const FAMILIES = "family IN ('cr', 'rulings', 'mtr', 'ipg')";
+
+/**
+ * Rebuilds the tables whose family CHECK predates the tournament documents (SQLite cannot alter a
+ * CHECK; defensive mode forbids editing the schema table), the way SQLite's documentation describes:
+ * a new table, the rows copied, the old one dropped, the new one renamed, foreign keys off meanwhile.
+ */
+function widenFamilyChecks(db: Db): void {
+  const stale = db
+    .prepare(`SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name IN ('editions', 'fragment_sources') AND instr(sql, @old) > 0`)
+    .all({ old: OLD_FAMILIES }) as Array<{ name: string; sql: string }>;
+  if (stale.length === 0) return;
+  db.transaction(() => {
+    for (const { name, sql } of stale) {
+      const widened = sql.replace(OLD_FAMILIES, FAMILIES).replace(/^CREATE TABLE\s+("?)(\w+)\1/i, `CREATE TABLE ${name}__widened`);
+      db.exec(`${widened}; INSERT INTO ${name}__widened SELECT * FROM ${name}; DROP TABLE ${name}; ALTER TABLE ${name}__widened RENAME TO ${name};`);
+    }
+    // the dropped tables' indexes
+    db.exec(schemaSql());
+  })();
 }
 
 /** Opens an in-memory database with the DDL of schema/search/*.sql (a search index). */

@@ -10,6 +10,17 @@ import { Snapshot } from '../db/Snapshot.js';
 import type { EditionDiff, RuleChange } from '../engine/diffEditions.js';
 import { explainPairs, type PairReason } from '../engine/explainPairs.js';
 import type { GlossaryHistory } from '../engine/glossaryHistory.js';
+import { familyInQuery } from './familyQuery.js';
+import { isPolicyFamily, splitUnitText } from '../core/policyUnit.js';
+import { UnitParts, type UnitPartRecord } from '../db/UnitParts.js';
+
+/** A tournament document's unit as read: its heading (title, penalty), body and an IPG infraction's named parts. */
+export interface PolicyUnit {
+  title: string;
+  penalty: string | null;
+  body: string;
+  parts: UnitPartRecord[];
+}
 import { answerLookup, searchScope, type LookupAnswer } from './answerLookup.js';
 import { DiffCache, type DiffQuery } from './DiffCache.js';
 import { editionSummaries, exportEdition, type EditionExport, type EditionSummary } from './editionSummaries.js';
@@ -61,6 +72,7 @@ export class KnowledgeBase {
   private readonly keywordMemo = new LRUCache<number, KeywordRecord[]>({ max: EDITION_MEMO });
   private readonly matchers = new LRUCache<number, GlossaryMatcher>({ max: EDITION_MEMO });
   private readonly diffs: DiffCache;
+  private readonly unitParts: UnitParts;
 
   constructor(
     readonly db: Db,
@@ -70,6 +82,7 @@ export class KnowledgeBase {
   ) {
     this.snapshot = new Snapshot(db);
     this.diffs = new DiffCache(this.snapshot, opts.diffCacheBytes ?? 8 * 1024 * 1024);
+    this.unitParts = new UnitParts(db);
   }
 
   /** Opens a database file read-only and loads it. */
@@ -139,6 +152,11 @@ export class KnowledgeBase {
     return newerKnownOf(staleData(this, this.known, today));
   }
 
+  /** newerKnown for an answer from `edition`: the manifest knows the CR's editions only, so null for another document. */
+  newerKnownFor(edition: EditionInfo): NewerKnown | null {
+    return edition.family === 'cr' ? this.newerKnown() : null;
+  }
+
   /** Every stored edition, by family then date. */
   editions(): EditionInfo[] {
     return this.snapshot.editions;
@@ -154,6 +172,22 @@ export class KnowledgeBase {
     const r = resolveEdition(this.snapshot.editions, arg, family);
     if (r.problem !== undefined) throw new QueryError('BAD_INPUT', r.problem, { argument });
     return { edition: r.edition, exact: r.exact };
+  }
+
+  /**
+   * A lookup's edition and query: the tournament document the query names at its head ("ipg 2.1",
+   * "mtr 4.2") or else `family` (the CR by default), its edition `arg` resolved in that family.
+   */
+  lookupScope(arg: string | null | undefined, q: string, family: Family = 'cr'): ResolvedEdition & { query: string } {
+    const named = familyInQuery(q);
+    return { ...this.resolveEdition(arg, named.family ?? family), query: named.family === null ? q : named.text || q };
+  }
+
+  /** A tournament document's unit (MTR, IPG): its title, penalty, body and named parts; null for a rule of the CR. */
+  unit(rule: RuleRecord): PolicyUnit | null {
+    const e = this.snapshot.editionById(rule.editionId);
+    if (!e || !isPolicyFamily(e.family)) return null;
+    return { ...splitUnitText(rule.text), parts: this.unitParts.of(rule.versionId) };
   }
 
   /** Every edition of a family with its counts and source files, oldest first (`crkb editions`). */

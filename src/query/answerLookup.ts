@@ -5,6 +5,7 @@ import { closestTerms, editDistance, nearestNumbers, typoBudget } from '../core/
 import { expandAbbreviation, keywordAlias } from './abbreviations.js';
 import { editionNamedIn, parseQuery, topicWords } from './parseQuery.js';
 import { QueryError } from './QueryError.js';
+import { isPolicyFamily, splitUnitText } from '../core/policyUnit.js';
 
 /** What a lookup reads (KnowledgeBase, which calls answerLookup: named here so that this file does not import it). */
 interface LookupReader {
@@ -119,9 +120,25 @@ export function answerLookup(reader: LookupReader, asked: EditionInfo, q: string
       if (!rules.some((r) => r.number === b)) notFoundNumber(reader, edition, b);
       return { ...base, kind: 'range', matched: `${a}-${b}`, rules };
     }
-    case 'term':
+    case 'term': {
+      const unit = isPolicyFamily(edition.family) ? unitTitled(reader, edition, parsed.term) : null;
+      if (unit) return { ...base, kind: 'rule', matched: unit.number, rules: [unit] };
       return answerTerm(reader, edition, parsed.term, base);
+    }
   }
+}
+
+/**
+ * The unit of a tournament document whose title names the words ("missed trigger" → IPG 2.1 "Game Play
+ * Error — Missed Trigger"): a title that is the words, else the first that ends with them, else the
+ * first holding them; null when none does.
+ */
+function unitTitled(reader: LookupReader, edition: EditionInfo, words: string): RuleRecord | null {
+  const w = words.toLowerCase().replace(/\s+/g, ' ').trim();
+  if (w.length < 3) return null;
+  const units = reader.rulesPage(edition.id, { after: -1, limit: 5000 }).map((r) => ({ r, title: splitUnitText(r.text).title.toLowerCase() }));
+  const found = units.find((u) => u.title === w) ?? units.find((u) => u.title.endsWith(w)) ?? units.find((u) => u.title.includes(w));
+  return found?.r ?? null;
 }
 
 type Base = Pick<LookupAnswer, 'query' | 'edition' | 'glossary' | 'suggestions' | 'example' | 'duplicated'>;

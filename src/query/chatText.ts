@@ -1,6 +1,7 @@
 import { escapeSnippet } from '../core/escapeHtml.js';
 import { stripItalics } from '../core/italics.js';
-import type { RuleRecord, SearchHitRecord } from '../core/records.js';
+import type { Family, RuleRecord, SearchHitRecord } from '../core/records.js';
+import { familyLabel, isPolicyFamily, splitUnitText } from '../core/policyUnit.js';
 import { ruleLabel } from '../core/ruleNumber.js';
 import { textClass, type TextClass } from '../engine/compareRule.js';
 import type { RuleChange } from '../engine/diffEditions.js';
@@ -75,9 +76,18 @@ function duplicateNote(a: LookupAnswer): string {
   return `${a.duplicated} is printed ${n === 2 ? 'twice' : `${n} times`} in the ${a.edition.effectiveDate} edition; each is shown.`;
 }
 
-/** The line naming the edition an answer comes from: "(CR 2021-07-23)", "*CR 2021-07-23*". */
-export function editionLine(date: string, f: ChatFormat): string {
-  return f === 'markdown' ? `*CR ${date}*` : `(CR ${date})`;
+/** The line naming the edition an answer comes from: "(CR 2021-07-23)", "*CR 2021-07-23*", "(IPG 2021-02-05)". */
+export function editionLine(date: string, f: ChatFormat, family: Family = 'cr'): string {
+  const name = family === 'cr' ? 'CR' : familyLabel(family);
+  return f === 'markdown' ? `*${name} ${date}*` : `(${name} ${date})`;
+}
+
+/** A rule's label and text on one line; a tournament document's unit as "2.1 Title [Penalty]" and its body. */
+function ruleText(r: RuleRecord, family: Family): { label: string; text: string } {
+  if (!isPolicyFamily(family)) return { label: ruleLabel(r), text: r.text };
+  const u = splitUnitText(r.text);
+  const heading = `${u.title}${u.penalty ? ` [${u.penalty}]` : ''}`;
+  return { label: r.number, text: u.body === '' ? heading : `${heading}: ${u.body.replace(/\n/g, ' ')}` };
 }
 
 /** The user's own words in a Markdown answer: a code span, so nothing in them renders as a link or markup. */
@@ -110,7 +120,8 @@ function lines(a: LookupAnswer, md: boolean, examplesOf: (r: RuleRecord) => stri
     add(md ? `**${esc(g.term)}**: ${esc(def)}` : `${g.term}: ${def}`);
   }
   for (const r of a.rules) {
-    add(md ? `**${ruleLabel(r)}** ${esc(stripItalics(r.text))}` : `${ruleLabel(r)} ${stripItalics(r.text)}`, r.number);
+    const { label, text } = ruleText(r, a.edition.family);
+    add(md ? `**${label}** ${esc(stripItalics(text))}` : `${label} ${stripItalics(text)}`, r.number);
     if (a.example)
       add(
         md ? `> *Example ${a.example.index}:* ${esc(stripItalics(a.example.text))}` : `  Example ${a.example.index}: ${stripItalics(a.example.text)}`,
@@ -119,7 +130,7 @@ function lines(a: LookupAnswer, md: boolean, examplesOf: (r: RuleRecord) => stri
     else if (opts.examples) for (const e of examplesOf(r).map(stripItalics)) add(md ? `> *Example:* ${esc(e)}` : `  Example: ${e}`, r.number);
   }
   if (a.suggestions.length > 0) add(`${a.kind === 'none' ? 'Did you mean' : 'Also'}: ${a.suggestions.map(esc).join(', ')}`);
-  add(editionLine(a.edition.effectiveDate, md ? 'markdown' : 'text'));
+  add(editionLine(a.edition.effectiveDate, md ? 'markdown' : 'text', a.edition.family));
   return out;
 }
 

@@ -1,6 +1,7 @@
 import type { Family } from '../core/records.js';
 import { RULINGS_NUMBER_RE, SCOPE_RE, normalizeNumber } from '../core/ruleNumber.js';
 import { parseQuery } from './parseQuery.js';
+import { familyOf, isPolicyFamily, policyNumberArg, STORED_FAMILIES } from '../core/policyUnit.js';
 import { QueryError } from './QueryError.js';
 
 // The arguments every edge reads from its users, read once here: each mistake is a BAD_INPUT QueryError naming the argument.
@@ -10,8 +11,22 @@ export type Format = 'json' | 'text' | 'markdown';
 
 const bad = (argument: string, message: string): QueryError => new QueryError('BAD_INPUT', message, { argument });
 
+/** A document family ("cr", "rulings", "mtr", "ipg", any case), `fallback` when not given. */
+export function familyArg(text: string | null | undefined, argument = 'family', fallback: Family = 'cr'): Family {
+  const t = text?.trim();
+  if (!t) return fallback;
+  const f = familyOf(t);
+  if (f === null) throw bad(argument, `${argument} must be ${STORED_FAMILIES.join(', ')}, not "${t.slice(0, 20)}"`);
+  return f;
+}
+
 /** A user's rule number ("702.19b", "CR 702.19B.", "rule 702.19"; "E.13.Ruling.3" in the Rulings Summaries), normalized. */
 export function ruleNumberArg(text: string, argument = 'number', family: Family = 'cr'): string {
+  if (isPolicyFamily(family)) {
+    const n = policyNumberArg(text);
+    if (n !== null) return n;
+    throw bad(argument, `"${text.slice(0, 40)}" is not a section number of the ${family.toUpperCase()} (like 2.1, 101 or Appendix B)`);
+  }
   if (family === 'rulings') {
     if (RULINGS_NUMBER_RE.test(text.trim())) return text.trim();
     throw bad(argument, `"${text.slice(0, 40)}" is not a Rulings Summaries number (like E.13.Ruling.3)`);

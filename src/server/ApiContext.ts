@@ -1,4 +1,4 @@
-import type { EditionInfo } from '../core/records.js';
+import type { EditionInfo, Family } from '../core/records.js';
 import type { KnowledgeBase } from '../query/KnowledgeBase.js';
 import { apiError, toApiError } from './errors.js';
 
@@ -15,7 +15,7 @@ export interface ApiContext {
   /** Throws TIMEOUT once the request's time is up (checked by the resolvers of costly fields). */
   check(): void;
   /** Resolves an edition argument, recording how cacheable the answer is. */
-  edition(arg: string | null | undefined, argument?: string): EditionInfo;
+  edition(arg: string | null | undefined, argument?: string, family?: Family | null): EditionInfo;
   /** Runs a query-layer call, turning its errors into API errors. */
   run<T>(f: () => T): T;
   /** The operation's cost in work units (src/server/limits.ts), known once it is judged, before it runs. */
@@ -39,8 +39,8 @@ export function createApiContext(kb: KnowledgeBase, timeLimitMs: number, scope?:
     check() {
       if (Date.now() > deadline) throw apiError('TIMEOUT', `the request took longer than ${timeLimitMs} ms`);
     },
-    edition(arg, argument = 'edition') {
-      const r = run(() => kb.resolveEdition(arg, 'cr', argument));
+    edition(arg, argument = 'edition', family = 'cr') {
+      const r = run(() => kb.resolveEdition(arg, family ?? 'cr', argument));
       if (r.exact) cache.exact++;
       else cache.loose++;
       return r.edition;

@@ -25,6 +25,7 @@ import { graphiqlPage } from '../web/graphiqlPage.js';
 import { layout } from '../web/layout.js';
 import { errorPage } from '../web/pages/errorPage.js';
 import { webRoutes } from '../web/webRoutes.js';
+import { policyRoutes } from '../web/policyRoutes.js';
 
 /** Options of buildServer: a database file (verified, then opened read-only) or an open database. */
 export interface BuildServerOptions extends WorkerServerOptions {
@@ -209,6 +210,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   app.use(downloadRoutes({ kb: () => kb, maxConcurrent: opts.maxDownloads }));
   app.use(openApiRoutes({ publicUrl }));
   app.use(webRoutes({ kb: () => kb, cache, publicUrl, assets, known: kb.known }));
+  app.use(policyRoutes({ kb: () => kb, cache, publicUrl, assets }));
 
   app.use((req, res) => {
     sendSurfaceError(req, res, { status: 404, code: 'NOT_FOUND', message: 'no such page or endpoint; see / (the web app), /graphql and /v1/lookup' }, page);

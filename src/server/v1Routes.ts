@@ -2,7 +2,7 @@ import express, { Router, type Request, type Response } from 'express';
 import type { RuleRecord } from '../core/records.js';
 import { CHAT_LIMIT, capLines, citationsMarkdown, editionLine, formatLookup, lookupJson, searchHitJson, searchLines, snippetStyle } from '../query/chatText.js';
 import { checkCitations, citationsJson } from '../query/checkCitations.js';
-import { countArg, formatArg, oneParam, requiredArg, ruleNumberArg, type Format } from '../query/edgeArgs.js';
+import { countArg, familyArg, formatArg, oneParam, requiredArg, ruleNumberArg, type Format } from '../query/edgeArgs.js';
 import type { KnowledgeBase } from '../query/KnowledgeBase.js';
 import { QueryError } from '../query/QueryError.js';
 import { CONTENT_TYPE, errorResponse } from '../query/sendError.js';
@@ -75,14 +75,14 @@ export function v1Routes(opts: V1Options): Router {
       const full = flag(req, 'full');
       const query = q(req);
       const kb = opts.kb();
-      const edition = kb.resolveEdition(param(req, 'edition'));
-      const a = kb.lookup(edition.edition, query);
+      const edition = kb.lookupScope(param(req, 'edition'), query, familyArg(param(req, 'family')));
+      const a = kb.lookup(edition.edition, edition.query);
       const base = opts.publicUrl();
       const params = new URLSearchParams({ q: query, edition: edition.edition.effectiveDate, format: format === 'json' ? 'text' : format, full: '1' });
       if (examples) params.set('examples', '1');
       const fullUrl = `${base}/v1/lookup?${params}`;
       const examplesOf = (r: RuleRecord) => kb.examples(r);
-      const newerKnown = kb.newerKnown();
+      const newerKnown = kb.newerKnownFor(edition.edition);
       const fo = { examples, fullUrl, full, newerKnown };
       const body = format === 'json' ? JSON.stringify(lookupJson(a, examplesOf, fo)) : formatLookup(a, format, examplesOf, fo);
       // an answer saying the database is behind changes once it is updated: never immutable
@@ -90,21 +90,22 @@ export function v1Routes(opts: V1Options): Router {
     });
 
   router.get('/lookup', (req, res) => lookup(req, res, (r) => requiredArg(param(r, 'q'), 'q')));
-  router.get('/rules/:number', (req, res) => lookup(req, res, (r) => ruleNumberArg(String(r.params.number))));
+  router.get('/rules/:number', (req, res) => lookup(req, res, (r) => ruleNumberArg(String(r.params.number), 'number', familyArg(param(r, 'family')))));
   router.get('/search', (req, res) =>
     serve(req, res, (asked) => {
       const format = formatOf(req, asked);
       const q = requiredArg(param(req, 'q'), 'q');
       const limit = countArg(param(req, 'limit'), { argument: 'limit', min: 1, max: 50, fallback: 10 });
       const kb = opts.kb();
-      const edition = kb.resolveEdition(param(req, 'edition'));
+      const edition = kb.resolveEdition(param(req, 'edition'), familyArg(param(req, 'family')));
       const hits = kb.search(edition.edition.id, q, { limit, ...snippetStyle(format) });
       const date = edition.edition.effectiveDate;
-      const newerKnown = kb.newerKnown();
+      const family = edition.edition.family;
+      const newerKnown = kb.newerKnownFor(edition.edition);
       const body =
         format === 'json'
           ? JSON.stringify({ query: q, edition: date, hits: hits.map(searchHitJson), newerKnown })
-          : capLines([...searchLines(hits, q, date, format), editionLine(date, format)], CHAT_LIMIT, editionLine(date, format));
+          : capLines([...searchLines(hits, q, date, format), editionLine(date, format, family)], CHAT_LIMIT, editionLine(date, format, family));
       return { body, cacheControl: edition.exact && !newerKnown ? IMMUTABLE : SHORT };
     }),
   );

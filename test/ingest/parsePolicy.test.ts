@@ -213,3 +213,28 @@ test('a tournament document with no numbered sections (the 1994 Usenet post) is 
     (e: unknown) => e instanceof IngestError && e.source === file && /no numbered sections found in this MTR document/.test(e.reason),
   );
 });
+
+test('an IPG heading whose penalty the PDF joined to its title (no tab at the margin) is split', () => {
+  const doc = parsePolicy(
+    [
+      'MAGIC INFRACTION PROCEDURE GUIDE',
+      'Effective February 5, 2021',
+      '1. GENERAL PHILOSOPHY',
+      'Judges are neutral.',
+      '2. GAME PLAY ERRORS',
+      '2.1. Game Play Error — Missed Trigger No Penalty',
+      'Definition',
+      'A trigger is forgotten.',
+    ].join('\n'),
+    'ipg',
+    'pdf',
+  );
+  assert.deepEqual(
+    doc.rules.map((r) => [r.number, r.title, r.penalty]),
+    [
+      ['1', 'GENERAL PHILOSOPHY', undefined],
+      ['2', 'GAME PLAY ERRORS', undefined],
+      ['2.1', 'Game Play Error — Missed Trigger', 'No Penalty'],
+    ],
+  );
+});

@@ -86,6 +86,7 @@ test('one name per argument: edition(edition:) and lookup(query:); the old names
     [
       ['edition', false],
       ['date', true],
+      ['family', false],
     ],
   );
   assert.deepEqual(
@@ -94,6 +95,7 @@ test('one name per argument: edition(edition:) and lookup(query:); the old names
       ['query', false],
       ['q', true],
       ['edition', false],
+      ['family', false],
     ],
   );
 });

@@ -103,5 +103,7 @@ test('every entity type has `id: ID!`; every other type is a value, named here o
     'SubruleChanges',
     'SubruleRemoved',
     'SubruleRenumbered',
+    'Unit',
+    'UnitPart',
   ]);
 });

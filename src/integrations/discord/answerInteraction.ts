@@ -90,6 +90,17 @@ function command(kb: KnowledgeBase, name: string, str: (n: string) => string | u
       // a cut answer already holds the link to the rest (before the line on newer rules, when there is one)
       return body.includes(`(<${url}>)`) ? body : `${body}\n${link}`;
     }
+    case 'mtr':
+    case 'ipg': {
+      const q = required('query');
+      const e = kb.resolveEdition(str('edition'), name, 'edition').edition;
+      const a = kb.lookup(e, q);
+      const first = a.rules[0];
+      const url = first ? `${base}/${name}/${e.effectiveDate}/${encodeURIComponent(first.number)}` : `${base}/${name}/${e.effectiveDate}`;
+      const link = `[Read it on crkb](<${url}>)`;
+      const body = formatLookup(a, 'markdown', () => [], { examples: false, fullUrl: url, limit: CHAT_LIMIT - link.length - 1, newerKnown: null });
+      return body.includes(`(<${url}>)`) ? body : `${body}\n${link}`;
+    }
     case 'search': {
       const q = required('query');
       const e = edition();

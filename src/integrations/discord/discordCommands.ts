@@ -39,7 +39,7 @@ const edition: DiscordOption = {
 const ephemeral: DiscordOption = { type: BOOLEAN, name: 'ephemeral', description: 'Only you see the answer' };
 
 /**
- * The slash commands of the crkb bot: /cr, /define, /search, /diff and /history, each installable to a
+ * The slash commands of the crkb bot: /cr, /mtr, /ipg, /define, /search, /diff and /history, each installable to a
  * server or to a user, and usable in servers, in a DM with the bot and in other DMs (global commands:
  * a guild's commands take neither field).
  */
@@ -58,6 +58,19 @@ const COMMANDS: DiscordCommand[] = [
       ephemeral,
     ],
   },
+  ...(['mtr', 'ipg'] as const).map((name): DiscordCommand => ({
+    name,
+    type: 1,
+    description:
+      name === 'mtr'
+        ? 'A section of the Magic Tournament Rules (4.2, tournament shortcuts)'
+        : 'A section of the Infraction Procedure Guide (2.1, missed trigger)',
+    options: [
+      { type: STRING, name: 'query', description: 'Section number or words of its title', required: true, max_length: 100 },
+      { ...edition, description: 'Edition: a date or latest (default)', autocomplete: false },
+      ephemeral,
+    ],
+  })),
   {
     name: 'define',
     type: 1,

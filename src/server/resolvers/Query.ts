@@ -1,8 +1,9 @@
 import type { EditionInfo } from '../../core/records.js';
 import { escapeSnippet } from '../../core/escapeHtml.js';
+import { isPolicyFamily } from '../../core/policyUnit.js';
 import { checkCitations } from '../../query/checkCitations.js';
 import { diffCounts } from '../../query/diffCounts.js';
-import { ruleNumberArg, scopeArg } from '../../query/edgeArgs.js';
+import { familyArg, ruleNumberArg, scopeArg } from '../../query/edgeArgs.js';
 import type { ApiContext } from '../ApiContext.js';
 import { decodeCursor, encodeCursor } from '../args.js';
 import { apiError } from '../errors.js';
@@ -10,6 +11,7 @@ import type {
   QueryCitationsArgs,
   QueryDiffArgs,
   QueryEditionArgs,
+  QueryEditionsArgs,
   QueryGlossaryArgs,
   QueryGlossaryHistoryArgs,
   QueryGlossaryTermsArgs,
@@ -23,22 +25,42 @@ import type {
 
 /** Root query resolvers: each one call into the query layer. A connection's `first` was checked against PAGE_MAX with the operation's cost (limits.ts). */
 export const Query = {
-  editions(_: unknown, __: unknown, ctx: ApiContext) {
+  editions(_: unknown, a: QueryEditionsArgs, ctx: ApiContext) {
     ctx.cache.loose++;
-    return ctx.kb.editions();
+    if (a.family === undefined || a.family === null) return ctx.kb.editions().filter((e) => !isPolicyFamily(e.family));
+    const family = ctx.run(() => familyArg(a.family));
+    return ctx.kb.editions().filter((e) => e.family === family);
   },
   edition(_: unknown, a: QueryEditionArgs, ctx: ApiContext) {
     const given = [a.edition, a.date].filter((v) => v !== undefined && v !== null);
     if (given.length > 1) throw apiError('BAD_USER_INPUT', 'give `edition` or its deprecated name `date`, not both', { argument: 'edition' });
-    return a.date !== undefined && a.date !== null ? ctx.edition(a.date, 'date') : ctx.edition(a.edition);
+    return a.date !== undefined && a.date !== null
+      ? ctx.edition(
+          a.date,
+          'date',
+          ctx.run(() => familyArg(a.family)),
+        )
+      : ctx.edition(
+          a.edition,
+          'edition',
+          ctx.run(() => familyArg(a.family)),
+        );
   },
   rule(_: unknown, a: QueryRuleArgs, ctx: ApiContext) {
-    const e = ctx.edition(a.edition);
-    const n = ctx.run(() => ruleNumberArg(a.number));
+    const e = ctx.edition(
+      a.edition,
+      'edition',
+      ctx.run(() => familyArg(a.family)),
+    );
+    const n = ctx.run(() => ruleNumberArg(a.number, 'number', e.family));
     return ctx.run(() => ctx.kb.ruleOrThrow(e, n));
   },
   rules(_: unknown, a: QueryRulesArgs, ctx: ApiContext) {
-    const e = ctx.edition(a.edition);
+    const e = ctx.edition(
+      a.edition,
+      'edition',
+      ctx.run(() => familyArg(a.family)),
+    );
     const first = a.first ?? 100;
     const after = decodeCursor('o', a.after) ?? -1;
     const section = ctx.run(() => scopeArg(a.section));
@@ -46,7 +68,11 @@ export const Query = {
     return connection(rows.slice(0, first), rows.length > first, after >= 0, (r) => encodeCursor('o', r.ord), e);
   },
   search(_: unknown, a: QuerySearchArgs, ctx: ApiContext) {
-    const e = ctx.edition(a.edition);
+    const e = ctx.edition(
+      a.edition,
+      'edition',
+      ctx.run(() => familyArg(a.family)),
+    );
     const first = a.first ?? 20;
     const start = (decodeCursor('s', a.after) ?? -1) + 1;
     const hits =
@@ -60,8 +86,16 @@ export const Query = {
   glossaryTerms: (_: unknown, a: QueryGlossaryTermsArgs, ctx: ApiContext) => ctx.kb.glossary(ctx.edition(a.edition).id),
   keywords: (_: unknown, a: QueryKeywordsArgs, ctx: ApiContext) => ctx.kb.keywords(ctx.edition(a.edition).id),
   diff(_: unknown, a: QueryDiffArgs, ctx: ApiContext) {
-    const from = ctx.edition(a.from, 'from');
-    const to = ctx.edition(a.to, 'to');
+    const from = ctx.edition(
+      a.from,
+      'from',
+      ctx.run(() => familyArg(a.family)),
+    );
+    const to = ctx.edition(
+      a.to,
+      'to',
+      ctx.run(() => familyArg(a.family)),
+    );
     const first = a.first ?? 100;
     const start = (decodeCursor('d', a.after) ?? -1) + 1;
     const section = ctx.run(() => scopeArg(a.section));
@@ -73,8 +107,12 @@ export const Query = {
     return { from, to, counts, ...connection(page, start + first < all.length, start > 0, (_c, i) => encodeCursor('d', start + i), to) };
   },
   history(_: unknown, a: QueryHistoryArgs, ctx: ApiContext) {
-    const e = ctx.edition(a.edition);
-    const n = ctx.run(() => ruleNumberArg(a.number));
+    const e = ctx.edition(
+      a.edition,
+      'edition',
+      ctx.run(() => familyArg(a.family)),
+    );
+    const n = ctx.run(() => ruleNumberArg(a.number, 'number', e.family));
     ctx.check();
     const h = ctx.kb.history(e, n);
     if (h) return { lineageId: h.lineage, steps: h.steps };
@@ -96,8 +134,15 @@ export const Query = {
     const given = [a.query, a.q].filter((v) => v !== undefined && v !== null);
     if (given.length !== 1)
       throw apiError('BAD_USER_INPUT', given.length === 0 ? '`query` is required' : 'give `query` or its deprecated name `q`, not both', { argument: 'query' });
-    const e = ctx.edition(a.edition);
-    return ctx.run(() => ctx.kb.lookup(e, given[0]!));
+    const scope = ctx.run(() =>
+      ctx.kb.lookupScope(
+        a.edition,
+        given[0]!,
+        ctx.run(() => familyArg(a.family)),
+      ),
+    );
+    ctx.edition(a.edition, 'edition', scope.edition.family);
+    return ctx.run(() => ctx.kb.lookup(scope.edition, scope.query));
   },
 };
 

@@ -21,6 +21,7 @@ export const Rule = {
   // a stored rule's edition always exists (Edition! in the SDL)
   edition: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.editionById(r.editionId)!,
   position: (r: RuleRecord) => r.ord,
+  unit: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.unit(r),
   duplicates(r: RuleRecord, _: unknown, ctx: ApiContext) {
     const all = ctx.kb.sameNumber(r);
     return all.length > 1 ? all : [];

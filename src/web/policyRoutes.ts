@@ -1,0 +1,102 @@
+import { Router, type Request, type Response } from 'express';
+import type { Family } from '../core/records.js';
+import { POLICY_FAMILIES } from '../core/policyUnit.js';
+import { oneParam, ruleNumberArg } from '../query/edgeArgs.js';
+import type { KnowledgeBase } from '../query/KnowledgeBase.js';
+import { QueryError } from '../query/QueryError.js';
+import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse } from '../http/ResponseCache.js';
+import { layout } from './layout.js';
+import { errorPage } from './pages/errorPage.js';
+import { policyDiffPage, policyHistoryPage, policyTocPage, policyUnitPage, unitPath } from './pages/policyPages.js';
+import type { WebOptions } from './webRoutes.js';
+
+const HTML = 'text/html; charset=utf-8';
+
+type Produced = { page: ReturnType<typeof policyTocPage>; exact: boolean } | { redirect: string };
+
+const param = (req: Request, name: string): string | undefined => oneParam(req.query, name);
+
+/**
+ * The tournament documents in the web app, one set of routes per family (/mtr, /ipg): an edition's
+ * contents (/ipg/latest), a unit (/ipg/2021-02-05/2.1), what changed between two editions
+ * (/ipg/diff/2020-09-25/2021-02-05) and a unit's history (/ipg/history/2.1?edition=…).
+ */
+export function policyRoutes(opts: WebOptions): Router {
+  const { cache } = opts;
+  const router = Router();
+
+  const respond = (req: Request, res: Response, produce: (kb: KnowledgeBase) => Produced) => {
+    const key = req.originalUrl;
+    const hit = cache?.get(key);
+    if (hit) return sendCached(req, res, hit);
+    const kb = opts.kb();
+    const ctx = { assets: opts.assets, publicUrl: opts.publicUrl() };
+    let entry: CachedResponse;
+    try {
+      const p = produce(kb);
+      if ('redirect' in p) {
+        res.set('Cache-Control', SHORT).redirect(302, p.redirect);
+        return;
+      }
+      const body = layout(ctx, p.page);
+      entry = { status: 200, contentType: HTML, body, etag: etagOf(body), cacheControl: p.exact ? IMMUTABLE : SHORT };
+    } catch (e) {
+      if (!(e instanceof QueryError)) throw e;
+      const body = layout(
+        ctx,
+        errorPage(e, (s) => s),
+      );
+      entry = { status: e.code === 'NOT_FOUND' ? 404 : 400, contentType: HTML, body, etag: etagOf(body), cacheControl: ERROR };
+    }
+    return sendCached(req, res, cache?.set(key, entry) ?? entry);
+  };
+
+  for (const family of POLICY_FAMILIES as readonly Family[]) {
+    router.get(`/${family}`, (req, res) => respond(req, res, () => ({ redirect: `/${family}/${encodeURIComponent(param(req, 'edition') ?? 'latest')}` })));
+    router.get(`/${family}/diff`, (req, res) =>
+      respond(req, res, (kb) => {
+        const to = kb.resolveEdition(param(req, 'to') ?? 'latest', family, 'to').edition;
+        const chain = kb.editions().filter((e) => e.family === family && e.official);
+        const from = param(req, 'from')
+          ? kb.resolveEdition(param(req, 'from'), family, 'from').edition
+          : (chain[chain.findIndex((e) => e.id === to.id) - 1] ?? to);
+        return { redirect: `/${family}/diff/${from.effectiveDate}/${to.effectiveDate}` };
+      }),
+    );
+    router.get(`/${family}/diff/:from/:to`, (req, res) =>
+      respond(req, res, (kb) => {
+        const from = kb.resolveEdition(String(req.params.from), family, 'from');
+        const to = kb.resolveEdition(String(req.params.to), family, 'to');
+        const d = kb.diff(from.edition, to.edition, { rulesOnly: true });
+        return { page: policyDiffPage(kb, from.edition, to.edition, d), exact: from.exact && to.exact };
+      }),
+    );
+    router.get(`/${family}/history/:number`, (req, res) =>
+      respond(req, res, (kb) => {
+        const edition = kb.resolveEdition(param(req, 'edition') || 'latest', family).edition;
+        const n = ruleNumberArg(String(req.params.number), 'number', family);
+        const h = kb.history(edition, n);
+        if (!h)
+          throw new QueryError('NOT_FOUND', `no ${family.toUpperCase()} ${n} in the ${edition.effectiveDate} edition`, { edition: edition.effectiveDate });
+        return { page: policyHistoryPage(edition, n, h), exact: false };
+      }),
+    );
+    router.get(`/${family}/:edition`, (req, res) =>
+      respond(req, res, (kb) => {
+        const arg = String(req.params.edition);
+        const ed = kb.resolveEdition(arg, family);
+        return { page: policyTocPage(kb, ed.edition, arg), exact: ed.exact };
+      }),
+    );
+    router.get(`/${family}/:edition/:number`, (req, res) =>
+      respond(req, res, (kb) => {
+        const arg = String(req.params.edition);
+        const ed = kb.resolveEdition(arg, family);
+        const n = ruleNumberArg(String(req.params.number), 'number', family);
+        if (n !== String(req.params.number)) return { redirect: unitPath(family, arg, n) };
+        return { page: policyUnitPage(kb, ed.edition, arg, kb.ruleOrThrow(ed.edition, n)), exact: ed.exact };
+      }),
+    );
+  }
+  return router;
+}

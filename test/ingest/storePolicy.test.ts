@@ -1,0 +1,212 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { runIngest } from '../../ingest/store/runIngest.js';
+import { expandInputs } from '../../ingest/store/sources.js';
+import { openWritableDb } from '../../src/db/openDb.js';
+import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
+import { crFixtureText } from '../support/crFixture.js';
+import { captureCli } from '../cli/corpusDb.js';
+import { run as runRule } from '../../src/cli/rule.js';
+import express from 'express';
+import { inject } from 'light-my-request';
+import { answerInteraction } from '../../src/integrations/discord/answerInteraction.js';
+import { policyRoutes } from '../../src/web/policyRoutes.js';
+import { Assets } from '../../src/web/Assets.js';
+import { tempDir } from '../support/tempDir.js';
+
+/** An IPG as its text export reads; `later` renumbers 2.2 to 2.3 (a new 2.2 before it) and rewords 2.1's definition. */
+function ipgText(later: boolean): string {
+  return [
+    'MAGIC INFRACTION PROCEDURE GUIDE',
+    later ? 'Effective February 5, 2021' : 'Effective September 25, 2020',
+    'INTRODUCTION',
+    'The Infraction Procedure Guide provides judges the appropriate penalties.',
+    '1. GENERAL PHILOSOPHY',
+    'Judges are neutral arbiters.',
+    '2. GAME PLAY ERRORS',
+    'Game Play Errors are caused by incorrect play.',
+    '2.1. Game Play Error — Missed Trigger\tPenalty',
+    'Warning',
+    'Definition',
+    later ? 'A triggered ability triggers, but the player controlling it forgets it.' : 'A triggered ability triggers, but the player forgets it.',
+    'Examples',
+    'A. A player forgets an upkeep trigger.',
+    'Philosophy',
+    'Triggered abilities are common and invisible.',
+    ...(later ? ['2.2. Game Play Error — Hidden Card Error\tPenalty', 'Warning', 'Definition', 'A player commits an error that cannot be verified.'] : []),
+    `2.${later ? 3 : 2}. Game Play Error — Looking at Extra Cards\tPenalty`,
+    'Warning',
+    'Definition',
+    'A player takes an action that may have allowed them to see cards they were not entitled to see.',
+    'Appendix A — Penalty Quick Reference',
+    'Missed Trigger: Warning',
+  ].join('\n');
+}
+
+const MTR = [
+  'Magic: The Gathering Tournament Rules',
+  'Effective July 23, 2021',
+  'Introduction',
+  'This document contains the rules for sanctioned tournaments.',
+  '1. Tournament Fundamentals',
+  '1.1 Tournament Types',
+  'Tournaments are either sanctioned or not.',
+  '2. Tournament Mechanics',
+  '2.1 Match Structure',
+  'A match consists of a series of games.',
+  '3. Tournament Rules',
+  '3.1 Hidden Information',
+  'Hidden information refers to the faces of cards.',
+  '4. Communication',
+  '4.1 Player Communication',
+  'Communication between players is essential.',
+  '4.2 Tournament Shortcuts',
+  'A tournament shortcut is an action taken by players to skip parts of the technical play sequence.',
+].join('\n');
+
+async function build(): Promise<{ dir: string; db: string }> {
+  const dir = tempDir('crkb-policy-');
+  writeFileSync(join(dir, 'ipg-2020.txt'), ipgText(false));
+  writeFileSync(join(dir, 'ipg-2021.txt'), ipgText(true));
+  writeFileSync(join(dir, 'mtr-2021.txt'), MTR);
+  writeFileSync(join(dir, 'cr.txt'), crFixtureText('2026-06-19').replace(/\n/g, '\r\n'));
+  const db = join(dir, 'kb.db');
+  const report = await runIngest({ inputs: expandInputs([dir]), dbFile: db });
+  assert.deepEqual(report.rejected, []);
+  assert.deepEqual(
+    report.editions.map((e) => `${e.family}:${e.effectiveDate}:${e.unaccountedLines}`),
+    ['ipg:2020-09-25:0', 'ipg:2021-02-05:0', 'mtr:2021-07-23:0', 'cr:2026-06-19:0'],
+  );
+  return { dir, db };
+}
+
+test('the tournament documents are stored as editions of their own families, each unit with its title, penalty and parts', async () => {
+  const { db } = await build();
+  const kb = KnowledgeBase.open(db);
+  try {
+    // the CR's defaults stay the CR's
+    assert.equal(kb.resolveEdition('latest').edition.family, 'cr');
+    assert.equal(kb.resolveEdition('latest', 'ipg').edition.effectiveDate, '2021-02-05');
+    assert.equal(kb.resolveEdition('2021-01-01', 'ipg').edition.effectiveDate, '2020-09-25');
+    const ipg = kb.resolveEdition('latest', 'ipg').edition;
+    const mt = kb.rule(ipg.id, '2.1')!;
+    const unit = kb.unit(mt)!;
+    assert.equal(unit.title, 'Game Play Error — Missed Trigger');
+    assert.equal(unit.penalty, 'Warning');
+    assert.deepEqual(
+      unit.parts.map((p) => p.name),
+      ['definition', 'examples', 'philosophy'],
+    );
+    assert.deepEqual(kb.examples(mt), ['A. A player forgets an upkeep trigger.']);
+    assert.equal(kb.rule(ipg.id, 'Appendix A')?.kind, 'appendix');
+    assert.equal(kb.unit(kb.rule(kb.resolveEdition('latest').edition.id, '704.5')!), null);
+  } finally {
+    kb.close();
+  }
+});
+
+test('lookups name their document ("ipg 2.1", "mtr 4.2"); a diff and a history follow a unit across renumbering', async () => {
+  const { db } = await build();
+  const kb = KnowledgeBase.open(db);
+  try {
+    const scope = kb.lookupScope(undefined, 'ipg 2.1');
+    assert.equal(scope.edition.family, 'ipg');
+    assert.equal(scope.query, '2.1');
+    assert.deepEqual(
+      kb.lookup(scope.edition, scope.query).rules.map((r) => r.number),
+      ['2.1'],
+    );
+    const mtr = kb.lookupScope('latest', 'MTR 4.2');
+    assert.match(kb.lookup(mtr.edition, mtr.query).rules[0]!.text, /^Tournament Shortcuts\nA tournament shortcut/);
+    // a query naming no document reads the CR, as before
+    assert.equal(kb.lookupScope(undefined, '704.5').edition.family, 'cr');
+    // a unit's title answers for it
+    const titled = kb.lookup(scope.edition, 'looking at extra cards');
+    assert.deepEqual([titled.kind, titled.rules.map((r) => r.number)], ['rule', ['2.3']]);
+    assert.deepEqual(
+      kb.lookup(kb.resolveEdition('2020-09-25', 'ipg').edition, 'Looking at Extra Cards').rules.map((r) => r.number),
+      ['2.2'],
+    );
+
+    const [from, to] = [kb.resolveEdition('2020-09-25', 'ipg').edition, kb.resolveEdition('2021-02-05', 'ipg').edition];
+    const d = kb.diff(from, to, { rulesOnly: true });
+    const by = (n: string) => d.changes.find((c) => (c.after?.number ?? c.before?.number) === n);
+    assert.equal(by('2.2')?.before, null, '2.2 is new');
+    assert.equal(by('2.3')?.before?.number, '2.2', 'Looking at Extra Cards renumbered 2.2 → 2.3');
+    assert.equal(by('2.3')?.textChange, 'none');
+    assert.equal(by('2.1')?.textChange, 'substantive');
+    const h = kb.history(to, '2.3')!;
+    assert.deepEqual(
+      h.steps.map((s) => [s.date, s.number]),
+      [
+        ['2020-09-25', '2.2'],
+        ['2021-02-05', '2.3'],
+      ],
+    );
+  } finally {
+    kb.close();
+  }
+});
+
+test('the bot and the web read the tournament documents: /ipg in Discord, /ipg/latest/2.1, its history and a diff', async () => {
+  const { db } = await build();
+  const kb = KnowledgeBase.open(db);
+  try {
+    const r = answerInteraction(kb, { type: 2, data: { name: 'ipg', options: [{ name: 'query', value: 'missed trigger' }] } }, 'https://crkb.example');
+    const content = 'data' in r && 'content' in r.data ? r.data.content : '';
+    assert.match(content, /^\*\*2\.1\*\* Game Play Error — Missed Trigger \\\[Warning\\\]: Definition/);
+    assert.match(content, /\*IPG 2021-02-05\*/);
+    assert.match(content, /https:\/\/crkb\.example\/ipg\/2021-02-05\/2\.1/);
+    const app = express().use(policyRoutes({ kb: () => kb, cache: null, publicUrl: () => 'https://crkb.example', assets: new Assets() }));
+    const get = async (url: string) => inject(app, { method: 'GET', url });
+    const unit = await get('/ipg/latest/2.1');
+    assert.equal(unit.statusCode, 200);
+    assert.match(unit.body, /Game Play Error — Missed Trigger<\/h1>/);
+    assert.match(unit.body, /Penalty: <strong>Warning<\/strong>/);
+    const history = await get('/ipg/history/2.3');
+    assert.match(history.body, /2020-09-25<\/a> <span class="num">2\.2<\/span>/);
+    const diff = await get('/ipg/diff/2020-09-25/2021-02-05');
+    assert.match(diff.body, /renumbered from 2\.2/);
+    assert.equal((await get('/ipg/latest/9.9')).statusCode, 404);
+    assert.equal((await get('/mtr/latest/4.2')).statusCode, 200);
+  } finally {
+    kb.close();
+  }
+});
+
+test('crkb rule reads a tournament document named in the query or by --family', async () => {
+  const { db } = await build();
+  const byName = await captureCli(runRule, db, ['ipg 2.1']);
+  assert.equal(byName.code, 0, byName.err);
+  assert.match(byName.out, /^2\.1 Game Play Error — Missed Trigger \[Warning\]: Definition/);
+  assert.match(byName.out, /\(IPG 2021-02-05\)/);
+  const byOption = await captureCli(runRule, db, ['4.2', '--family', 'mtr']);
+  assert.match(byOption.out, /^4\.2 Tournament Shortcuts: A tournament shortcut/);
+  await assert.rejects(captureCli(runRule, db, ['4.2', '--family', 'jar']), /--family must be cr, rulings, mtr, ipg, not "jar"/);
+});
+
+test('a database written before the tournament documents gets its family CHECKs widened, its rows kept', () => {
+  const dir = tempDir('crkb-widen-');
+  const file = join(dir, 'old.db');
+  const old = new Database(file);
+  old.exec(`CREATE TABLE editions (id INTEGER PRIMARY KEY, family TEXT NOT NULL CHECK (family IN ('cr', 'rulings')),
+    effective_date TEXT NOT NULL, official INTEGER NOT NULL DEFAULT 1, label TEXT NOT NULL DEFAULT '', set_code TEXT, set_name TEXT,
+    title TEXT, introduction TEXT, credits TEXT, primary_file_id INTEGER, warnings TEXT NOT NULL DEFAULT '[]', UNIQUE (family, effective_date, label))`);
+  old.exec(`INSERT INTO editions (family, effective_date) VALUES ('cr', '2021-07-23')`);
+  old.close();
+  const db = openWritableDb(file);
+  try {
+    db.exec(`INSERT INTO editions (family, effective_date) VALUES ('ipg', '2021-02-05')`);
+    assert.deepEqual(db.prepare('SELECT family, effective_date AS d FROM editions ORDER BY id').all(), [
+      { family: 'cr', d: '2021-07-23' },
+      { family: 'ipg', d: '2021-02-05' },
+    ]);
+    assert.throws(() => db.exec(`INSERT INTO editions (family, effective_date) VALUES ('nope', '2021-02-05')`), /CHECK constraint failed/);
+    assert.deepEqual(db.pragma('foreign_key_check'), []);
+  } finally {
+    db.close();
+  }
+});
