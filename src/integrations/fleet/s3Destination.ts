@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
 /** Where `crkb publish` writes: an artifact (kept when already there: it is immutable) and then current.json. */
 export interface PublishDestination {
@@ -38,10 +38,18 @@ export function s3Destination(bucket: string, prefix: string): PublishDestinatio
   return {
     where: `s3://${bucket}/${prefix}`,
     async has(name, size) {
+      // a missing bucket said before 33 MB are streamed at it (the store may close the socket mid-upload: EPIPE)
+      try {
+        await client.send(new HeadBucketCommand({ Bucket: bucket }));
+      } catch (e) {
+        if (statusOf(e) === 404) throw new Error(`s3://${bucket}: the bucket does not exist`);
+        // 403 (no s3:ListBucket right) says nothing about the bucket: the upload will tell
+        if (statusOf(e) !== 403) throw e;
+      }
       try {
         return (await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key(name) }))).ContentLength === size;
       } catch (e) {
-        if ((e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
+        if (statusOf(e) === 404) return false;
         throw e;
       }
     },
@@ -64,4 +72,8 @@ export function s3Destination(bucket: string, prefix: string): PublishDestinatio
       );
     },
   };
+}
+
+function statusOf(e: unknown): number | undefined {
+  return (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 }
