@@ -4,15 +4,9 @@ import { POLICY_FAMILIES } from '../core/policyUnit.js';
 import { oneParam, ruleNumberArg } from '../query/edgeArgs.js';
 import type { KnowledgeBase } from '../query/KnowledgeBase.js';
 import { QueryError } from '../query/QueryError.js';
-import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse } from '../http/ResponseCache.js';
-import { layout } from './layout.js';
-import { errorPage } from './pages/errorPage.js';
+import { pageResponder, type Produced } from './pageResponder.js';
 import { policyDiffPage, policyHistoryPage, policyTocPage, policyUnitPage, unitPath } from './pages/policyPages.js';
 import type { WebOptions } from './webRoutes.js';
-
-const HTML = 'text/html; charset=utf-8';
-
-type Produced = { page: ReturnType<typeof policyTocPage>; exact: boolean } | { redirect: string };
 
 const param = (req: Request, name: string): string | undefined => oneParam(req.query, name);
 
@@ -25,31 +19,9 @@ export function policyRoutes(opts: WebOptions): Router {
   const { cache } = opts;
   const router = Router();
 
-  const respond = (req: Request, res: Response, produce: (kb: KnowledgeBase) => Produced) => {
-    const key = req.originalUrl;
-    const hit = cache?.get(key);
-    if (hit) return sendCached(req, res, hit);
-    const kb = opts.kb();
-    const ctx = { assets: opts.assets, publicUrl: opts.publicUrl() };
-    let entry: CachedResponse;
-    try {
-      const p = produce(kb);
-      if ('redirect' in p) {
-        res.set('Cache-Control', SHORT).redirect(302, p.redirect);
-        return;
-      }
-      const body = layout(ctx, p.page);
-      entry = { status: 200, contentType: HTML, body, etag: etagOf(body), cacheControl: p.exact ? IMMUTABLE : SHORT };
-    } catch (e) {
-      if (!(e instanceof QueryError)) throw e;
-      const body = layout(
-        ctx,
-        errorPage(e, (s) => s),
-      );
-      entry = { status: e.code === 'NOT_FOUND' ? 404 : 400, contentType: HTML, body, etag: etagOf(body), cacheControl: ERROR };
-    }
-    return sendCached(req, res, cache?.set(key, entry) ?? entry);
-  };
+  // no stale-data notice: it speaks of the CR's editions
+  const base = pageResponder(cache, opts.kb, () => ({ assets: opts.assets, publicUrl: opts.publicUrl() }));
+  const respond = (req: Request, res: Response, produce: (kb: KnowledgeBase) => Produced) => base(req, res, produce, (s) => s);
 
   for (const family of POLICY_FAMILIES as readonly Family[]) {
     router.get(`/${family}`, (req, res) => respond(req, res, () => ({ redirect: `/${family}/${encodeURIComponent(param(req, 'edition') ?? 'latest')}` })));

@@ -1,16 +1,15 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request } from 'express';
 import { numberLevel } from '../core/ruleNumber.js';
 import { currentPlace, formerNumber } from '../query/currentPlace.js';
 import { countArg, oneParam, ruleNumberArg, scopeArg } from '../query/edgeArgs.js';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_OFFSET, type ChangeKind, type KnowledgeBase } from '../query/KnowledgeBase.js';
 import { QueryError } from '../query/QueryError.js';
 import { staleData, type KnownEdition } from '../query/knownEditions.js';
-import { ERROR, IMMUTABLE, SHORT, etagOf, sendCached, type CachedResponse, type ResponseCache } from '../http/ResponseCache.js';
+import type { ResponseCache } from '../http/ResponseCache.js';
 import type { Assets } from './Assets.js';
-import { layout, type PageSpec } from './layout.js';
 import { DIFF_KINDS, diffPage, diffQuery, type DiffView } from './pages/diffPage.js';
 import { diffIndexPage } from './pages/diffIndexPage.js';
-import { errorPage } from './pages/errorPage.js';
+import { pageResponder } from './pageResponder.js';
 import { formerNumberPage } from './pages/formerNumber.js';
 import { glossaryPage } from './pages/glossaryPage.js';
 import { historyPage } from './pages/historyPage.js';
@@ -30,11 +29,6 @@ export interface WebOptions {
   /** Editions the sources manifest knows (stored or not): pages say when the database lacks newer ones. */
   known?: readonly KnownEdition[];
 }
-
-const HTML = 'text/html; charset=utf-8';
-
-/** What a route produces: a page (or a bare fragment) and whether every edition in it was pinned. */
-type Produced = { page: PageSpec; exact: boolean; status?: number } | { fragment: string; exact: boolean } | { redirect: string };
 
 const param = (req: Request, name: string): string | undefined => oneParam(req.query, name);
 
@@ -66,34 +60,12 @@ export function webRoutes(opts: WebOptions): Router {
     stale: staleData(kb, opts.known ?? [], today(), asked),
   });
 
-  const respond = (req: Request, res: Response, produce: (kb: KnowledgeBase) => Produced, suggestionPath: (s: string) => string = (s) => `/cr/latest/${s}`) => {
-    const key = req.originalUrl;
-    const hit = cache?.get(key);
-    if (hit) return sendCached(req, res, hit);
-    let entry: CachedResponse;
-    const kb = opts.kb();
-    // the date a page asked for (/cr/2026-01-01, ?edition=…, /diff/…/2026-01-01): said when a newer known edition was in force
-    const asked = [req.params.edition, req.params.to, (req.query as Record<string, unknown>).edition].find(
+  // the date a page asked for (/cr/2026-01-01, ?edition=…, /diff/…/2026-01-01): said when a newer known edition was in force
+  const askedOf = (req: Request) =>
+    [req.params.edition, req.params.to, (req.query as Record<string, unknown>).edition].find(
       (x): x is string => typeof x === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(x),
     );
-    try {
-      const p = produce(kb);
-      if ('redirect' in p) {
-        res.set('Cache-Control', SHORT).redirect(302, p.redirect);
-        return;
-      }
-      const c = ctx(kb, asked);
-      const body = 'page' in p ? layout(c, p.page) : p.fragment;
-      const status = 'status' in p && p.status !== undefined ? p.status : 200;
-      // a page saying the database is behind changes once it is updated: never immutable
-      entry = { status, contentType: HTML, body, etag: etagOf(body), cacheControl: status !== 200 ? ERROR : p.exact && !c.stale ? IMMUTABLE : SHORT };
-    } catch (e) {
-      if (!(e instanceof QueryError)) throw e;
-      const body = layout(ctx(kb, asked), errorPage(e, suggestionPath));
-      entry = { status: e.code === 'NOT_FOUND' ? 404 : 400, contentType: HTML, body, etag: etagOf(body), cacheControl: ERROR };
-    }
-    return sendCached(req, res, cache?.set(key, entry) ?? entry);
-  };
+  const respond = pageResponder(cache, opts.kb, (kb, req) => ctx(kb, askedOf(req)));
 
   router.get('/', (req, res) =>
     respond(req, res, (kb) => {
