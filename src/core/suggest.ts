@@ -43,8 +43,13 @@ export function editDistance(a: string, b: string, max = 8): number {
 /** Every distinct word of three letters or more in some texts, lower-cased: what a misspelt word is compared with. */
 export function wordsOf(texts: Iterable<string>): Set<string> {
   const out = new Set<string>();
-  for (const t of texts) for (const w of t.match(/[\p{L}\p{N}]{3,}/gu) ?? []) out.add(w.toLowerCase());
+  for (const t of texts) addWords(out, t);
   return out;
+}
+
+/** Adds the words of a text to a set (as wordsOf, in the order they come). */
+export function addWords(out: Set<string>, text: string): void {
+  for (const w of text.match(/[\p{L}\p{N}]{3,}/gu) ?? []) out.add(w.toLowerCase());
 }
 
 /** A candidate and how far it is from the query. */

@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import type { Reference } from '../core/references.js';
 import type { EditionInfo, GlossaryRecord, PartRecord, RuleRecord, TextRefRecord } from '../core/records.js';
-import { wordsOf } from '../core/suggest.js';
+import { addWords, wordsOf } from '../core/suggest.js';
 import { termKey } from '../core/termKey.js';
 import { TextIndex, type EditionSearch } from './TextIndex.js';
 import { lazyStatements } from './lazyStatements.js';
@@ -118,7 +118,7 @@ class VersionTable {
   /** Indexes into `names` of version numbers, in order of first appearance as a number (by version id). */
   private readonly numberOrder: number[] = [];
 
-  constructor(rows: IterableIterator<[number, string, string, string | null, number, string]>, maxId: number) {
+  constructor(rows: Iterable<[number, string, string, string | null, number, string]>, maxId: number) {
     this.textId = new Int32Array(maxId + 1).fill(-1);
     this.number = new Int32Array(maxId + 1).fill(-1);
     this.parent = new Int32Array(maxId + 1).fill(-1);
@@ -231,6 +231,19 @@ function* bodiesOf(bits: Uint8Array, body: Statement): Generator<[number, string
   for (let k = 0; k < bits.length; k++) for (let j = 0; j < 8; j++) if ((bits[k]! >> j) & 1) yield [k * 8 + j, body.get(k * 8 + j) as string];
 }
 
+/** The rows of rule versions from their columns as JSON arrays (id, number, kind, parent, text id, examples). */
+function* versionRows(columns: string[]): Generator<[number, string, string, string | null, number, string]> {
+  const [ids, numbers, kinds, parents, texts, examples] = columns.map((c) => JSON.parse(c) as unknown[]) as [
+    number[],
+    string[],
+    string[],
+    Array<string | null>,
+    number[],
+    string[],
+  ];
+  for (let k = 0; k < ids.length; k++) yield [ids[k]!, numbers[k]!, kinds[k]!, parents[k]!, texts[k]!, examples[k]!];
+}
+
 /** [key, value, key, value…] sorted by key then value, as one array. */
 function sortedPairs(flat: number[]): Int32Array {
   const n = flat.length / 2;
@@ -341,7 +354,14 @@ export class Snapshot {
       refs: () => db.prepare('SELECT text_id, ord, target, kind, start, "end" FROM text_refs WHERE text_id = ? ORDER BY ord').raw(true),
       citing: () => db.prepare('SELECT DISTINCT text_id FROM text_refs WHERE target = ? ORDER BY text_id').pluck(),
       version: () => db.prepare('SELECT id, number, kind, parent, text_id, examples FROM rule_versions WHERE id = ?').raw(true),
-      versions: () => db.prepare('SELECT id, number, kind, parent, text_id, examples FROM rule_versions ORDER BY id').raw(true),
+      // one row of JSON arrays, parsed natively: a row object per version costs twice as much (a server's start)
+      versionColumns: () =>
+        db
+          .prepare(
+            `SELECT json_group_array(id), json_group_array(number), json_group_array(kind), json_group_array(parent),
+               json_group_array(text_id), json_group_array(examples) FROM (SELECT * FROM rule_versions ORDER BY id)`,
+          )
+          .raw(true),
       maxVersion: () => db.prepare('SELECT coalesce(max(id), 0) FROM rule_versions').pluck(),
       withNumber: () => db.prepare('SELECT id FROM rule_versions WHERE number = ? ORDER BY id').pluck(),
       allNumbers: () => db.prepare('SELECT number FROM rule_versions GROUP BY number ORDER BY min(id)').pluck(),
@@ -496,15 +516,40 @@ export class Snapshot {
     return [...out.values()];
   }
 
-  /** Reads every edition's rows and every rule version now (a server, so that no request pays for it). */
-  loadAll(): void {
-    this.versionTable ??= new VersionTable(
-      this.sql('versions').iterate() as IterableIterator<[number, string, string, string | null, number, string]>,
-      this.sql('maxVersion').get() as number,
-    );
+  /**
+   * Reads every rule version now, and the rows of the `newest` newest editions (a server, so that no
+   * request pays for them); the other editions' rows are read on first use, or by editionsInBackground.
+   */
+  loadAll(newest = Infinity): void {
+    this.versionTable ??= new VersionTable(versionRows(this.sql('versionColumns').get() as string[]), this.sql('maxVersion').get() as number);
     this.versionCache.clear();
     this.glossaryTables();
-    for (const info of this.editions) this.sortedOf(this.edition(info.id));
+    for (const info of this.byDate().slice(-newest)) this.sortedOf(this.edition(info.id));
+  }
+
+  /**
+   * Reads the rows of every edition not read yet, newest first, a few at a time between other work (a
+   * server's first seconds): start-up reads only the newest editions, and no request waits for the rest.
+   */
+  editionsInBackground(slice = 16): Promise<void> {
+    const todo = this.byDate().reverse();
+    return new Promise((resolve) => {
+      const step = (): void => {
+        if (!this.db.open) return resolve();
+        for (let n = 0; n < slice && todo.length > 0; n++) this.sortedOf(this.edition(todo.shift()!.id));
+        if (todo.length === 0) return resolve();
+        setImmediate(step);
+      };
+      setImmediate(step);
+    });
+  }
+
+  /** The editions, oldest first (by date, then as listed). */
+  private byDate(): EditionInfo[] {
+    return this.editions
+      .map((e, k) => ({ e, k }))
+      .sort((a, b) => (a.e.effectiveDate < b.e.effectiveDate ? -1 : a.e.effectiveDate > b.e.effectiveDate ? 1 : a.k - b.k))
+      .map((x) => x.e);
   }
 
   /** An edition by id. */
@@ -1006,7 +1051,7 @@ export class Snapshot {
         // done meanwhile (words() read them at once), or closed
         if (this.allWords || !this.db.open) return resolve();
         const rows = this.sql('bodiesAfter').all(after, slice) as Array<[number, string]>;
-        for (const [, body] of rows) for (const w of wordsOf([body])) out.add(w);
+        for (const [, body] of rows) addWords(out, body);
         if (rows.length < slice) {
           this.allWords = out;
           return resolve();

@@ -116,13 +116,15 @@ export class KnowledgeBase {
   }
 
   /**
-   * Builds what the first read of each edition, history, keyword lookups (the newest editions') and
+   * Builds what the first read of the newest editions, keyword lookups (the newest editions') and
    * searches of the newest edition would build (a server does this at start, not in a request), and
-   * reads the words typo corrections compare with in the background; `search: false` leaves the
-   * search indexes and words to be built when first searched.
+   * reads the other editions and the words typo corrections compare with in the background; `search:
+   * false` leaves the search indexes and words to be built when first searched.
    */
   warm(opts: { search?: boolean } = {}): this {
-    this.snapshot.loadAll();
+    // the newest editions' rows now (what most requests read), the others' once serving
+    this.snapshot.loadAll(EDITION_MEMO);
+    void this.snapshot.editionsInBackground();
     if (opts.search !== false) {
       // the newest edition's index: an older edition's is built on its first search (the latest few kept)
       for (const e of this.snapshot.newestEditions()) this.snapshot.searchOf(e.id).vocabulary();
