@@ -3,19 +3,25 @@
  * 250 and 500 editions from a real one (bench/scaleDbs: SQL copies, dates shifted; a few seconds
  * each) in a temporary folder, and for each runs `crkb serve --workers 1` of this checkout and of
  * --baseline DIR (another built checkout) in turn, printing side by side:
- *   start     wall time from spawn to serving, and CPU time of the server process until then;
- *   idle RSS  of the server process once started (its heavy worker thread included), MB;
+ *   start     wall time from spawn to serving, and CPU time of the server process until then; then
+ *             "settled": its CPU time once it is idle (what it reads in the background after it serves
+ *             included: it waits until the process uses under 2 % of a core for a second, at most 60 s);
+ *   idle RSS  of the server process once settled (its heavy worker thread included), MB;
  *   heap      V8 heap of its main thread after its last collection at start (--trace-gc), MB, and the
  *             largest heap seen before a collection while starting, as a share of its limit (96 MB);
  *   reload    a SIGHUP: wall time until the new process serves, the new process's peak heap (share of
  *             its limit) and the largest RSS of the whole service meanwhile (old and new process);
  *   lookup, search, diff: server CPU per request (ms) over --requests distinct requests of each kind
  *             (the answer cache never hits): /v1/lookup of rule numbers, /v1/search of words, and the
- *             web page of a neighbouring diff, each in rotating editions.
+ *             web page of a neighbouring diff, each in rotating editions: the newest 25 of the real
+ *             database, which every size holds (--files: of the CR).
  * Then the CLI against the floor (node, a better-sqlite3 open and one query), CPU ms per process,
  * median over --runs interleaved rounds: `crkb rule`, `crkb history`, a neighbouring `crkb diff`, `crkb search`, for both checkouts.
  *
- *   node dist/bench/scale.js [--db data/crkb.db] [--baseline DIR] [--sizes 25,125,250,500] [--requests 30] [--runs 5]
+ * --files A.db,B.db measures those databases as they are (e.g. the corpus alone and every family)
+ * instead of synthetic sizes; --runs 0 skips the CLI rows.
+ *
+ *   node dist/bench/scale.js [--db data/crkb.db] [--baseline DIR] [--sizes 25,125,250,500] [--files A.db,B.db] [--requests 30] [--runs 5]
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,6 +38,7 @@ const { values } = parseArgs({
     db: { type: 'string', default: 'data/crkb.db' },
     baseline: { type: 'string' },
     sizes: { type: 'string', default: '25,125,250,500' },
+    files: { type: 'string' },
     requests: { type: 'string', default: '30' },
     runs: { type: 'string', default: '5' },
     'heap-limit': { type: 'string', default: '96' },
@@ -41,6 +48,16 @@ const root = projectRoot();
 const source = resolve(values.db);
 const checkouts: Array<[string, string]> = [['this', root], ...(values.baseline ? [['baseline', resolve(values.baseline)] as [string, string]] : [])];
 const heapLimit = Number(values['heap-limit']);
+// Requests go to the newest 25 editions of the real database (present at every size: a synthetic copy
+// of an old edition answers differently, and the rows would compare different answers, not sizes).
+const lastReal = (() => {
+  const ro = new Database(source, { readonly: true });
+  try {
+    return ro.prepare(`SELECT max(effective_date) FROM editions WHERE family = 'cr' AND official = 1`).pluck().get() as string;
+  } finally {
+    ro.close();
+  }
+})();
 const requests = Number(values.requests);
 
 /** GC lines of --trace-gc: "[pid:0xISOLATE]  123 ms: Scavenge 12.3 (15.0) -> 11.0 (16.0) MB, …", by pid. */
@@ -70,7 +87,7 @@ interface Served {
 }
 
 /** `crkb serve --workers 1` of a checkout with --trace-gc (passed on to its server process). */
-function serve(checkout: string, db: string): Promise<Served & { startMs: number }> {
+function serve(checkout: string, db: string): Promise<Served & { startMs: number; startCpu: number }> {
   const t0 = performance.now();
   const child = spawn(process.execPath, ['--trace-gc', join(checkout, 'bin/crkb.js'), 'serve', '--db', db, '--port', '0', '--workers', '1'], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -90,7 +107,8 @@ function serve(checkout: string, db: string): Promise<Served & { startMs: number
       const m = /GraphQL\s+(http:\/\/\S+)\/graphql/.exec(out);
       if (!m) return;
       child.stdout.off('data', onData);
-      res({ url: m[1]!, startMs: performance.now() - t0, server, log: () => out, supervisor: child.pid!, stop: () => stopChild(child) });
+      const startMs = performance.now() - t0;
+      res({ url: m[1]!, startMs, startCpu: cpuMs(server()), server, log: () => out, supervisor: child.pid!, stop: () => stopChild(child) });
     };
     child.stdout.on('data', onData);
     child.once('exit', (code) => rej(new Error(`crkb serve exited with ${code}: ${out.slice(-300)}`)));
@@ -123,14 +141,21 @@ const f1 = (x: number): string => x.toFixed(1);
 async function measure(checkout: string, db: string, editions: string[]): Promise<string[]> {
   const s = await serve(checkout, db);
   try {
-    await sleep(1500);
     const pid = s.server();
-    const startCpu = cpuMs(pid);
+    // settled: under 20 ms of CPU in a second (what it reads once serving is done)
+    let settled = cpuMs(pid);
+    for (let i = 0; i < 60; i++) {
+      await sleep(1000);
+      const now = cpuMs(pid);
+      const quiet = now - settled < 20;
+      settled = now;
+      if (quiet) break;
+    }
     const rss = rssMb(pid);
     const g = gcStats(s.log(), pid);
     // requests over the newest editions, rotating: lookups of rule numbers, searches of words, neighbouring diffs
     const n = requests;
-    const newest = editions.slice(-Math.min(editions.length, 40));
+    const newest = editions.filter((d) => d <= lastReal).slice(-25);
     const numbers = ['702.19b', '100.1', '601.2a', '704.5g', '510.1c', '702.2c', '305.1', '117.3a', '613.1f', '122.1'];
     const words = ['trample', 'deathtouch', 'combat damage', 'mana ability', 'token', 'sacrifice', 'priority', 'stack', 'library', 'graveyard'];
     const lookup = await perRequest(
@@ -172,7 +197,7 @@ async function measure(checkout: string, db: string, editions: string[]): Promis
     }
     const r = gcStats(s.log(), newPid);
     return [
-      `${f1(s.startMs / 1000)} s / ${f1(startCpu / 1000)} s`,
+      `${f1(s.startMs / 1000)} s / ${f1(s.startCpu / 1000)} s (${f1(settled / 1000)})`,
       `${rss.toFixed(0)}`,
       `${f1(g.last)} (peak ${((g.peak / heapLimit) * 100).toFixed(0)} %)`,
       `${f1(reloadMs / 1000)} s, peak ${((r.peak / heapLimit) * 100).toFixed(0)} %, ${peakRss.toFixed(0)} MB`,
@@ -190,7 +215,7 @@ try {
   const header = [
     'editions',
     'checkout',
-    'start wall / CPU',
+    'start wall / CPU (settled)',
     'idle RSS MB',
     'heap MB (start peak)',
     'reload: time, peak heap, service RSS',
@@ -198,61 +223,70 @@ try {
     'search ms',
     'diff ms',
   ];
-  const widths = [9, 10, 17, 12, 22, 38, 10, 10, 8];
+  const widths = [9, 10, 28, 12, 22, 38, 10, 10, 8];
   console.log(header.map((h, k) => pad(h, widths[k]!)).join(''));
-  for (const size of values.sizes.split(',').map(Number)) {
-    const db = join(dir, `scale-${size}.db`);
-    const t = performance.now();
-    makeScaleDb(source, db, size);
+  const files = values.files?.split(',').map((f) => resolve(f)) ?? [];
+  for (const size of files.length > 0 ? files : values.sizes.split(',').map(Number)) {
+    let db: string;
+    if (typeof size === 'string') db = size;
+    else {
+      db = join(dir, `scale-${size}.db`);
+      const t = performance.now();
+      makeScaleDb(source, db, size);
+      console.error(`(built ${size} editions in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
+    }
     const ro = new Database(db, { readonly: true });
     const editions = ro.prepare(`SELECT effective_date FROM editions WHERE family = 'cr' AND official = 1 ORDER BY effective_date`).pluck().all() as string[];
+    const count = ro.prepare('SELECT count(*) FROM editions').pluck().get() as number;
     ro.close();
-    console.error(`(built ${size} editions in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
+    if (typeof size === 'string') console.error(`(${size}: ${count} editions)`);
     for (const [name, checkout] of checkouts) {
       try {
         const row = await measure(checkout, db, editions);
-        console.log([String(size), name, ...row].map((c, k) => pad(c, widths[k]!)).join(''));
+        console.log([String(count), name, ...row].map((c, k) => pad(c, widths[k]!)).join(''));
       } catch (e) {
-        console.log([String(size), name].map((c, k) => pad(c, widths[k]!)).join('') + `failed: ${(e as Error).message}`);
+        console.log([String(count), name].map((c, k) => pad(c, widths[k]!)).join('') + `failed: ${(e as Error).message}`);
       }
     }
-    rmSync(db, { force: true });
+    if (typeof size === 'number') rmSync(db, { force: true });
   }
 
-  // the CLI against the floor, on the real database, in interleaved rounds
-  const runs = Number(values.runs);
-  const floor = floorScript(dir, root, source);
-  const ro = new Database(source, { readonly: true });
-  const [a, b] = (
-    ro.prepare(`SELECT effective_date FROM editions WHERE family = 'cr' AND official = 1 ORDER BY effective_date DESC LIMIT 2`).pluck().all() as string[]
-  ).reverse();
-  ro.close();
-  const commands: Array<[string, string[]]> = [
-    ['rule 702.19b', ['rule', '702.19b']],
-    ['history 702.19b', ['history', '702.19b']],
-    [`diff ${a} ${b}`, ['diff', a!, b!]],
-    ['search trample', ['search', 'trample']],
-  ];
-  const cpu = interleavedCpu(
-    [
-      { label: 'floor', args: [floor], cwd: root },
-      ...commands.flatMap(([label, args]) =>
-        checkouts.map(([name, checkout]) => ({ label: `${name} ${label}`, args: [join(checkout, 'bin/crkb.js'), ...args, '--db', source], cwd: checkout })),
-      ),
-    ],
-    runs,
-  );
-  const floorMs = cpu.get('floor')!;
-  console.log(
-    `\nCLI, CPU ms per process (median of ${runs}, interleaved) on ${source}; floor (node + better-sqlite3 open + one query): ${floorMs.toFixed(0)} ms`,
-  );
-  console.log(pad('command', 34) + checkouts.map(([n]) => pad(`${n} ms (x floor)`, 22)).join(''));
-  for (const [label] of commands) {
-    const cells = checkouts.map(([name]) => {
-      const ms = cpu.get(`${name} ${label}`)!;
-      return pad(`${ms.toFixed(0)} (${(ms / floorMs).toFixed(2)}x)`, 22);
-    });
-    console.log(pad(label, 34) + cells.join(''));
+  if (Number(values.runs) > 0) {
+    // the CLI against the floor, on the real database, in interleaved rounds
+    const runs = Number(values.runs);
+    const floor = floorScript(dir, root, source);
+    const ro = new Database(source, { readonly: true });
+    const [a, b] = (
+      ro.prepare(`SELECT effective_date FROM editions WHERE family = 'cr' AND official = 1 ORDER BY effective_date DESC LIMIT 2`).pluck().all() as string[]
+    ).reverse();
+    ro.close();
+    const commands: Array<[string, string[]]> = [
+      ['rule 702.19b', ['rule', '702.19b']],
+      ['history 702.19b', ['history', '702.19b']],
+      [`diff ${a} ${b}`, ['diff', a!, b!]],
+      ['search trample', ['search', 'trample']],
+    ];
+    const cpu = interleavedCpu(
+      [
+        { label: 'floor', args: [floor], cwd: root },
+        ...commands.flatMap(([label, args]) =>
+          checkouts.map(([name, checkout]) => ({ label: `${name} ${label}`, args: [join(checkout, 'bin/crkb.js'), ...args, '--db', source], cwd: checkout })),
+        ),
+      ],
+      runs,
+    );
+    const floorMs = cpu.get('floor')!;
+    console.log(
+      `\nCLI, CPU ms per process (median of ${runs}, interleaved) on ${source}; floor (node + better-sqlite3 open + one query): ${floorMs.toFixed(0)} ms`,
+    );
+    console.log(pad('command', 34) + checkouts.map(([n]) => pad(`${n} ms (x floor)`, 22)).join(''));
+    for (const [label] of commands) {
+      const cells = checkouts.map(([name]) => {
+        const ms = cpu.get(`${name} ${label}`)!;
+        return pad(`${ms.toFixed(0)} (${(ms / floorMs).toFixed(2)}x)`, 22);
+      });
+      console.log(pad(label, 34) + cells.join(''));
+    }
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
