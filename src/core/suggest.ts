@@ -47,9 +47,14 @@ export function wordsOf(texts: Iterable<string>): Set<string> {
   return out;
 }
 
+/** ASCII and punctuation the rules print (no letter or digit, and lower-casing leaves each as it is). */
+const PLAIN = /^[\x00-\x7f\u00a0\u00b7\u00d7\u2000-\u206f\u2212]*$/;
+
 /** Adds the words of a text to a set (as wordsOf, in the order they come). */
 export function addWords(out: Set<string>, text: string): void {
-  for (const w of text.match(/[\p{L}\p{N}]{3,}/gu) ?? []) out.add(w.toLowerCase());
+  // a plain text's words are its ASCII letters and digits: lower-cased at once, not word by word
+  if (PLAIN.test(text)) for (const w of text.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []) out.add(w);
+  else for (const w of text.match(/[\p{L}\p{N}]{3,}/gu) ?? []) out.add(w.toLowerCase());
 }
 
 /** A candidate and how far it is from the query. */
