@@ -48,7 +48,7 @@ export function wordsOf(texts: Iterable<string>): Set<string> {
 }
 
 /** ASCII and punctuation the rules print (no letter or digit, and lower-casing leaves each as it is). */
-const PLAIN = /^[\x00-\x7f\u00a0\u00b7\u00d7\u2000-\u206f\u2212]*$/;
+const PLAIN = /^[\t\n\r -~\u00a0\u00b7\u00d7\u2000-\u206f\u2212]*$/;
 
 /** Adds the words of a text to a set (as wordsOf, in the order they come). */
 export function addWords(out: Set<string>, text: string): void {
