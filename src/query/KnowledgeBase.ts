@@ -151,8 +151,15 @@ export class KnowledgeBase {
 
   /** The newest edition the manifest knows, in force today, that the database lacks (staleData), as answers say it; null when up to date. */
   newerKnown(today = new Date().toISOString().slice(0, 10)): NewerKnown | null {
-    return newerKnownOf(staleData(this, this.known, today));
+    // asked by most answers: worked out once a day (and again when `known` is replaced)
+    const memo = this.newerKnownMemo;
+    if (memo?.today === today && memo.known === this.known) return memo.answer;
+    const answer = newerKnownOf(staleData(this, this.known, today));
+    this.newerKnownMemo = { today, known: this.known, answer };
+    return answer;
   }
+
+  private newerKnownMemo: { today: string; known: readonly KnownEdition[]; answer: NewerKnown | null } | null = null;
 
   /** newerKnown for an answer from `edition`: the manifest knows the CR's editions only, so null for another document. */
   newerKnownFor(edition: EditionInfo): NewerKnown | null {

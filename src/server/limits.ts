@@ -8,6 +8,7 @@ import {
   getNullableType,
   getOperationAST,
   isEnumType,
+  visit,
   isInputObjectType,
   isInterfaceType,
   isListType,
@@ -16,6 +17,7 @@ import {
   type ExecutionArgs,
   type GraphQLSchema,
   type DocumentNode,
+  type VariableNode,
 } from 'graphql';
 
 /** Limits of one GraphQL operation. */
@@ -335,6 +337,23 @@ interface Costed {
 export type ExecutorChoice = (cost: number, args: ExecutionArgs) => ((args: ExecutionArgs) => unknown) | undefined;
 
 /**
+ * Whether a variable can change the document's cost: one given to a `first` argument (a page's size) or to a
+ * directive (`@include(if: $v)`, `@skip`). Nothing else a variable sets is read by the cost estimator.
+ */
+function costReadsVariables(document: DocumentNode): boolean {
+  let reads = false;
+  visit(document, {
+    Argument(node, _key, _parent, _path, ancestors) {
+      const inDirective = ancestors.some((a) => 'kind' in a && a.kind === 'Directive');
+      if (!(inDirective || node.name.value === 'first')) return false;
+      visit(node.value, { Variable: (_v: VariableNode) => void (reads = true) });
+      return false;
+    },
+  });
+  return reads;
+}
+
+/**
  * An envelop plugin computing each operation's cost with the request's variables before it runs
  * (graphql-query-complexity, its walk bounded by maxNodes), refusing it when over maxCost
  * (TOO_COMPLEX), keeping the cost on the context (`cost`), and letting `choose` swap the executor
@@ -342,11 +361,23 @@ export type ExecutorChoice = (cost: number, args: ExecutionArgs) => ((args: Exec
  */
 export function useCostLimit(schema: GraphQLSchema, limits: QueryLimits, choose?: ExecutorChoice): Plugin {
   const estimators = [costEstimator(schema)];
+  // The cost of an operation no variable can change, by parsed document (yoga's parser cache hands the same
+  // object for the same text) and operation name: the walk is most of a cheap request's own work.
+  const constantCosts = new WeakMap<DocumentNode, Map<string, number>>();
   return {
     onExecute({ args, setResultAndStopExecution, setExecuteFn }) {
       // envelop types these as any
       const document = args.document as DocumentNode;
-      const op = getOperationAST(document, args.operationName as string | null | undefined);
+      const opName = (args.operationName as string | null | undefined) ?? '';
+      const known = constantCosts.get(document)?.get(opName);
+      if (known !== undefined) {
+        // variables that do not fit their types are the executor's BAD_USER_INPUT, as they are here
+        (args.contextValue as Costed).cost = known;
+        const execute = choose?.(known, args);
+        if (execute) setExecuteFn(execute as Parameters<typeof setExecuteFn>[0]);
+        return;
+      }
+      const op = getOperationAST(document, opName || null);
       // several operations and none named: execution says so
       if (!op) return;
       // graphql-query-complexity's visitor entered on the one operation (getComplexity would first walk
@@ -385,6 +416,10 @@ export function useCostLimit(schema: GraphQLSchema, limits: QueryLimits, choose?
       }
       const cost = analysis.complexity;
       (args.contextValue as Costed).cost = cost;
+      if (!costReadsVariables(document)) {
+        const byOp = constantCosts.get(document) ?? new Map<string, number>();
+        constantCosts.set(document, byOp.set(opName, cost));
+      }
       if (cost > limits.maxCost) {
         const shown = Math.ceil(cost);
         return setResultAndStopExecution({
