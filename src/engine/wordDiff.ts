@@ -19,10 +19,12 @@ function myers(a: Int32Array, b: Int32Array): Array<[0 | 1 | -1, number]> {
   const max = n + m;
   const offset = max + 1;
   const v = new Int32Array(2 * max + 3);
+  // trace[d]: v as step d found it, diagonals -d-1..d+1 only (all the backtrack reads; the rest is still 0):
+  // a whole copy per step made long texts cost O(D·(N+M)) memory and most of a diff page's garbage
   const trace: Int32Array[] = [];
   let done = false;
   for (let d = 0; d <= max && !done; d++) {
-    trace.push(v.slice());
+    trace.push(v.slice(offset - d - 1, offset + d + 2));
     for (let k = -d; k <= d; k += 2) {
       let x: number;
       if (k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!)) x = v[offset + k + 1]!;
@@ -39,18 +41,19 @@ function myers(a: Int32Array, b: Int32Array): Array<[0 | 1 | -1, number]> {
       }
     }
   }
-  trace.push(v.slice());
   // backtrack
   const ops: Array<[0 | 1 | -1, number]> = [];
   let x = n;
   let y = m;
-  for (let d = trace.length - 2; d >= 0 && (x > 0 || y > 0); d--) {
+  for (let d = trace.length - 1; d >= 0 && (x > 0 || y > 0); d--) {
     const vd = trace[d]!;
+    // (diagonal k of step d is vd[d + 1 + k])
+    const at = d + 1;
     const k = x - y;
     let prevK: number;
-    if (k === -d || (k !== d && vd[offset + k - 1]! < vd[offset + k + 1]!)) prevK = k + 1;
+    if (k === -d || (k !== d && vd[at + k - 1]! < vd[at + k + 1]!)) prevK = k + 1;
     else prevK = k - 1;
-    const prevX = d === 0 ? 0 : vd[offset + prevK]!;
+    const prevX = d === 0 ? 0 : vd[at + prevK]!;
     const prevY = prevX - prevK;
     while (x > prevX && y > prevY) {
       ops.push([0, --x]);

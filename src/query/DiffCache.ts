@@ -13,6 +13,11 @@ export interface DiffQuery {
   segments?: boolean;
   /** Rules only: no example or glossary changes. */
   rulesOnly?: boolean;
+  /**
+   * Word segments for the first this many rule changes only (after the section and kinds filters) and
+   * every glossary change: what a page that lists no more shows. A diff of no more changes is the whole one.
+   */
+  segmentsUpTo?: number;
 }
 
 // Bytes a diff holds, roughly: its texts twice (before/after, two bytes a character) and some per change.
@@ -30,6 +35,17 @@ function diffBytes(d: EditionDiff): number {
 
 /** Bytes of packed word diffs kept (WORDS_BYTES): about 4 bytes a segment; the 110 neighbour transitions of the corpus take about 0.45 MB. */
 const WORDS_BYTES = 2 * 1024 * 1024;
+
+/** A diff made without word segments given those addSegments would give, for its first `upTo` rule changes and every glossary change (copies: the cached diff is left as it is). */
+function withSegments(d: EditionDiff, upTo: number): EditionDiff {
+  return {
+    ...d,
+    changes: d.changes.map((c, k) =>
+      k < upTo && c.before && c.after && c.before.text !== c.after.text ? { ...c, segments: wordDiff(c.before.text, c.after.text) } : c,
+    ),
+    glossary: d.glossary.map((g) => (g.before !== null && g.after !== null ? { ...g, segments: wordDiff(g.before, g.after) } : g)),
+  };
+}
 
 /**
  * Diffs of a snapshot's editions, the latest asked kept up to a size in bytes; and, apart, the word
@@ -50,7 +66,13 @@ export class DiffCache {
 
   /** Changes between two editions (any two; `from` may be later than `to`). */
   diff(from: EditionInfo, to: EditionInfo, opts: DiffQuery = {}): EditionDiff {
-    const { section, kinds, ...whole } = opts;
+    const { segmentsUpTo, ...all } = opts;
+    if (segmentsUpTo !== undefined && (all.segments ?? true)) {
+      // a large diff (the Magic 2010 release: about 2,000 changes) gets word diffs for what is listed, not for every change
+      const bare = this.diff(from, to, { ...all, segments: false });
+      return bare.changes.length > segmentsUpTo ? withSegments(bare, segmentsUpTo) : this.diff(from, to, all);
+    }
+    const { section, kinds, ...whole } = all;
     // a scoped or filtered diff is narrowed from the whole one (cached), which costs a filter, not a diff
     if (section !== undefined || kinds !== undefined)
       return narrowDiff(this.diff(from, to, whole), { ...(section !== undefined ? { section } : {}), ...(kinds !== undefined ? { kinds } : {}) });

@@ -75,6 +75,10 @@ export class HeavyPool {
       maxQueue: Infinity,
       workerData: opts.setup,
       resourceLimits: { maxOldGenerationSizeMb: opts.maxOldGenerationSizeMb ?? 192 },
+      // An idle thread waits on the port's messages, not in Atomics.wait (piscina's default): that wait blocks the
+      // thread's event loop, so what a task left for later (light-my-request's setImmediate callbacks, each holding
+      // its answer) piled up while tasks kept coming; a crawl of the neighbour diffs ran the thread out of heap.
+      atomics: 'disabled',
     });
     // a worker that dies (out of memory, terminated) is replaced by piscina; its task fails on its own
     this.pool.on('error', (err: unknown) => log.error({ err }, 'heavy worker error'));

@@ -67,3 +67,38 @@ test('a diff made again after the cache let it go has the same word segments, fr
     kb.close();
   }
 });
+
+test('segmentsUpTo: word segments for the first changes only, the same as the whole diff gives them; a diff of no more changes is the whole one', () => {
+  const kb = KnowledgeBase.open(dbFile());
+  try {
+    const cr = kb.editions().filter((e) => e.family === 'cr');
+    const [from, to] = [cr[0]!, cr.at(-1)!];
+    const whole = kb.diff(from, to);
+    const upTo = 40;
+    assert.ok(whole.changes.length > upTo, `${whole.changes.length} changes`);
+    const listed = kb.diff(from, to, { segmentsUpTo: upTo });
+    assert.equal(listed.changes.length, whole.changes.length);
+    listed.changes.forEach((c, k) => {
+      assert.deepEqual(c.segments, k < upTo ? whole.changes[k]!.segments : undefined, `change ${k}`);
+      assert.deepEqual({ ...c, segments: undefined }, { ...whole.changes[k], segments: undefined }, `change ${k}`);
+    });
+    assert.ok(
+      listed.changes.slice(0, upTo).some((c) => c.segments),
+      'no listed change has word segments',
+    );
+    assert.deepEqual(listed.glossary, whole.glossary);
+    // filtered: the first changes of the filtered list
+    const scoped = kb.diff(from, to, { section: '702', segmentsUpTo: 3 });
+    const scopedWhole = kb.diff(from, to, { section: '702' });
+    assert.ok(scopedWhole.changes.length > 3);
+    assert.deepEqual(
+      scoped.changes.map((c) => c.segments),
+      scopedWhole.changes.map((c, k) => (k < 3 ? c.segments : undefined)),
+    );
+    // no more changes than that: the cached whole diff itself
+    const small = kb.diff(from, to, { section: '702', segmentsUpTo: scopedWhole.changes.length });
+    assert.deepEqual(small, scopedWhole);
+  } finally {
+    kb.close();
+  }
+});

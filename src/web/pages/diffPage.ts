@@ -82,10 +82,12 @@ ${v && v.view !== 'inline' ? html`<input type="hidden" name="view" value="${v.vi
 
 /** Release notes between two editions: counts, renumbering, changes by section with filters and two views. */
 export function diffPage(kb: KnowledgeBase, from: EditionInfo, to: EditionInfo, fromArg: string, toArg: string, v: DiffView): PageSpec {
-  const all = kb.diff(from, to);
+  // word segments only for the changes the page lists
+  const upTo = { segmentsUpTo: MAX_DIFF_CHANGES };
+  const all = kb.diff(from, to, upTo);
   // a section scopes every part of the page (counts, renumbering, examples, glossary); the kinds only the list of changes
-  const scoped = v.section ? kb.diff(from, to, { section: v.section }) : all;
-  const d: EditionDiff = v.kinds.length ? kb.diff(from, to, { ...(v.section ? { section: v.section } : {}), kinds: v.kinds }) : scoped;
+  const scoped = v.section ? kb.diff(from, to, { section: v.section, ...upTo }) : all;
+  const d: EditionDiff = v.kinds.length ? kb.diff(from, to, { ...(v.section ? { section: v.section } : {}), kinds: v.kinds, ...upTo }) : scoped;
   const c = scoped.counts;
   const titles = new Map(all.sections.map((s) => [s.section, s.title]));
   const shown = d.changes.slice(0, MAX_DIFF_CHANGES);
