@@ -123,3 +123,78 @@ test('Atom feeds per document: /feed/ipg.atom, /feed/mtr.atom and a section foll
   assert.equal((await fetch(`${url}/feed/ipg/9.9.atom`)).status, 404);
   assert.equal((await fetch(`${url}/feed/mtr/nonsense.atom`)).status, 400);
 });
+
+const gql = async (query: string): Promise<J> => {
+  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const body = (await res.json()) as J;
+  assert.equal(body.errors, undefined, JSON.stringify(body.errors));
+  return body.data;
+};
+
+test('references between the documents: out and in through GraphQL, linked on the web pages', async () => {
+  const d = await gql(
+    `{ rule(number: "2.1", family: "ipg") { references { family targetNumber dangling target { number edition { family effectiveDate } } } } }`,
+  );
+  assert.deepEqual(
+    d.rule.references.map((r: J) => [r.family, r.targetNumber, r.dangling, r.target?.edition.family]),
+    [
+      ['mtr', '4.2', false, 'mtr'],
+      ['cr', '704.5', false, 'cr'],
+    ],
+  );
+  const m = await gql(`{ rule(number: "4.2", family: "mtr") { references { family targetNumber target { number } } } }`);
+  assert.deepEqual(
+    m.rule.references.map((r: J) => `${r.family} ${r.targetNumber} ${r.target?.number ?? '-'}`),
+    ['cr 704.5z 704.5z', 'ipg 2.1 2.1'],
+  );
+  // in: the IPG's 2.1 (in force when the MTR edition took effect) cites MTR 4.2; the CR's 704.5 is cited by an IPG section
+  const by = await gql(`{ rule(number: "4.2", family: "mtr") { referencedBy { number edition { family effectiveDate } } } }`);
+  assert.deepEqual(
+    by.rule.referencedBy.map((r: J) => `${r.edition.family} ${r.edition.effectiveDate} ${r.number}`),
+    ['ipg 2021-02-05 2.1'],
+  );
+  const cr = await gql(`{ rule(number: "704.5") { referencedBy { number edition { family } } } }`);
+  assert.ok(cr.rule.referencedBy.some((r: J) => r.edition.family === 'ipg' && r.number === '2.1'));
+  const page = await (await fetch(`${url}/ipg/latest/2.1`)).text();
+  assert.match(page, /<a class="ref" href="\/mtr\/2021-07-23\/4\.2">MTR 4\.2<\/a>/);
+  assert.match(page, /<a class="ref" href="\/cr\/2026-06-19\/704\.5">rule 704\.5<\/a>/);
+  const mtrPage = await (await fetch(`${url}/mtr/latest/4.2`)).text();
+  assert.match(mtrPage, /Cited by <a href="\/ipg\/2021-02-05\/2\.1">IPG 2\.1<\/a>/);
+});
+
+test('citation checks read "MTR 4.2" and "IPG 2.2 (Looking at Extra Cards)" in their own editions', async () => {
+  const res = await fetch(`${url}/v1/citations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text: 'See IPG 2.2 (Looking at Extra Cards) and MTR 4.2; IPG 9.9 is not a section.', asOf: '2020-10-01' }),
+  });
+  assert.equal(res.status, 200);
+  const r = (await res.json()) as J;
+  const by = (cited: string) => r.citations.find((c: J) => c.cited === cited);
+  assert.deepEqual(
+    r.citations.map((c: J) => c.cited),
+    ['IPG 2.2', 'MTR 4.2', 'IPG 9.9'],
+  );
+  assert.deepEqual([by('IPG 2.2').family, by('IPG 2.2').status, by('IPG 2.2').now.number, by('IPG 2.2').titleMatches], ['ipg', 'moved', '2.3', true]);
+  // the MTR's only edition took effect after the date written: nothing to check it against then
+  assert.equal(by('MTR 4.2').status, 'unknown');
+  assert.equal(by('IPG 9.9').status, 'unknown');
+  // beside CR rules: each read in its own document's edition in force on the date written
+  const mixed = await fetch(`${url}/v1/citations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text: 'Rule 704.5z, then section 2.1 of the Infraction Procedure Guide.', asOf: '2026-07-01' }),
+  });
+  const m = (await mixed.json()) as J;
+  assert.deepEqual(
+    m.citations.map((c: J) => [c.cited, c.family, c.status]),
+    [
+      ['704.5z', 'cr', 'same'],
+      ['IPG 2.1', 'ipg', 'same'],
+    ],
+  );
+  const mcp = await call('check_citations', { text: 'MTR 4.2 (Tournament Shortcuts)', asOf: '2021-08-01' });
+  assert.equal(mcp.isError, false, mcp.text);
+  assert.deepEqual([mcp.data.citations[0].cited, mcp.data.citations[0].status, mcp.data.citations[0].titleMatches], ['MTR 4.2', 'same', true]);
+  assert.match(mcp.text, /\| MTR 4\.2 \| same \| MTR 4\.2 \|/);
+});

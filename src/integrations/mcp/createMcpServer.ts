@@ -144,7 +144,8 @@ const citationsOut = {
   ...page,
   citations: z.array(
     z.object({
-      cited: z.string(),
+      cited: z.string().describe('The number as cited ("IPG 2.1" for a tournament document).'),
+      family: z.enum(['cr', 'mtr', 'ipg']).describe('The document cited, checked in its own editions in force at asOf and to.'),
       title: z.string().nullable(),
       then: citedRule.nullable(),
       status: citationStatus,
@@ -447,10 +448,14 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     {
       title: 'Check rule citations',
       description:
-        'Checks rule citations written against one edition in another (default latest): same, moved (renumbered), changed, gone (and since when), or not a rule then; a title quoted after a number is checked too. Give text or numbers; a long list pages (limit, offset), with counts over all.',
+        'Checks rule citations written against one edition in another (default latest): same, moved (renumbered), changed, gone (and since when), or not a rule then; a title quoted after a number is checked too. Sections of the tournament documents ("MTR 2.3", "IPG 2.1") are checked in that document’s editions in force then and now. Give text or numbers; a long list pages (limit, offset), with counts over all.',
       inputSchema: {
-        text: z.string().max(200_000).optional().describe('A text citing rules ("rule 706.10", "rules 601.2a-h").'),
-        numbers: z.array(z.string().max(20)).max(1000).optional().describe('Rule numbers instead of a text.'),
+        text: z
+          .string()
+          .max(200_000)
+          .optional()
+          .describe('A text citing rules ("rule 706.10", "rules 601.2a-h") or tournament-document sections ("MTR 2.3", "IPG 3.2 (Game Rule Violation)").'),
+        numbers: z.array(z.string().max(20)).max(1000).optional().describe('Rule numbers ("704.5", "MTR 2.3", "IPG 2.1") instead of a text.'),
         asOf: z.string().max(64).describe('When the citations were written: a date or set code.'),
         to: z.string().max(64).optional().describe('Check them in this edition (default latest).'),
         limit: z.number().int().min(1).max(25).optional().describe('Citations per page, 1-25 (default 20): a page stays under 20 KB.'),
