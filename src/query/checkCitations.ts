@@ -176,7 +176,7 @@ function checkOne(kb: KnowledgeBase, f: Found, asOf: EditionInfo | null, to: Edi
     return { ...base, then: side(then), status: 'gone', now: null, goneSince: goneSince(kb, then, to, chain), textChange: null, titleMatches: null };
   }
   const lineageIn = (e: EditionInfo) => (n: string) => kb.rule(e.id, n)?.lineageId ?? null;
-  const textChange = then.text === now.text ? 'none' : textClass(compareRuleText(then.text, now.text, lineageIn(asOf!), lineageIn(to)));
+  const textChange = then.text === now.text ? 'none' : textClass(compareRuleText(then.text, now.text, lineageIn(asOf), lineageIn(to)));
   const status: CitationStatus = now.number !== then.number ? 'moved' : then.text !== now.text ? 'changed' : 'same';
   // a title may name the rule itself or what it sits under ("702.19b (Trample)", "707.10 (Copying Objects)")
   const titleMatches = f.title === null ? null : [now, ...kb.ancestors(now)].some((r) => norm(r.text).includes(norm(f.title!)));
