@@ -13,6 +13,32 @@ const NUMBERED = /^(\d{1,3})\.(?:(\d{1,2})\.?)?\s+(\S.*)$/;
 const APPENDIX = /^appendix\s+([A-Z])\s*(?:—|–|-|:)+\s*(\S.*)$/i;
 const PART = /^(definitions?|philosophy|additional\s+remed(?:y|ies)|upgrades?|examples?|penalty|procedures?)\b\s*:?\s*(.*)$/i;
 const PENALTY = /^(?:no penalty|caution|warning|game loss|match loss|disqualification|see below|infraction[- ]dependent|all levels\b.*)\**$/i;
+// the penalty box of the 2007-2010 IPGs: a row of levels ("All Levels", "Regular Competitive Professional") over a
+// row of penalties, which the text layer gives as one line or two ("All Levels Game", "All Levels" / "Warning")
+const REL_HEADER = /^(All Levels|Regular Competitive Professional)\b\s*(.*)$/;
+// the box's shorthand, as its Penalty Quick Reference writes it too
+const SHORT_PENALTY: Record<string, string> = { Game: 'Game Loss', Match: 'Match Loss' };
+
+/**
+ * The penalty a 2007-2010 IPG's box names (the line `l` at `i`, and the next when the row of penalties is on its
+ * own): "All Levels Game" → "Game Loss"; "Regular Competitive Professional Caution Warning Warning" → "Regular:
+ * Caution; Competitive: Warning; Professional: Warning". A line of another shape is the penalty as written. Pure.
+ */
+export function penaltyOfBox(l: string, lines: readonly string[], i: number): string {
+  const m = REL_HEADER.exec(l);
+  if (!m) return l;
+  const values = (m[2] === '' ? (lines[i + 1] ?? '') : m[2]!).trim();
+  const word = (w: string): string => SHORT_PENALTY[w.replace(/\*$/, '')] ?? w;
+  if (m[1] === 'All Levels') {
+    const p = values.replace(/^(Game|Match)(\*?)$/, (_, w: string, star: string) => `${SHORT_PENALTY[w]!}${star}`);
+    return PENALTY.test(p) || /^Disqualification without prize$/i.test(p) ? p : l;
+  }
+  // three columns; a penalty of two words ("Match Loss", "Game Loss", "No Penalty") is kept whole
+  const cells = values.match(/Disqualification(?: without prize)?|(?:Game|Match) Loss\*?|No Penalty|N\/A|\S+/g) ?? [];
+  if (cells.length !== 3) return l;
+  return ['Regular', 'Competitive', 'Professional'].map((rel, k) => `${rel}: ${word(cells[k]!)}`).join('; ');
+}
+
 // an IPG heading's title with its penalty joined after it ("Game Play Error — Missed Trigger No Penalty")
 const PENALTY_AFTER_TITLE = /^(.*\S)\s+(No Penalty|Caution|Warning|Game Loss|Match Loss|Disqualification)$/;
 // small words a title keeps in lower case; any other lower-case word starts the sentence after a run-in heading
@@ -150,7 +176,11 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
   const heading = (l: string): Heading | null => {
     if (TOC_LINE.test(l)) return null;
     const a = APPENDIX.exec(l);
-    if (a) return { number: `Appendix ${a[1]!.toUpperCase()}`, kind: 'appendix', title: a[2]!.trim(), rest: '', penalty: null };
+    if (a) {
+      // a table's header row joined to the appendix's heading ("PENALTY QUICK REFERENCE Infraction REL 1 REL 2 …") is its body's first line
+      const t = /^(.*?\S)\s+(Infraction(?:\s+(?:REL\s+\d|Regular|Competitive|Professional))+)$/.exec(a[2]!.trim());
+      return { number: `Appendix ${a[1]!.toUpperCase()}`, kind: 'appendix', title: t ? t[1]! : a[2]!.trim(), rest: t ? t[2]! : '', penalty: null };
+    }
     if (appendices || family === 'jar') return null;
     const m = NUMBERED.exec(l);
     if (!m) return null;
@@ -215,7 +245,8 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
       current.examples.push(l);
       return;
     }
-    if (part?.name === 'penalty' && current.penalty === undefined && PENALTY.test(l)) current.penalty = l;
+    if (part?.name === 'penalty' && current.penalty === undefined && PENALTY.test(l)) current.penalty = penaltyOfBox(l, lines, i);
+    else if (part?.name === 'penalty' && current.penalty === undefined && REL_HEADER.test(l)) current.penalty = penaltyOfBox(l, lines, i);
     if (current.penalty === null && PENALTY.test(l) && current.text === '') {
       current.penalty = l;
       return;

@@ -238,3 +238,49 @@ test('an IPG heading whose penalty the PDF joined to its title (no tab at the ma
     ],
   );
 });
+
+test('the penalty box of the 2007-2010 IPGs: levels over penalties, read as the penalty (IPG 2007-09-20, 2010-04-01)', () => {
+  // lines as pdf.js gives the 2007-09-20 and 2010-04-01 PDFs: "Game" is the box's (and its quick reference's) word for Game Loss
+  const text = [
+    'DCI Penalty Guidelines',
+    'Effective September 20, 2007',
+    '110. Deck/Warband Errors',
+    'This section deals with problems related to errors in the registration.',
+    '111. Deck/Warband Error — Illegal Decklist',
+    'Definition',
+    'Players are considered to have illegal decklists when one of these conditions is true.',
+    'Penalty',
+    'All Levels Game',
+    'Unless the judge has reason to believe that the deck itself is illegal, this penalty is issued between rounds.',
+    '114. Deck/Warband Error — Improper Registration of Limited Card Pool',
+    'Definition',
+    'This infraction applies to limited tournaments.',
+    'Penalty',
+    'Regular Competitive Professional Caution Warning Warning',
+    'Once the judge has verified the error, the judge corrects the decklist.',
+    '135. Tournament Error — Failure to Follow Official Announcements',
+    'Definition',
+    'A player fails to follow an instruction given to a broad audience.',
+    'Penalty',
+    'All Levels',
+    'Warning',
+    '143. Unsporting Conduct — Randomly Determining a Winner',
+    'Definition',
+    'Players use a random method to determine the winner of a game or match.',
+    'Penalty',
+    'All Levels Disqualification without prize',
+    'Appendix A — Penalty Quick Reference Infraction REL 1 REL 2 REL 3 REL 4 REL 5',
+    'Deck Problem—Illegal Main Decklist Game',
+  ].join('\n');
+  const doc = parsePolicy(text, 'ipg', 'pdf');
+  const by = new Map(doc.rules.map((r) => [r.number, r]));
+  assert.equal(by.get('111')!.penalty, 'Game Loss');
+  assert.equal(by.get('114')!.penalty, 'Regular: Caution; Competitive: Warning; Professional: Warning');
+  assert.equal(by.get('135')!.penalty, 'Warning');
+  assert.equal(by.get('143')!.penalty, 'Disqualification without prize');
+  // the box's lines stay in the text, as printed
+  assert.match(by.get('111')!.text, /Penalty\nAll Levels Game\nUnless/);
+  const appendix = by.get('Appendix A')!;
+  assert.equal(appendix.title, 'Penalty Quick Reference');
+  assert.match(appendix.text, /^Infraction REL 1 REL 2 REL 3 REL 4 REL 5\nDeck Problem/);
+});
