@@ -17,7 +17,10 @@ const PENALTY = /^(?:no penalty|caution|warning|game loss|match loss|disqualific
 // row of penalties, which the text layer gives as one line or two ("All Levels Game", "All Levels" / "Warning")
 const REL_HEADER = /^(All Levels|Regular Competitive Professional)\b\s*(.*)$/;
 // the box's shorthand, as its Penalty Quick Reference writes it too
-const SHORT_PENALTY: Record<string, string> = { Game: 'Game Loss', Match: 'Match Loss' };
+const SHORT_PENALTY = new Map([
+  ['Game', 'Game Loss'],
+  ['Match', 'Match Loss'],
+]);
 
 /**
  * The penalty a 2007-2010 IPG's box names (the line `l` at `i`, and the next when the row of penalties is on its
@@ -28,9 +31,9 @@ export function penaltyOfBox(l: string, lines: readonly string[], i: number): st
   const m = REL_HEADER.exec(l);
   if (!m) return l;
   const values = (m[2] === '' ? (lines[i + 1] ?? '') : m[2]!).trim();
-  const word = (w: string): string => SHORT_PENALTY[w.replace(/\*$/, '')] ?? w;
+  const word = (w: string): string => SHORT_PENALTY.get(w.replace(/\*$/, '')) ?? w;
   if (m[1] === 'All Levels') {
-    const p = values.replace(/^(Game|Match)(\*?)$/, (_, w: string, star: string) => `${SHORT_PENALTY[w]!}${star}`);
+    const p = values.replace(/^(Game|Match)(\*?)$/, (_, w: string, star: string) => `${SHORT_PENALTY.get(w)!}${star}`);
     return PENALTY.test(p) || /^Disqualification without prize$/i.test(p) ? p : l;
   }
   // three columns; a penalty of two words ("Match Loss", "Game Loss", "No Penalty") is kept whole
