@@ -10,6 +10,8 @@ const EFFECTIVE_RE = new RegExp(String.raw`\b(?:effective|updated)\s*(?:—|–|
 const TOC_LINE = /(?:(?:\.\s?){4,}|\t)\s*\d{1,3}\s*$/;
 const CONTENTS = /^(?:table\s+of\s+)?contents(?:\s+page)?$/i;
 const NUMBERED = /^(\d{1,3})\.(?:(\d{1,2})\.?)?\s+(\S.*)$/;
+// a top-level heading with no full stop after its number, in capitals ("2 GAME PLAY ERRORS": the IPG's HTML renditions of 2016)
+const NUMBERED_BARE = /^(\d{1,2})()\s+([A-Z][A-Z0-9 ,'’&/()-]{2,80})$/;
 const APPENDIX = /^appendix\s+([A-Z])\s*(?:—|–|-|:)+\s*(\S.*)$/i;
 const PART = /^(definitions?|philosophy|additional\s+remed(?:y|ies)|upgrades?|examples?|penalty|procedures?)\b\s*:?\s*(.*)$/i;
 const PENALTY = /^(?:no penalty|caution|warning|game loss|match loss|disqualification|see below|infraction[- ]dependent|all levels\b.*)\**$/i;
@@ -185,9 +187,9 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
       return { number: `Appendix ${a[1]!.toUpperCase()}`, kind: 'appendix', title: t ? t[1]! : a[2]!.trim(), rest: t ? t[2]! : '', penalty: null };
     }
     if (appendices || family === 'jar') return null;
-    const m = NUMBERED.exec(l);
+    const m = NUMBERED.exec(l) ?? (scheme === 'decimal' ? NUMBERED_BARE.exec(l) : null);
     if (!m) return null;
-    const number = m[2] === undefined ? m[1]! : `${m[1]}.${m[2]}`;
+    const number = m[2] === undefined || m[2] === '' ? m[1]! : `${m[1]}.${m[2]}`;
     if (scheme === 'hundreds' && m[2] !== undefined) return null;
     if (scheme === 'decimal' && m[1]!.length > 2) return null;
     let title = m[3]!;

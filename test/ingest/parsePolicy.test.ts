@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parsePolicy, policyEffectiveDate, policyFamilyOf } from '../../ingest/parse/parsePolicy.js';
-import { detectFormat } from '../../ingest/parse/detectFormat.js';
+import { detectFormat, htmlText } from '../../ingest/parse/detectFormat.js';
 import { decodeBuffer } from '../../ingest/parse/decode.js';
 import { parseInput } from '../../ingest/store/parseInput.js';
 import { IngestError } from '../../ingest/parse/IngestError.js';
@@ -283,4 +283,27 @@ test('the penalty box of the 2007-2010 IPGs: levels over penalties, read as the 
   const appendix = by.get('Appendix A')!;
   assert.equal(appendix.title, 'Penalty Quick Reference');
   assert.match(appendix.text, /^Infraction REL 1 REL 2 REL 3 REL 4 REL 5\nDeck Problem/);
+});
+
+test('an IPG HTML rendition whose top-level headings have no full stop ("2 GAME PLAY ERRORS", IPG 2016-09-30) keeps its sections', () => {
+  // the markup of ../shared/policy/ipg/2016-09-30.html, shortened
+  const html = [
+    '<html><head><title>Magic Infraction Procedure Guide</title></head><body>',
+    '<p>Effective September 30, 2016</p>',
+    '<a name="1.4"></a></p><h4>1.4 BACKING UP</h4>',
+    '<p>Only the Head Judge may authorize a backup.</p>',
+    '<a name="2"></a></p><h4>2 GAME PLAY ERRORS</h4>',
+    '<p>Game Play Errors are caused by incorrect or inaccurate play of the game.</p>',
+    '<a name="2.1"></a></p><h4>2.1 Game Play Error - Missed Trigger</h4>',
+    '<h4><b>Definition</b></h4><p>A triggered ability triggers, but the player controlling it forgets it.</p>',
+    '<a name="3"></a></p><h4>3 TOURNAMENT ERRORS</h4>',
+    '<p>Tournament Errors are violations of the Magic Tournament Rules.</p>',
+    '</body></html>',
+  ].join('\n');
+  const doc = parsePolicy(htmlText(html), 'ipg', 'policy-html');
+  assert.deepEqual(
+    doc.rules.map((r) => `${r.number} ${r.title}`),
+    ['1.4 BACKING UP', '2 GAME PLAY ERRORS', '2.1 Game Play Error - Missed Trigger', '3 TOURNAMENT ERRORS'],
+  );
+  assert.equal(doc.rules[0]!.text, 'Only the Head Judge may authorize a backup.');
 });
