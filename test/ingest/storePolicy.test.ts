@@ -7,6 +7,8 @@ import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
 import { buildPolicyDb as build } from '../support/policyFixture.js';
 import { captureCli } from '../cli/corpusDb.js';
 import { run as runRule } from '../../src/cli/rule.js';
+import { run as runDiff } from '../../src/cli/diff.js';
+import { run as runHistory } from '../../src/cli/history.js';
 import express from 'express';
 import { inject } from 'light-my-request';
 import { answerInteraction } from '../../src/integrations/discord/answerInteraction.js';
@@ -117,6 +119,14 @@ test('crkb rule reads a tournament document named in the query or by --family', 
   const byOption = await captureCli(runRule, db, ['4.2', '--family', 'mtr']);
   assert.match(byOption.out, /^4\.2 Tournament Shortcuts: A tournament shortcut/);
   await assert.rejects(captureCli(runRule, db, ['4.2', '--family', 'jar']), /--family must be cr, rulings, mtr, ipg, not "jar"/);
+  const diff = await captureCli(runDiff, db, ['2020-09-25', '2021-02-05', '--family', 'ipg', '--json']);
+  assert.equal(diff.code, 0, diff.err);
+  const renumbered = (JSON.parse(diff.out) as { changes: Array<{ before: { number: string } | null; after: { number: string } | null }> }).changes.find(
+    (c) => c.after?.number === '2.3',
+  );
+  assert.equal(renumbered?.before?.number, '2.2');
+  const history = await captureCli(runHistory, db, ['2.3', '--family', 'ipg']);
+  assert.match(history.out, /2020-09-25\s+2\.2/);
 });
 
 test('a database written before the tournament documents gets its family CHECKs widened, its rows kept', () => {
