@@ -29,7 +29,7 @@ const SHORT_PENALTY = new Map([
  * own): "All Levels Game" → "Game Loss"; "Regular Competitive Professional Caution Warning Warning" → "Regular:
  * Caution; Competitive: Warning; Professional: Warning". A line of another shape is the penalty as written. Pure.
  */
-export function penaltyOfBox(l: string, lines: readonly string[], i: number): string {
+function penaltyOfBox(l: string, lines: readonly string[], i: number): string {
   const m = REL_HEADER.exec(l);
   if (!m) return l;
   const values = (m[2] === '' ? (lines[i + 1] ?? '') : m[2]!).trim();
