@@ -250,9 +250,11 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
       current.examples.push(l);
       return;
     }
-    if (part?.name === 'penalty' && current.penalty === undefined && PENALTY.test(l)) current.penalty = penaltyOfBox(l, lines, i);
-    else if (part?.name === 'penalty' && current.penalty === undefined && REL_HEADER.test(l)) current.penalty = penaltyOfBox(l, lines, i);
-    if (current.penalty === null && PENALTY.test(l) && current.text === '') {
+    // an appendix has no penalty of its own: a quick reference's table ("Infraction", "Penalty", "Warning" …) is its text
+    const infraction = current.kind !== 'appendix';
+    if (infraction && part?.name === 'penalty' && current.penalty === undefined && (PENALTY.test(l) || REL_HEADER.test(l)))
+      current.penalty = penaltyOfBox(l, lines, i);
+    if (infraction && current.penalty === null && PENALTY.test(l) && current.text === '') {
       current.penalty = l;
       return;
     }

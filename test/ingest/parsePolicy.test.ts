@@ -298,12 +298,19 @@ test('an IPG HTML rendition whose top-level headings have no full stop ("2 GAME 
     '<h4><b>Definition</b></h4><p>A triggered ability triggers, but the player controlling it forgets it.</p>',
     '<a name="3"></a></p><h4>3 TOURNAMENT ERRORS</h4>',
     '<p>Tournament Errors are violations of the Magic Tournament Rules.</p>',
+    '<b>APPENDIX A - PENALTY QUICK REFERENCE</b>',
+    '<table border="1"><tbody><tr><th>Infraction</th><th>Penalty</th></tr>',
+    '<tr><td>Missed Trigger</td><td>None</td></tr><tr><td>Looking at Extra Cards</td><td>Warning</td></tr></tbody></table>',
     '</body></html>',
   ].join('\n');
   const doc = parsePolicy(htmlText(html), 'ipg', 'policy-html');
   assert.deepEqual(
     doc.rules.map((r) => `${r.number} ${r.title}`),
-    ['1.4 BACKING UP', '2 GAME PLAY ERRORS', '2.1 Game Play Error - Missed Trigger', '3 TOURNAMENT ERRORS'],
+    ['1.4 BACKING UP', '2 GAME PLAY ERRORS', '2.1 Game Play Error - Missed Trigger', '3 TOURNAMENT ERRORS', 'Appendix A PENALTY QUICK REFERENCE'],
   );
+  // the quick reference's first penalty is its table's, not the appendix's
+  const appendix = doc.rules.at(-1)!;
+  assert.equal(appendix.penalty, undefined);
+  assert.match(appendix.text, /Looking at Extra Cards\nWarning/);
   assert.equal(doc.rules[0]!.text, 'Only the Head Judge may authorize a backup.');
 });
