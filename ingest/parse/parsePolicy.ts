@@ -10,9 +10,40 @@ const EFFECTIVE_RE = new RegExp(String.raw`\b(?:effective|updated)\s*(?:—|–|
 const TOC_LINE = /(?:(?:\.\s?){4,}|\t)\s*\d{1,3}\s*$/;
 const CONTENTS = /^(?:table\s+of\s+)?contents(?:\s+page)?$/i;
 const NUMBERED = /^(\d{1,3})\.(?:(\d{1,2})\.?)?\s+(\S.*)$/;
+// a top-level heading with no full stop after its number, in capitals ("2 GAME PLAY ERRORS": the IPG's HTML renditions of 2016)
+const NUMBERED_BARE = /^(\d{1,2})()\s+([A-Z][A-Z0-9 ,'’&/()-]{2,80})$/;
 const APPENDIX = /^appendix\s+([A-Z])\s*(?:—|–|-|:)+\s*(\S.*)$/i;
 const PART = /^(definitions?|philosophy|additional\s+remed(?:y|ies)|upgrades?|examples?|penalty|procedures?)\b\s*:?\s*(.*)$/i;
 const PENALTY = /^(?:no penalty|caution|warning|game loss|match loss|disqualification|see below|infraction[- ]dependent|all levels\b.*)\**$/i;
+// the penalty box of the 2007-2010 IPGs: a row of levels ("All Levels", "Regular Competitive Professional") over a
+// row of penalties, which the text layer gives as one line or two ("All Levels Game", "All Levels" / "Warning")
+const REL_HEADER = /^(All Levels|Regular Competitive Professional)\b\s*(.*)$/;
+// the box's shorthand, as its Penalty Quick Reference writes it too
+const SHORT_PENALTY = new Map([
+  ['Game', 'Game Loss'],
+  ['Match', 'Match Loss'],
+]);
+
+/**
+ * The penalty a 2007-2010 IPG's box names (the line `l` at `i`, and the next when the row of penalties is on its
+ * own): "All Levels Game" → "Game Loss"; "Regular Competitive Professional Caution Warning Warning" → "Regular:
+ * Caution; Competitive: Warning; Professional: Warning". A line of another shape is the penalty as written. Pure.
+ */
+function penaltyOfBox(l: string, lines: readonly string[], i: number): string {
+  const m = REL_HEADER.exec(l);
+  if (!m) return l;
+  const values = (m[2] === '' ? (lines[i + 1] ?? '') : m[2]!).trim();
+  const word = (w: string): string => SHORT_PENALTY.get(w.replace(/\*$/, '')) ?? w;
+  if (m[1] === 'All Levels') {
+    const p = values.replace(/^(Game|Match)(\*?)$/, (_, w: string, star: string) => `${SHORT_PENALTY.get(w)!}${star}`);
+    return PENALTY.test(p) || /^Disqualification without prize$/i.test(p) ? p : l;
+  }
+  // three columns; a penalty of two words ("Match Loss", "Game Loss", "No Penalty") is kept whole
+  const cells = values.match(/Disqualification(?: without prize)?|(?:Game|Match) Loss\*?|No Penalty|N\/A|\S+/g) ?? [];
+  if (cells.length !== 3) return l;
+  return ['Regular', 'Competitive', 'Professional'].map((rel, k) => `${rel}: ${word(cells[k]!)}`).join('; ');
+}
+
 // an IPG heading's title with its penalty joined after it ("Game Play Error — Missed Trigger No Penalty")
 const PENALTY_AFTER_TITLE = /^(.*\S)\s+(No Penalty|Caution|Warning|Game Loss|Match Loss|Disqualification)$/;
 // small words a title keeps in lower case; any other lower-case word starts the sentence after a run-in heading
@@ -150,11 +181,15 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
   const heading = (l: string): Heading | null => {
     if (TOC_LINE.test(l)) return null;
     const a = APPENDIX.exec(l);
-    if (a) return { number: `Appendix ${a[1]!.toUpperCase()}`, kind: 'appendix', title: a[2]!.trim(), rest: '', penalty: null };
+    if (a) {
+      // a table's header row joined to the appendix's heading ("PENALTY QUICK REFERENCE Infraction REL 1 REL 2 …") is its body's first line
+      const t = /^(.*?\S)\s+(Infraction(?:\s+(?:REL\s+\d|Regular|Competitive|Professional))+)$/.exec(a[2]!.trim());
+      return { number: `Appendix ${a[1]!.toUpperCase()}`, kind: 'appendix', title: t ? t[1]! : a[2]!.trim(), rest: t ? t[2]! : '', penalty: null };
+    }
     if (appendices || family === 'jar') return null;
-    const m = NUMBERED.exec(l);
+    const m = NUMBERED.exec(l) ?? (scheme === 'decimal' ? NUMBERED_BARE.exec(l) : null);
     if (!m) return null;
-    const number = m[2] === undefined ? m[1]! : `${m[1]}.${m[2]}`;
+    const number = m[2] === undefined || m[2] === '' ? m[1]! : `${m[1]}.${m[2]}`;
     if (scheme === 'hundreds' && m[2] !== undefined) return null;
     if (scheme === 'decimal' && m[1]!.length > 2) return null;
     let title = m[3]!;
@@ -215,8 +250,11 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
       current.examples.push(l);
       return;
     }
-    if (part?.name === 'penalty' && current.penalty === undefined && PENALTY.test(l)) current.penalty = l;
-    if (current.penalty === null && PENALTY.test(l) && current.text === '') {
+    // an appendix has no penalty of its own: a quick reference's table ("Infraction", "Penalty", "Warning" …) is its text
+    const infraction = current.kind !== 'appendix';
+    if (infraction && part?.name === 'penalty' && current.penalty === undefined && (PENALTY.test(l) || REL_HEADER.test(l)))
+      current.penalty = penaltyOfBox(l, lines, i);
+    if (infraction && current.penalty === null && PENALTY.test(l) && current.text === '') {
       current.penalty = l;
       return;
     }

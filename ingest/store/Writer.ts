@@ -56,7 +56,9 @@ export class Writer {
   private readonly ruleVersions = new Map<number, RuleVersionRow[]>();
   private readonly glossaryVersionIds = new Map<string, number>();
   /** Texts inserted by this writer whose references are not extracted yet (see takeNewTexts). */
-  private newTexts: Array<{ id: number; body: string }> = [];
+  private newTexts: Array<{ id: number; body: string; family: DocumentFamily }> = [];
+  /** The family of the edition being stored: what a new text's references are read as. */
+  private internFamily: DocumentFamily = 'cr';
   /** How many texts this writer inserted. */
   insertedTexts = 0;
 
@@ -170,7 +172,7 @@ export class Writer {
     }
     const id = Number(this.s.insertText.run({ h, normH, body }).lastInsertRowid);
     this.texts.set(h, { id, normH });
-    this.newTexts.push({ id, body });
+    this.newTexts.push({ id, body, family: this.internFamily });
     this.insertedTexts++;
     return id;
   }
@@ -203,7 +205,7 @@ export class Writer {
   }
 
   /** Texts inserted since the last call (new texts need their references extracted). */
-  takeNewTexts(): Array<{ id: number; body: string }> {
+  takeNewTexts(): Array<{ id: number; body: string; family: DocumentFamily }> {
     const out = this.newTexts;
     this.newTexts = [];
     return out;
@@ -250,6 +252,7 @@ export class Writer {
   storeEdition(meta: EditionMeta, doc: ParsedDocument, hashes?: TextHashes): number {
     // texts in storedTexts order, with their precomputed hashes when given
     const texts = storedTexts(doc);
+    this.internFamily = meta.family;
     let k = 0;
     const intern = (): number => {
       const body = texts[k]!;
@@ -323,6 +326,7 @@ export class Writer {
     doc.abilityWords.forEach((word, ord) => this.s.insertAbilityWord.run({ editionId: id, ord, word }));
     doc.index.forEach((e, ord) => this.s.insertIndex.run({ editionId: id, ord, topic: e.topic, targets: JSON.stringify(e.targets) }));
     if (hashes && k !== hashes.h.length) throw new Error(`storeEdition: ${hashes.h.length} text hashes given for ${k} texts`);
+    this.internFamily = 'cr';
     return id;
   }
 

@@ -5,7 +5,8 @@ import type { AlignRule, Alignment } from '../../src/engine/align.js';
 import { extractReferences } from '../../src/core/references.js';
 import { normalizeText } from '../../src/core/normalize.js';
 import type { DocumentFamily } from '../../src/core/types.js';
-import { STORED_FAMILIES } from '../../src/core/policyUnit.js';
+import { STORED_FAMILIES, isPolicyFamily } from '../../src/core/policyUnit.js';
+import { extractPolicyReferences } from '../../src/core/policyReferences.js';
 
 /** What storeDerived did, for reports and benchmarks. */
 export interface DerivedReport {
@@ -35,7 +36,9 @@ export function storeDerived(writer: Writer, precomputed: ReadonlyMap<string, Al
 
 /** Extracts and stores the cross-references of the texts the writer inserted since the last call. */
 export function storeReferences(writer: Writer): void {
-  for (const { id, body } of writer.takeNewTexts()) writer.storeTextRefs(id, extractReferences(body));
+  for (const { id, body, family } of writer.takeNewTexts()) {
+    writer.storeTextRefs(id, isPolicyFamily(family) ? extractPolicyReferences(body, family) : extractReferences(body));
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 import { cliArg, withKb } from './withKb.js';
 
-export const usage = `Usage: crkb diff FROM TO [--section N] [--kind K[,K]] [--json|--markdown] [--renumbering] [--explain] [--family cr|rulings] [--db FILE]
+export const usage = `Usage: crkb diff FROM TO [--section N] [--kind K[,K]] [--json|--markdown] [--renumbering] [--explain] [--family cr|rulings|mtr|ipg] [--db FILE]
 
 Compares two editions rule by rule, following each rule across renumbering.
 FROM and TO are dates (the edition in force that day) or "latest"; FROM may be
@@ -28,10 +28,10 @@ later than TO (a reverse diff).
 
 const KINDS: ChangeKind[] = ['added', 'removed', 'renumbered', 'substantive', 'references', 'typography'];
 
-/** Reads a --family option: "cr" (the Comprehensive Rules) or "rulings" (the Rulings Summaries). */
+/** Reads a --family option: "cr" (the Comprehensive Rules), "rulings" (the Rulings Summaries), "mtr" or "ipg" (the tournament documents). */
 export function familyOption(value: string | undefined, help: string): Family {
-  if (value === undefined || value === 'cr' || value === 'rulings') return value ?? 'cr';
-  throw new UsageError(`--family must be cr or rulings, not "${value}"`, help);
+  if (value === undefined || value === 'cr' || value === 'rulings' || value === 'mtr' || value === 'ipg') return value ?? 'cr';
+  throw new UsageError(`--family must be cr, rulings, mtr or ipg, not "${value}"`, help);
 }
 
 /** `crkb diff`: compare two editions. */

@@ -9,7 +9,7 @@ import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 import { cliArg, withKb } from './withKb.js';
 
-export const usage = `Usage: crkb history NUMBER [--edition DATE|latest] [--family cr|rulings] [--json] [--db FILE]
+export const usage = `Usage: crkb history NUMBER [--edition DATE|latest] [--family cr|rulings|mtr|ipg] [--json] [--db FILE]
        crkb history --term TERM [--edition DATE|latest] [--json] [--db FILE]
 
 Shows every edition a rule appears in, under which number, and what changed at

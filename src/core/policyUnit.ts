@@ -25,6 +25,18 @@ export function familyLabel(family: Family): string {
   return family === 'rulings' ? 'Rulings Summaries' : family.toUpperCase();
 }
 
+/** A family's full name: "Comprehensive Rules", "Magic Tournament Rules", "Infraction Procedure Guide". */
+export function documentName(family: Family): string {
+  return DOCUMENT_NAMES[family];
+}
+const DOCUMENT_NAMES: Record<Family, string> = {
+  cr: 'Comprehensive Rules',
+  rulings: 'Rulings Summaries',
+  mtr: 'Magic Tournament Rules',
+  ipg: 'Infraction Procedure Guide',
+  jar: 'Judging at Regular',
+};
+
 /**
  * The stored text of a tournament-document unit: its heading line (the title, then the penalty after a
  * tab, as the IPG's heading carries it at the right margin), then its body. Titles and penalties are

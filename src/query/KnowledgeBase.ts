@@ -12,6 +12,7 @@ import { explainPairs, type PairReason } from '../engine/explainPairs.js';
 import type { GlossaryHistory } from '../engine/glossaryHistory.js';
 import { familyInQuery } from './familyQuery.js';
 import { isPolicyFamily, splitUnitText } from '../core/policyUnit.js';
+import { refTarget } from '../core/policyReferences.js';
 import { UnitParts, type UnitPartRecord } from '../db/UnitParts.js';
 
 /** A tournament document's unit as read: its heading (title, penalty), body and an IPG infraction's named parts. */
@@ -342,6 +343,73 @@ export class KnowledgeBase {
   /** Rules of an edition whose text or examples cite each number, by cited number, in document order. */
   citing(editionId: number, numbers: readonly string[]): Map<string, RuleRecord[]> {
     return citing(this.snapshot, editionId, numbers);
+  }
+
+  /**
+   * The edition of `family` in force on `date` (the edition a text of that day cites), or null when the
+   * family has none by then. `orFirst`: the family's first edition when none was in force yet.
+   */
+  editionInForce(family: Family, date: string, orFirst = false): EditionInfo | null {
+    let found: EditionInfo | null = null;
+    let first: EditionInfo | null = null;
+    for (const e of this.snapshot.editions) {
+      if (e.family !== family || !e.official) continue;
+      first ??= e;
+      if (e.effectiveDate <= date) found = e;
+    }
+    return found ?? (orFirst ? first : null);
+  }
+
+  /**
+   * Where a stored reference of a text in edition `editionId` points: its own edition, or for a reference to
+   * another document ("cr:704.3", "mtr:4.2") that document's edition in force then; null when there is none.
+   */
+  refPlace(editionId: number, target: string): { edition: EditionInfo; number: string } | null {
+    const at = this.snapshot.editionById(editionId);
+    if (!at) return null;
+    const t = refTarget(target);
+    if (t.family === null || t.family === at.family) return { edition: at, number: t.number };
+    // the stored editions of a document may begin after the citing text's: its first one then
+    const edition = this.editionInForce(t.family, at.effectiveDate, true);
+    return edition && { edition, number: t.number };
+  }
+
+  /** The rule a stored reference names (see refPlace), or null (a part, or nothing there). */
+  refRule(editionId: number, ref: Pick<TextRefRecord, 'target' | 'kind'>): RuleRecord | null {
+    const p = this.refPlace(editionId, ref.target);
+    if (!p) return null;
+    if (ref.kind === 'part' && p.edition.family === 'cr') return null;
+    return this.rule(p.edition.id, p.number);
+  }
+
+  /** Whether a stored reference names something (a rule, section, part or tournament-document section). */
+  refExists(editionId: number, ref: Pick<TextRefRecord, 'target' | 'kind'>): boolean {
+    const p = this.refPlace(editionId, ref.target);
+    if (!p) return false;
+    if (ref.kind === 'part' && p.edition.family === 'cr') return this.snapshot.parts(p.edition.id).some((x) => x.number === p.number);
+    return this.hasRule(p.edition.id, p.number);
+  }
+
+  /**
+   * Rules and sections of the other documents (CR, MTR, IPG) citing `rule`: each document's edition in force
+   * when the rule's edition took effect, in document order.
+   */
+  citingElsewhere(rule: RuleRecord): RuleRecord[] {
+    const at = this.snapshot.editionById(rule.editionId);
+    if (!at) return [];
+    const out: RuleRecord[] = [];
+    for (const f of ['cr', 'mtr', 'ipg'] as const) {
+      if (f === at.family) continue;
+      const e = this.editionInForce(f, at.effectiveDate);
+      if (!e) continue;
+      const positions = new Set<number>();
+      for (const t of this.snapshot.textsCitingNumber(`${at.family}:${rule.number}`)) {
+        for (const p of this.snapshot.positionsUsingText(e.id, t, 'text')) positions.add(p);
+        for (const p of this.snapshot.positionsUsingText(e.id, t, 'example')) positions.add(p);
+      }
+      for (const p of [...positions].sort((a, b) => a - b)) out.push(this.snapshot.ruleAt(e.id, p)!);
+    }
+    return out;
   }
 
   /** Glossary entries of an edition citing each number. */

@@ -381,7 +381,7 @@ export function citationsMarkdown(r: CitationReport): string {
     '| --- | --- | --- | --- | --- |',
   ];
   for (const c of r.citations) {
-    const now = c.now ? ruleLabel(c.now) : '—';
+    const now = c.now ? (c.family === 'cr' ? ruleLabel(c.now) : `${familyLabel(c.family)} ${c.now.number}`) : '—';
     const notes: string[] = [];
     if (c.goneSince) notes.push(`gone since ${c.goneSince}`);
     if (c.textChange === 'references') notes.push('only reference numbers changed');

@@ -1,4 +1,7 @@
-import type { EditionInfo, RuleRecord } from '../core/records.js';
+import type { EditionInfo, Family, RuleRecord } from '../core/records.js';
+import { extractPolicyReferences, refTarget } from '../core/policyReferences.js';
+import { familyLabel } from '../core/policyUnit.js';
+import { familyInQuery } from './familyQuery.js';
 import { extractReferences } from '../core/references.js';
 import { compareRuleText, textClass, type TextClass } from '../engine/compareRule.js';
 import { sameRuleIn } from './currentPlace.js';
@@ -17,8 +20,10 @@ interface CitedRule {
 
 /** One citation checked. */
 export interface CitationCheck {
-  /** The number as cited ("706.10"). */
+  /** The number as cited ("706.10"; a tournament document's section with its name, "IPG 2.1"). */
   cited: string;
+  /** The document cited, checked in its own editions (in force at asOf and at to). */
+  family: Family;
   /** A title quoted beside the number ("702.19 (Trample)"), or null. */
   title: string | null;
   /** The rule the number named in the `asOf` edition; null when it named none (status unknown). */
@@ -65,13 +70,16 @@ const PAREN_RE = /^\s*\(\s*([\p{L}][^()\d\n]{0,79}?)\s*\)/u;
 interface Found {
   cited: string;
   title: string | null;
+  family: Family;
 }
 
-/** Citations of rule and section numbers in a text, in order, once each (number and title). */
+/** Citations of rule and section numbers in a text, in order, once each (number and title); "MTR 2.3", "IPG 2.1" name their document. */
 function citationsIn(text: string): Found[] {
   const out: Found[] = [];
   const seen = new Set<string>();
-  const refs = extractReferences(text).filter((r) => r.kind !== 'part');
+  const policy = extractPolicyReferences(text, 'cr', true).filter((r) => refTarget(r.target).family !== null);
+  const crRefs = extractReferences(text).filter((r) => r.kind !== 'part' && !policy.some((p) => p.start < r.end && r.start < p.end));
+  const refs = [...crRefs, ...policy].sort((a, b) => a.start - b.start || a.end - b.end);
   const spanCount = new Map<string, number>();
   for (const r of refs) spanCount.set(`${r.start}:${r.end}`, (spanCount.get(`${r.start}:${r.end}`) ?? 0) + 1);
   for (const r of refs) {
@@ -85,7 +93,8 @@ function citationsIn(text: string): Found[] {
     const key = `${r.target}\u0000${title ?? ''}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ cited: r.target, title });
+    const t = refTarget(r.target);
+    out.push({ cited: t.number, title, family: t.family ?? 'cr' });
   }
   return out;
 }
@@ -111,8 +120,6 @@ export function checkCitations(kb: KnowledgeBase, q: CitationQuery): CitationRep
   if (q.asOf === undefined || q.asOf === null || q.asOf.trim() === '') {
     throw new QueryError('BAD_INPUT', '"asOf" is required: the date (or set code) the citations were written against', { argument: 'asOf' });
   }
-  const asOf = kb.resolveEdition(q.asOf, 'cr', 'asOf');
-  const to = kb.resolveEdition(q.to, 'cr', 'to');
   let found: Found[];
   if (hasText) {
     const text = q.text!;
@@ -121,18 +128,48 @@ export function checkCitations(kb: KnowledgeBase, q: CitationQuery): CitationRep
   } else {
     const numbers = q.numbers!;
     if (numbers.length > MAX_CITATIONS) throw new QueryError('BAD_INPUT', `"numbers" holds more than ${MAX_CITATIONS} numbers`, { argument: 'numbers' });
-    found = numbers.map((raw) => ({ cited: ruleNumberArg(String(raw), 'numbers'), title: null }));
+    found = numbers.map((raw) => {
+      const named = familyInQuery(String(raw));
+      const family = named.family ?? 'cr';
+      return { cited: ruleNumberArg(named.text, 'numbers', family), title: null, family };
+    });
   }
   if (found.length > MAX_CITATIONS) throw new QueryError('BAD_INPUT', `the text holds more than ${MAX_CITATIONS} citations`, { argument: 'text' });
-  const chain = kb.editions().filter((e) => e.family === 'cr' && e.official);
-  const citations = found.map((f) => checkOne(kb, f, asOf.edition, to.edition, chain));
+  // a tournament document's citations are read in its own editions: the stated one (a date) or the one in force then, and its latest
+  // the report's editions: the CR's, or (when only tournament documents are cited) the first cited document's
+  const primary = found.length === 0 || found.some((f) => f.family === 'cr') ? 'cr' : found[0]!.family;
+  const asOf = kb.resolveEdition(q.asOf, primary, 'asOf');
+  const to = kb.resolveEdition(q.to, primary, 'to');
+  const editions = new Map<Family, { asOf: EditionInfo | null; to: EditionInfo | null; chain: EditionInfo[] }>();
+  // an argument's date for another document: a date as given, else the date of the CR edition it named
+  const dateOf = (arg: string, cr: EditionInfo): string => (/^\d{4}-\d{2}-\d{2}$/.test(arg.trim()) ? arg.trim() : cr.effectiveDate);
+  const scope = (family: Family) => {
+    let e = editions.get(family);
+    if (!e) {
+      const chain = kb.editions().filter((x) => x.family === family && x.official);
+      e =
+        family === primary
+          ? { asOf: asOf.edition, to: to.edition, chain }
+          : {
+              asOf: kb.editionInForce(family, dateOf(q.asOf!, asOf.edition)),
+              to: !q.to || q.to.trim().toLowerCase() === 'latest' ? (chain.at(-1) ?? null) : kb.editionInForce(family, dateOf(q.to, to.edition)),
+              chain,
+            };
+      editions.set(family, e);
+    }
+    return e;
+  };
+  const citations = found.map((f) => {
+    const e = scope(f.family);
+    return checkOne(kb, f, e.asOf, e.to, e.chain);
+  });
   return { asOf: asOf.edition, to: to.edition, exact: asOf.exact && to.exact, citations };
 }
 
-function checkOne(kb: KnowledgeBase, f: Found, asOf: EditionInfo, to: EditionInfo, chain: EditionInfo[]): CitationCheck {
-  const base = { cited: f.cited, title: f.title };
-  const then = kb.rule(asOf.id, f.cited);
-  if (!then) return { ...base, then: null, status: 'unknown', now: null, goneSince: null, textChange: null, titleMatches: null };
+function checkOne(kb: KnowledgeBase, f: Found, asOf: EditionInfo | null, to: EditionInfo | null, chain: EditionInfo[]): CitationCheck {
+  const base = { cited: f.family === 'cr' ? f.cited : `${familyLabel(f.family)} ${f.cited}`, family: f.family, title: f.title };
+  const then = asOf && kb.rule(asOf.id, f.cited);
+  if (!then || !to) return { ...base, then: null, status: 'unknown', now: null, goneSince: null, textChange: null, titleMatches: null };
   const now = sameRuleIn(kb, then, to);
   const side = (r: RuleRecord): CitedRule => ({ number: r.number, text: r.text });
   if (!now) {

@@ -1,6 +1,7 @@
 import type { GlossaryRecord, RuleRecord, TextRefRecord } from '../core/records.js';
 import { citedTitle, titleMatches } from '../core/references.js';
 import type { Snapshot } from '../db/Snapshot.js';
+import { refTarget } from '../core/policyReferences.js';
 
 /** A reference whose target is no rule, section or part of its edition. */
 export interface DanglingRef {
@@ -51,7 +52,8 @@ function eachRef(s: Snapshot, editionId: number, f: (source: DanglingRef['source
     const refs = s.refsOfText(textId);
     if (refs.length === 0) return;
     const text = s.text(textId);
-    for (const r of refs) f(source, at, text, r);
+    // a reference to another document ("mtr:4.1", "cr:704.3") is not its edition's to resolve
+    for (const r of refs) if (refTarget(r.target).family === null) f(source, at, text, r);
   };
   for (let p = 0; p < s.ruleCount(editionId); p++) {
     const r = s.ruleAt(editionId, p)!;

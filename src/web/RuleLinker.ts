@@ -1,4 +1,6 @@
-import type { GlossaryRecord, TextRefRecord } from '../core/records.js';
+import type { EditionInfo, GlossaryRecord, TextRefRecord } from '../core/records.js';
+import { refTarget } from '../core/policyReferences.js';
+import { isPolicyFamily } from '../core/policyUnit.js';
 import { numberLevel, parentNumber } from '../core/ruleNumber.js';
 import type { KnowledgeBase } from '../query/KnowledgeBase.js';
 import { emphasized, html, type Html } from './html.js';
@@ -24,6 +26,13 @@ export function termId(term: string): string {
  * edition (`edition` is the URL's edition argument), glossary terms (at their first use on the
  * page) links to their definition, shown as a tooltip by the page script. Collects the entries it linked.
  */
+/** The page of a reference's target in another document's edition: "/ipg/2021-02-05/2.1", "/cr/2021-06-18/704.3". */
+export function refPath(edition: EditionInfo, number: string): string {
+  return isPolicyFamily(edition.family)
+    ? `/${edition.family}/${encodeURIComponent(edition.effectiveDate)}/${encodeURIComponent(number)}`
+    : rulePath(edition.effectiveDate, number);
+}
+
 export class RuleLinker {
   readonly used = new Map<string, GlossaryRecord>();
 
@@ -68,8 +77,11 @@ export class RuleLinker {
   }
 
   private refLink(r: TextRefRecord, words: string): Html {
-    const exists = r.kind === 'part' ? this.kb.parts(this.editionId).some((p) => p.number === r.target) : this.kb.hasRule(this.editionId, r.target);
-    if (!exists) return html`<span class="dangling" title="${`rule ${r.target} is not in this edition`}">${words}</span>`;
+    const place = this.kb.refPlace(this.editionId, r.target);
+    if (!place || !this.kb.refExists(this.editionId, r)) {
+      return html`<span class="dangling" title="${`rule ${refTarget(r.target).number} is not in this edition`}">${words}</span>`;
+    }
+    if (place.edition.id !== this.editionId) return html`<a class="ref" href="${refPath(place.edition, place.number)}">${words}</a>`;
     return html`<a class="ref" href="${rulePath(this.edition, r.target)}">${words}</a>`;
   }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parsePolicy, policyEffectiveDate, policyFamilyOf } from '../../ingest/parse/parsePolicy.js';
-import { detectFormat } from '../../ingest/parse/detectFormat.js';
+import { detectFormat, htmlText } from '../../ingest/parse/detectFormat.js';
 import { decodeBuffer } from '../../ingest/parse/decode.js';
 import { parseInput } from '../../ingest/store/parseInput.js';
 import { IngestError } from '../../ingest/parse/IngestError.js';
@@ -237,4 +237,80 @@ test('an IPG heading whose penalty the PDF joined to its title (no tab at the ma
       ['2.1', 'Game Play Error — Missed Trigger', 'No Penalty'],
     ],
   );
+});
+
+test('the penalty box of the 2007-2010 IPGs: levels over penalties, read as the penalty (IPG 2007-09-20, 2010-04-01)', () => {
+  // lines as pdf.js gives the 2007-09-20 and 2010-04-01 PDFs: "Game" is the box's (and its quick reference's) word for Game Loss
+  const text = [
+    'DCI Penalty Guidelines',
+    'Effective September 20, 2007',
+    '110. Deck/Warband Errors',
+    'This section deals with problems related to errors in the registration.',
+    '111. Deck/Warband Error — Illegal Decklist',
+    'Definition',
+    'Players are considered to have illegal decklists when one of these conditions is true.',
+    'Penalty',
+    'All Levels Game',
+    'Unless the judge has reason to believe that the deck itself is illegal, this penalty is issued between rounds.',
+    '114. Deck/Warband Error — Improper Registration of Limited Card Pool',
+    'Definition',
+    'This infraction applies to limited tournaments.',
+    'Penalty',
+    'Regular Competitive Professional Caution Warning Warning',
+    'Once the judge has verified the error, the judge corrects the decklist.',
+    '135. Tournament Error — Failure to Follow Official Announcements',
+    'Definition',
+    'A player fails to follow an instruction given to a broad audience.',
+    'Penalty',
+    'All Levels',
+    'Warning',
+    '143. Unsporting Conduct — Randomly Determining a Winner',
+    'Definition',
+    'Players use a random method to determine the winner of a game or match.',
+    'Penalty',
+    'All Levels Disqualification without prize',
+    'Appendix A — Penalty Quick Reference Infraction REL 1 REL 2 REL 3 REL 4 REL 5',
+    'Deck Problem—Illegal Main Decklist Game',
+  ].join('\n');
+  const doc = parsePolicy(text, 'ipg', 'pdf');
+  const by = new Map(doc.rules.map((r) => [r.number, r]));
+  assert.equal(by.get('111')!.penalty, 'Game Loss');
+  assert.equal(by.get('114')!.penalty, 'Regular: Caution; Competitive: Warning; Professional: Warning');
+  assert.equal(by.get('135')!.penalty, 'Warning');
+  assert.equal(by.get('143')!.penalty, 'Disqualification without prize');
+  // the box's lines stay in the text, as printed
+  assert.match(by.get('111')!.text, /Penalty\nAll Levels Game\nUnless/);
+  const appendix = by.get('Appendix A')!;
+  assert.equal(appendix.title, 'Penalty Quick Reference');
+  assert.match(appendix.text, /^Infraction REL 1 REL 2 REL 3 REL 4 REL 5\nDeck Problem/);
+});
+
+test('an IPG HTML rendition whose top-level headings have no full stop ("2 GAME PLAY ERRORS", IPG 2016-09-30) keeps its sections', () => {
+  // the markup of ../shared/policy/ipg/2016-09-30.html, shortened
+  const html = [
+    '<html><head><title>Magic Infraction Procedure Guide</title></head><body>',
+    '<p>Effective September 30, 2016</p>',
+    '<a name="1.4"></a></p><h4>1.4 BACKING UP</h4>',
+    '<p>Only the Head Judge may authorize a backup.</p>',
+    '<a name="2"></a></p><h4>2 GAME PLAY ERRORS</h4>',
+    '<p>Game Play Errors are caused by incorrect or inaccurate play of the game.</p>',
+    '<a name="2.1"></a></p><h4>2.1 Game Play Error - Missed Trigger</h4>',
+    '<h4><b>Definition</b></h4><p>A triggered ability triggers, but the player controlling it forgets it.</p>',
+    '<a name="3"></a></p><h4>3 TOURNAMENT ERRORS</h4>',
+    '<p>Tournament Errors are violations of the Magic Tournament Rules.</p>',
+    '<b>APPENDIX A - PENALTY QUICK REFERENCE</b>',
+    '<table border="1"><tbody><tr><th>Infraction</th><th>Penalty</th></tr>',
+    '<tr><td>Missed Trigger</td><td>None</td></tr><tr><td>Looking at Extra Cards</td><td>Warning</td></tr></tbody></table>',
+    '</body></html>',
+  ].join('\n');
+  const doc = parsePolicy(htmlText(html), 'ipg', 'policy-html');
+  assert.deepEqual(
+    doc.rules.map((r) => `${r.number} ${r.title}`),
+    ['1.4 BACKING UP', '2 GAME PLAY ERRORS', '2.1 Game Play Error - Missed Trigger', '3 TOURNAMENT ERRORS', 'Appendix A PENALTY QUICK REFERENCE'],
+  );
+  // the quick reference's first penalty is its table's, not the appendix's
+  const appendix = doc.rules.at(-1)!;
+  assert.equal(appendix.penalty, undefined);
+  assert.match(appendix.text, /Looking at Extra Cards\nWarning/);
+  assert.equal(doc.rules[0]!.text, 'Only the Head Judge may authorize a backup.');
 });

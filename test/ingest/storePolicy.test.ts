@@ -1,87 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { runIngest } from '../../ingest/store/runIngest.js';
-import { expandInputs } from '../../ingest/store/sources.js';
 import { openWritableDb } from '../../src/db/openDb.js';
 import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
-import { crFixtureText } from '../support/crFixture.js';
+import { buildPolicyDb as build } from '../support/policyFixture.js';
 import { captureCli } from '../cli/corpusDb.js';
 import { run as runRule } from '../../src/cli/rule.js';
+import { run as runDiff } from '../../src/cli/diff.js';
+import { run as runHistory } from '../../src/cli/history.js';
 import express from 'express';
 import { inject } from 'light-my-request';
 import { answerInteraction } from '../../src/integrations/discord/answerInteraction.js';
 import { policyRoutes } from '../../src/web/policyRoutes.js';
 import { Assets } from '../../src/web/Assets.js';
 import { tempDir } from '../support/tempDir.js';
-
-/** An IPG as its text export reads; `later` renumbers 2.2 to 2.3 (a new 2.2 before it) and rewords 2.1's definition. */
-function ipgText(later: boolean): string {
-  return [
-    'MAGIC INFRACTION PROCEDURE GUIDE',
-    later ? 'Effective February 5, 2021' : 'Effective September 25, 2020',
-    'INTRODUCTION',
-    'The Infraction Procedure Guide provides judges the appropriate penalties.',
-    '1. GENERAL PHILOSOPHY',
-    'Judges are neutral arbiters.',
-    '2. GAME PLAY ERRORS',
-    'Game Play Errors are caused by incorrect play.',
-    '2.1. Game Play Error — Missed Trigger\tPenalty',
-    'Warning',
-    'Definition',
-    later ? 'A triggered ability triggers, but the player controlling it forgets it.' : 'A triggered ability triggers, but the player forgets it.',
-    'Examples',
-    'A. A player forgets an upkeep trigger.',
-    'Philosophy',
-    'Triggered abilities are common and invisible.',
-    ...(later ? ['2.2. Game Play Error — Hidden Card Error\tPenalty', 'Warning', 'Definition', 'A player commits an error that cannot be verified.'] : []),
-    `2.${later ? 3 : 2}. Game Play Error — Looking at Extra Cards\tPenalty`,
-    'Warning',
-    'Definition',
-    'A player takes an action that may have allowed them to see cards they were not entitled to see.',
-    'Appendix A — Penalty Quick Reference',
-    'Missed Trigger: Warning',
-  ].join('\n');
-}
-
-const MTR = [
-  'Magic: The Gathering Tournament Rules',
-  'Effective July 23, 2021',
-  'Introduction',
-  'This document contains the rules for sanctioned tournaments.',
-  '1. Tournament Fundamentals',
-  '1.1 Tournament Types',
-  'Tournaments are either sanctioned or not.',
-  '2. Tournament Mechanics',
-  '2.1 Match Structure',
-  'A match consists of a series of games.',
-  '3. Tournament Rules',
-  '3.1 Hidden Information',
-  'Hidden information refers to the faces of cards.',
-  '4. Communication',
-  '4.1 Player Communication',
-  'Communication between players is essential.',
-  '4.2 Tournament Shortcuts',
-  'A tournament shortcut is an action taken by players to skip parts of the technical play sequence.',
-].join('\n');
-
-async function build(): Promise<{ dir: string; db: string }> {
-  const dir = tempDir('crkb-policy-');
-  writeFileSync(join(dir, 'ipg-2020.txt'), ipgText(false));
-  writeFileSync(join(dir, 'ipg-2021.txt'), ipgText(true));
-  writeFileSync(join(dir, 'mtr-2021.txt'), MTR);
-  writeFileSync(join(dir, 'cr.txt'), crFixtureText('2026-06-19').replace(/\n/g, '\r\n'));
-  const db = join(dir, 'kb.db');
-  const report = await runIngest({ inputs: expandInputs([dir]), dbFile: db });
-  assert.deepEqual(report.rejected, []);
-  assert.deepEqual(
-    report.editions.map((e) => `${e.family}:${e.effectiveDate}:${e.unaccountedLines}`),
-    ['ipg:2020-09-25:0', 'ipg:2021-02-05:0', 'mtr:2021-07-23:0', 'cr:2026-06-19:0'],
-  );
-  return { dir, db };
-}
 
 test('the tournament documents are stored as editions of their own families, each unit with its title, penalty and parts', async () => {
   const { db } = await build();
@@ -186,6 +119,14 @@ test('crkb rule reads a tournament document named in the query or by --family', 
   const byOption = await captureCli(runRule, db, ['4.2', '--family', 'mtr']);
   assert.match(byOption.out, /^4\.2 Tournament Shortcuts: A tournament shortcut/);
   await assert.rejects(captureCli(runRule, db, ['4.2', '--family', 'jar']), /--family must be cr, rulings, mtr, ipg, not "jar"/);
+  const diff = await captureCli(runDiff, db, ['2020-09-25', '2021-02-05', '--family', 'ipg', '--json']);
+  assert.equal(diff.code, 0, diff.err);
+  const renumbered = (JSON.parse(diff.out) as { changes: Array<{ before: { number: string } | null; after: { number: string } | null }> }).changes.find(
+    (c) => c.after?.number === '2.3',
+  );
+  assert.equal(renumbered?.before?.number, '2.2');
+  const history = await captureCli(runHistory, db, ['2.3', '--family', 'ipg']);
+  assert.match(history.out, /2020-09-25\s+2\.2/);
 });
 
 test('a database written before the tournament documents gets its family CHECKs widened, its rows kept', () => {

@@ -22,6 +22,7 @@ test('POST /v1/citations checks a text against a later edition', async () => {
   assert.equal(j.to, '2021-07-23');
   assert.deepEqual(j.citations[0], {
     cited: '706.10',
+    family: 'cr',
     title: null,
     then: { number: '706.10', text: 'To copy a spell, activated ability, or triggered ability means to put a copy of it onto the stack.' },
     status: 'moved',

@@ -3,6 +3,8 @@ import { ruleLabel } from '../../core/ruleNumber.js';
 import { historyStepWords } from '../../query/chatText.js';
 import { currentPlace } from '../../query/currentPlace.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
+import type { PolicyFamilyName } from '../../core/policyUnit.js';
+import { documentName, familyLabel, splitUnitText } from '../../core/policyUnit.js';
 import { QueryError } from '../../query/QueryError.js';
 
 /** Editions the main feed lists, newest first (each entry summarizes a diff, computed once per database). */
@@ -59,26 +61,42 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 
 /** The editions feed: the newest editions, each with its release notes summary and a link to its diff page. */
 export function editionsFeed(kb: KnowledgeBase, base: string): string {
-  const chain = kb.editions().filter((e) => e.family === 'cr' && e.official);
+  return chainFeed(kb, 'cr', base);
+}
+
+/**
+ * A tournament document's editions feed (/feed/mtr.atom, /feed/ipg.atom): its newest editions, each with what
+ * changed since the one before and a link to that diff; ids name the family and the two dates, as the CR's do.
+ */
+export function policyEditionsFeed(kb: KnowledgeBase, family: PolicyFamilyName, base: string): string {
+  return chainFeed(kb, family, base);
+}
+
+function chainFeed(kb: KnowledgeBase, family: 'cr' | PolicyFamilyName, base: string): string {
+  const chain = kb.editions().filter((e) => e.family === family && e.official);
+  const cr = family === 'cr';
+  // the CR's ids and links predate the other families and stay as they were
+  const idPrefix = cr ? TAG : `${TAG}${family}/`;
+  const unit = cr ? 'rule' : 'section';
   const entries: Entry[] = [];
   for (let k = chain.length - 1; k >= 0 && entries.length < FEED_EDITIONS; k--) {
     const e = chain[k]!;
     const prev = chain[k - 1];
-    const name = `Comprehensive Rules effective ${e.effectiveDate}${e.setName ? ` (${e.setName})` : ''}`;
+    const name = `${documentName(family)} effective ${e.effectiveDate}${e.setName ? ` (${e.setName})` : ''}`;
     if (!prev) {
       entries.push({
-        id: `${TAG}cr/${e.effectiveDate}`,
+        id: cr ? `${TAG}cr/${e.effectiveDate}` : `${idPrefix}${e.effectiveDate}`,
         title: name,
         updated: stamp(e.effectiveDate),
-        link: `${base}/cr/${e.effectiveDate}`,
-        summary: `The first stored edition: ${plural(kb.ruleCount(e.id), 'rule')}.`,
+        link: `${base}/${family}/${e.effectiveDate}`,
+        summary: `The first stored edition: ${plural(kb.ruleCount(e.id), unit)}.`,
       });
       continue;
     }
     const d = kb.diff(prev, e, { rulesOnly: true, segments: false });
     const c = d.counts;
     const parts = [
-      plural(c.added ?? 0, 'rule') + ' added',
+      plural(c.added ?? 0, unit) + ' added',
       `${c.removed ?? 0} removed`,
       `${c.renumbered ?? 0} renumbered`,
       `${c.substantive ?? 0} with new wording`,
@@ -86,20 +104,63 @@ export function editionsFeed(kb: KnowledgeBase, base: string): string {
     ];
     const touched = d.sections.slice(0, 8).map((s) => `${s.section}${s.title ? ` ${s.title}` : ''}`);
     entries.push({
-      id: `${TAG}diff/${prev.effectiveDate}/${e.effectiveDate}`,
+      id: `${idPrefix}diff/${prev.effectiveDate}/${e.effectiveDate}`,
       title: name,
       updated: stamp(e.effectiveDate),
-      link: `${base}/diff/${prev.effectiveDate}/${e.effectiveDate}`,
+      link: `${base}${cr ? '' : `/${family}`}/diff/${prev.effectiveDate}/${e.effectiveDate}`,
       summary: `Since ${prev.effectiveDate}: ${parts.join(', ')}.${touched.length ? ` Sections: ${touched.join('; ')}${d.sections.length > touched.length ? ` and ${plural(d.sections.length - touched.length, 'more section')}` : ''}.` : ''}`,
     });
   }
+  if (cr)
+    return feed({
+      id: `${TAG}feed/editions`,
+      title: 'Magic: The Gathering Comprehensive Rules — new editions',
+      subtitle: 'Every edition of the Comprehensive Rules, with what changed since the one before.',
+      self: `${base}/feed.atom`,
+      alternate: `${base}/`,
+      updated: stamp(chain.at(-1)?.effectiveDate ?? '1999-01-01'),
+      entries,
+    });
   return feed({
-    id: `${TAG}feed/editions`,
-    title: 'Magic: The Gathering Comprehensive Rules — new editions',
-    subtitle: 'Every edition of the Comprehensive Rules, with what changed since the one before.',
-    self: `${base}/feed.atom`,
-    alternate: `${base}/`,
-    updated: stamp(chain.at(-1)?.effectiveDate ?? '1999-01-01'),
+    id: `${TAG}feed/${family}/editions`,
+    title: `${documentName(family)} (${familyLabel(family)}) — new editions`,
+    subtitle: `Every stored edition of the ${documentName(family)}, with what changed since the one before.`,
+    self: `${base}/feed/${family}.atom`,
+    alternate: `${base}/${family}/latest`,
+    updated: stamp(chain.at(-1)?.effectiveDate ?? '1994-01-01'),
+    entries,
+  });
+}
+
+/**
+ * A section's feed in a tournament document (/feed/ipg/2.1.atom): one entry per edition that changed it,
+ * newest first, followed across renumbering. The section is the one `number` names in `edition` (default
+ * latest); the self link pins its last number to its edition, and the feed's id is its lineage's first version.
+ */
+export function policySectionFeed(kb: KnowledgeBase, family: PolicyFamilyName, number: string, base: string, editionArg?: string): string {
+  const edition = kb.resolveEdition(editionArg, family).edition;
+  const h = kb.history(edition, number);
+  if (!h) throw new QueryError('NOT_FOUND', `no ${familyLabel(family)} ${number} in the ${edition.effectiveDate} edition`, { edition: edition.effectiveDate });
+  const first = h.steps[0]!;
+  const last = h.steps.at(-1)!;
+  const entries: Entry[] = [];
+  for (const s of [...h.steps].reverse()) {
+    if (s.change === 'unchanged') continue;
+    entries.push({
+      id: `${TAG}${family}/${s.date}/${s.number}`,
+      title: `${familyLabel(family)} ${s.number} ${splitUnitText(s.text).title} (${s.date}): ${historyStepWords(s)}`,
+      updated: stamp(s.date),
+      link: `${base}/${family}/${s.date}/${encodeURIComponent(s.number)}`,
+      summary: s.text,
+    });
+  }
+  return feed({
+    id: `${TAG}${family}/section/${first.date}/${first.number}`,
+    title: `${documentName(family)} ${last.number}: changes`,
+    subtitle: `${familyLabel(family)} ${last.number} (${h.numbers.join(' → ')}) across every edition it appears in.`,
+    self: `${base}/feed/${family}/${encodeURIComponent(last.number)}.atom?edition=${last.date}`,
+    alternate: `${base}/${family}/history/${encodeURIComponent(last.number)}?edition=${last.date}`,
+    updated: stamp(entries[0]?.updated.slice(0, 10) ?? last.date),
     entries,
   });
 }

@@ -1,7 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { EditionInfo } from '../../core/records.js';
+import type { EditionInfo, Family } from '../../core/records.js';
+import { documentName, familyLabel } from '../../core/policyUnit.js';
 import { checkCitations, citationsJson } from '../../query/checkCitations.js';
 import { textClass } from '../../query/changeSegments.js';
 import { diffCounts } from '../../query/diffCounts.js';
@@ -143,7 +144,8 @@ const citationsOut = {
   ...page,
   citations: z.array(
     z.object({
-      cited: z.string(),
+      cited: z.string().describe('The number as cited ("IPG 2.1" for a tournament document).'),
+      family: z.enum(['cr', 'mtr', 'ipg']).describe('The document cited, checked in its own editions in force at asOf and to.'),
       title: z.string().nullable(),
       then: citedRule.nullable(),
       status: citationStatus,
@@ -157,6 +159,11 @@ const citationsOut = {
 };
 const clip = (t: string): string => (t.length > MAX_LINE_TEXT ? `${t.slice(0, MAX_LINE_TEXT - 1)}…` : t);
 const offsetArg = z.number().int().min(0).max(100_000).optional().describe('Skip this many (paging; the answer gives the next offset).');
+
+const family = z
+  .enum(['cr', 'mtr', 'ipg'])
+  .optional()
+  .describe('The document: cr (Comprehensive Rules, default), mtr (Magic Tournament Rules) or ipg (Infraction Procedure Guide).');
 
 const edition = z
   .string()
@@ -172,11 +179,18 @@ const edition = z
 export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer {
   const server = new McpServer(
     { name: 'crkb', version },
-    { instructions: 'Every edition of the Magic: The Gathering Comprehensive Rules, 1999 to today. Cite rules with the edition and sha256 the answers give.' },
+    {
+      instructions:
+        'Every edition of the Magic: The Gathering Comprehensive Rules (1999 to today), the Magic Tournament Rules (MTR) and the Infraction Procedure Guide (IPG). Pick the document with `family`. Cite rules and sections with the edition and sha256 the answers give.',
+    },
   );
   const summaries = new Map(kb.editionSummaries().map((s) => [s.id, s]));
+  const summaryOf = (e: EditionInfo) => {
+    if (!summaries.has(e.id)) for (const x of kb.editionSummaries(e.family)) summaries.set(x.id, x);
+    return summaries.get(e.id);
+  };
   const provenanceOf = (e: EditionInfo): Provenance => {
-    const s = summaries.get(e.id);
+    const s = summaryOf(e);
     return {
       effectiveDate: e.effectiveDate,
       setCode: e.setCode,
@@ -186,15 +200,15 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       sha256: s?.sha256 ?? null,
     };
   };
-  const source = (p: Provenance): string =>
-    `Source: Comprehensive Rules effective ${p.effectiveDate}${p.setCode ? ` (${p.setCode})` : ''}${p.sha256 ? `, ${p.officialCopy === false ? 'non-official copy' : 'file'} ${p.source ?? '?'} sha256 ${p.sha256}` : ''}`;
+  const source = (p: Provenance, f: Family): string =>
+    `Source: ${documentName(f)} effective ${p.effectiveDate}${p.setCode ? ` (${p.setCode})` : ''}${p.sha256 ? `, ${p.officialCopy === false ? 'non-official copy' : 'file'} ${p.source ?? '?'} sha256 ${p.sha256}` : ''}`;
   const answer = (text: string, data: Record<string, unknown>, editions: EditionInfo[]): CallToolResult => {
     const prov = editions.map(provenanceOf);
     const body = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}\n… (cut at ${MAX_TEXT} characters)` : text;
-    const newerKnown = kb.newerKnown();
+    const newerKnown = editions.every((e) => e.family === 'cr') ? kb.newerKnown() : null;
     const stale = newerKnown ? [newerKnownLine(newerKnown, 'text')] : [];
     return {
-      content: [{ type: 'text', text: [body, '', ...prov.map(source), ...stale].join('\n') }],
+      content: [{ type: 'text', text: [body, '', ...prov.map((p, k) => source(p, editions[k]!.family)), ...stale].join('\n') }],
       structuredContent: { ...data, provenance: prov, newerKnown },
     };
   };
@@ -210,51 +224,69 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
         return { isError: true, content: [{ type: 'text', text: `${where}${errorText(e, 'text')}` }] };
       }
     };
-  const ed = (arg: string | undefined, name = 'edition') => kb.resolveEdition(arg, 'cr', name).edition;
+  const ed = (arg: string | undefined, name = 'edition', f: Family = 'cr') => kb.resolveEdition(arg, f, name).edition;
 
   server.registerTool(
     'lookup_rule',
     {
       title: 'Look up a rule',
       description:
-        'A rule with its subrules as it reads in any edition: a number ("702.19b"), a range ("601.2a-h"), one example ("702.19b ex 2"), a keyword ("trample"), a glossary term or abbreviation ("sba", "etb").',
+        'A rule with its subrules as it reads in any edition: a number ("702.19b"), a range ("601.2a-h"), one example ("702.19b ex 2"), a keyword ("trample"), a glossary term or abbreviation ("sba", "etb"). With family mtr or ipg (or a query naming it: "ipg 2.1", "mtr 4.2"), a section of the tournament documents by number or title words ("missed trigger"), with its penalty.',
       inputSchema: {
         query: z.string().min(1).max(100).describe('What to look up.'),
+        family,
         edition,
         examples: z.boolean().optional().describe('Include the examples.'),
       },
       outputSchema: lookupOut,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    tool(({ query, edition: e, examples }: { query: string; edition?: string | undefined; examples?: boolean | undefined }) => {
-      const en = ed(e);
-      const a = kb.lookup(en, query);
-      const examplesOf = (r: Parameters<typeof kb.examples>[0]) => kb.examples(r);
-      const fo = { examples: examples === true, fullUrl: '', full: true };
-      return answer(formatLookup(a, 'markdown', examplesOf, fo), lookupJson(a, examplesOf, fo), [en]);
-    }),
+    tool(
+      ({
+        query,
+        family: f,
+        edition: e,
+        examples,
+      }: {
+        query: string;
+        family?: Family | undefined;
+        edition?: string | undefined;
+        examples?: boolean | undefined;
+      }) => {
+        const scope = kb.lookupScope(e, query, f ?? 'cr');
+        const en = scope.edition;
+        const a = kb.lookup(en, scope.query);
+        const examplesOf = (r: Parameters<typeof kb.examples>[0]) => kb.examples(r);
+        const fo = { examples: examples === true, fullUrl: '', full: true };
+        return answer(formatLookup(a, 'markdown', examplesOf, fo), lookupJson(a, examplesOf, fo), [en]);
+      },
+    ),
   );
 
   server.registerTool(
     'search_rules',
     {
       title: 'Search the rules',
-      description: 'Full-text search (bm25 ranking, typo tolerant) over the rules, examples and glossary of one edition.',
+      description:
+        'Full-text search (bm25 ranking, typo tolerant) over the rules, examples and glossary of one edition; with family mtr or ipg, over the sections of the tournament documents.',
       inputSchema: {
         query: z.string().min(1).max(500).describe('Plain words.'),
+        family,
         edition,
         limit: z.number().int().min(1).max(50).optional().describe('Hits, 1-50 (default 10).'),
       },
       outputSchema: searchOut,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    tool(({ query, edition: e, limit }: { query: string; edition?: string | undefined; limit?: number | undefined }) => {
-      const en = ed(e);
-      const hits = kb.search(en.id, query, { limit: limit ?? 10, ...snippetStyle('markdown') });
-      return answer(searchLines(hits, query, en.effectiveDate, 'markdown').join('\n'), { query, edition: en.effectiveDate, hits: hits.map(searchHitJson) }, [
-        en,
-      ]);
-    }),
+    tool(
+      ({ query, family: f, edition: e, limit }: { query: string; family?: Family | undefined; edition?: string | undefined; limit?: number | undefined }) => {
+        const en = ed(e, 'edition', f);
+        const hits = kb.search(en.id, query, { limit: limit ?? 10, ...snippetStyle('markdown') });
+        return answer(searchLines(hits, query, en.effectiveDate, 'markdown').join('\n'), { query, edition: en.effectiveDate, hits: hits.map(searchHitJson) }, [
+          en,
+        ]);
+      },
+    ),
   );
 
   server.registerTool(
@@ -284,8 +316,10 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     'diff_editions',
     {
       title: 'Diff two editions',
-      description: 'Rules added, removed, renumbered or changed between two editions (any two), optionally within a part, section or rule.',
+      description:
+        'Rules added, removed, renumbered or changed between two editions (any two), optionally within a part, section or rule; with family mtr or ipg, the sections of two editions of the tournament documents.',
       inputSchema: {
+        family,
         from: z.string().max(64).describe('The earlier edition (date or set code).'),
         to: z.string().max(64).describe('The later edition (date, set code or "latest").'),
         section: z.string().max(20).optional().describe('Keep one part ("7"), section ("702") or rule ("702.19").'),
@@ -297,21 +331,23 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     },
     tool(
       ({
+        family: f,
         from,
         to,
         section,
         limit,
         offset,
       }: {
+        family?: Family | undefined;
         from: string;
         to: string;
         section?: string | undefined;
         limit?: number | undefined;
         offset?: number | undefined;
       }) => {
-        const a = ed(from, 'from');
-        const b = ed(to, 'to');
-        const s = scopeArg(section);
+        const a = ed(from, 'from', f);
+        const b = ed(to, 'to', f);
+        const s = f === 'mtr' || f === 'ipg' ? (section ? ruleNumberArg(section, 'section', f) : null) : scopeArg(section);
         const d = kb.diff(a, b, { ...(s ? { section: s } : {}), rulesOnly: true, segments: false });
         const at = offset ?? 0;
         const shown = d.changes.slice(at, at + (limit ?? 20));
@@ -341,9 +377,11 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     'rule_history',
     {
       title: "A rule's history",
-      description: 'Every edition a rule appears in, across renumbering, and what changed at each step.',
+      description:
+        'Every edition a rule (or, with family mtr or ipg, a section of the tournament documents) appears in, across renumbering, and what changed at each step.',
       inputSchema: {
-        number: z.string().max(20).describe('The rule number, as numbered in `edition`.'),
+        number: z.string().max(20).describe('The rule number (or section, "2.1"), as numbered in `edition`.'),
+        family,
         edition,
         limit: z.number().int().min(1).max(25).optional().describe('Steps per page, 1-25 (default 20): a page stays under 20 KB.'),
         offset: offsetArg,
@@ -351,43 +389,58 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       outputSchema: historyOut,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    tool(({ number, edition: e, limit, offset }: { number: string; edition?: string | undefined; limit?: number | undefined; offset?: number | undefined }) => {
-      const n = ruleNumberArg(number);
-      const en = currentPlace(kb, n, ed(e)).edition;
-      const h = kb.history(en, n)!;
-      const changed = h.steps.filter((s) => s.change !== 'unchanged');
-      const at = offset ?? 0;
-      const shown = changed.slice(at, at + (limit ?? 20));
-      const next = at + shown.length < changed.length ? at + shown.length : null;
-      const steps = shown.map((s) => ({
-        date: s.date,
-        number: s.number,
-        change: s.change,
-        renumbered: s.renumbered,
-        previousNumber: s.previousNumber ?? null,
-        textChange: s.textChange ?? null,
-        text: clip(s.text),
-        subrules: s.subrules ? subruleWords(s.subrules) : null,
-      }));
-      const lines = [
-        `${n} (${en.effectiveDate}): ${historySummary(h)}${changed.length > shown.length ? `; steps ${at + 1}–${at + shown.length} of ${changed.length}` : ''}`,
-        ...shown.map((s) => historyStepLine({ ...s, text: clip(s.text) }, 'text', true)),
-      ];
-      if (next !== null) lines.push(`… ${changed.length - next} more steps: ask again with offset ${next}`);
-      const data = {
-        number: n,
-        edition: en.effectiveDate,
-        numbers: h.numbers,
-        first: h.first,
-        last: h.last,
-        editions: h.steps.length,
-        total: changed.length,
-        offset: at,
-        next,
-        steps,
-      };
-      return answer(lines.join('\n'), data, [en]);
-    }),
+    tool(
+      ({
+        number,
+        family: f,
+        edition: e,
+        limit,
+        offset,
+      }: {
+        number: string;
+        family?: Family | undefined;
+        edition?: string | undefined;
+        limit?: number | undefined;
+        offset?: number | undefined;
+      }) => {
+        const n = ruleNumberArg(number, 'number', f ?? 'cr');
+        const en = f === 'mtr' || f === 'ipg' ? ed(e, 'edition', f) : currentPlace(kb, n, ed(e)).edition;
+        const h = kb.history(en, n);
+        if (!h) throw new QueryError('NOT_FOUND', `no ${familyLabel(en.family)} ${n} in the ${en.effectiveDate} edition`, { edition: en.effectiveDate });
+        const changed = h.steps.filter((s) => s.change !== 'unchanged');
+        const at = offset ?? 0;
+        const shown = changed.slice(at, at + (limit ?? 20));
+        const next = at + shown.length < changed.length ? at + shown.length : null;
+        const steps = shown.map((s) => ({
+          date: s.date,
+          number: s.number,
+          change: s.change,
+          renumbered: s.renumbered,
+          previousNumber: s.previousNumber ?? null,
+          textChange: s.textChange ?? null,
+          text: clip(s.text),
+          subrules: s.subrules ? subruleWords(s.subrules) : null,
+        }));
+        const lines = [
+          `${n} (${en.effectiveDate}): ${historySummary(h)}${changed.length > shown.length ? `; steps ${at + 1}–${at + shown.length} of ${changed.length}` : ''}`,
+          ...shown.map((s) => historyStepLine({ ...s, text: clip(s.text) }, 'text', true)),
+        ];
+        if (next !== null) lines.push(`… ${changed.length - next} more steps: ask again with offset ${next}`);
+        const data = {
+          number: n,
+          edition: en.effectiveDate,
+          numbers: h.numbers,
+          first: h.first,
+          last: h.last,
+          editions: h.steps.length,
+          total: changed.length,
+          offset: at,
+          next,
+          steps,
+        };
+        return answer(lines.join('\n'), data, [en]);
+      },
+    ),
   );
 
   server.registerTool(
@@ -395,10 +448,14 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     {
       title: 'Check rule citations',
       description:
-        'Checks rule citations written against one edition in another (default latest): same, moved (renumbered), changed, gone (and since when), or not a rule then; a title quoted after a number is checked too. Give text or numbers; a long list pages (limit, offset), with counts over all.',
+        'Checks rule citations written against one edition in another (default latest): same, moved (renumbered), changed, gone (and since when), or not a rule then; a title quoted after a number is checked too. Sections of the tournament documents ("MTR 2.3", "IPG 2.1") are checked in that document’s editions in force then and now. Give text or numbers; a long list pages (limit, offset), with counts over all.',
       inputSchema: {
-        text: z.string().max(200_000).optional().describe('A text citing rules ("rule 706.10", "rules 601.2a-h").'),
-        numbers: z.array(z.string().max(20)).max(1000).optional().describe('Rule numbers instead of a text.'),
+        text: z
+          .string()
+          .max(200_000)
+          .optional()
+          .describe('A text citing rules ("rule 706.10", "rules 601.2a-h") or tournament-document sections ("MTR 2.3", "IPG 3.2 (Game Rule Violation)").'),
+        numbers: z.array(z.string().max(20)).max(1000).optional().describe('Rule numbers ("704.5", "MTR 2.3", "IPG 2.1") instead of a text.'),
         asOf: z.string().max(64).describe('When the citations were written: a date or set code.'),
         to: z.string().max(64).optional().describe('Check them in this edition (default latest).'),
         limit: z.number().int().min(1).max(25).optional().describe('Citations per page, 1-25 (default 20): a page stays under 20 KB.'),

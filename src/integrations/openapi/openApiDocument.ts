@@ -293,8 +293,15 @@ export function openApiDocument(server: string) {
         CitationRequest: {
           ...obj(
             {
-              text: str('A text citing rules ("rule 706.10", "rules 601.2a-h", a bare 704.5m); at most 200,000 characters.'),
-              numbers: { type: 'array', items: { type: 'string' }, maxItems: 1000, description: 'Rule numbers instead of a text.' },
+              text: str(
+                'A text citing rules ("rule 706.10", "rules 601.2a-h", a bare 704.5m) or tournament-document sections ("MTR 2.3", "IPG 3.2 (Game Rule Violation)", "section 4.1 of the Magic Tournament Rules"); at most 200,000 characters.',
+              ),
+              numbers: {
+                type: 'array',
+                items: { type: 'string' },
+                maxItems: 1000,
+                description: 'Rule numbers ("704.5", "MTR 2.3", "IPG 2.1") instead of a text.',
+              },
               asOf: str('When the citations were written: a date, an effective date or a set code.'),
               to: str('The edition to check them in (default latest).'),
               format: { type: 'string', enum: ['json', 'markdown'] },
@@ -304,7 +311,8 @@ export function openApiDocument(server: string) {
           oneOf: [{ required: ['text'] }, { required: ['numbers'] }],
         },
         Citation: obj({
-          cited: str('The number as cited.'),
+          cited: str('The number as cited ("IPG 2.1" for a tournament document).'),
+          family: { type: 'string', enum: ['cr', 'mtr', 'ipg'], description: 'The document cited, checked in its own editions in force at asOf and to.' },
           title: nullable(str('A title quoted or in parentheses after the number.')),
           then: { oneOf: [ref('RuleSide'), { type: 'null' }], description: 'The rule the number named in the asOf edition.' },
           status: { type: 'string', enum: ['same', 'moved', 'changed', 'gone', 'unknown'], description: 'unknown: the number named no rule then.' },

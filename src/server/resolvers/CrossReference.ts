@@ -1,19 +1,16 @@
+import { refTarget } from '../../core/policyReferences.js';
 import type { ApiContext } from '../ApiContext.js';
 import type { CrossRefParent } from './Rule.js';
 
-/** Resolvers of CrossReference: the target is looked up in the citing text's edition. */
+/** Resolvers of CrossReference: the target is looked up in the citing text's edition (another document's: its edition in force then). */
 export const CrossReference = {
-  targetNumber: (x: CrossRefParent) => x.ref.target,
+  targetNumber: (x: CrossRefParent) => refTarget(x.ref.target).number,
+  family: (x: CrossRefParent, _: unknown, ctx: ApiContext) => refTarget(x.ref.target).family ?? ctx.kb.editionById(x.editionId)!.family,
   kind: (x: CrossRefParent) => x.ref.kind,
   source: (x: CrossRefParent) => x.source,
   exampleIndex: (x: CrossRefParent) => x.exampleIndex,
   start: (x: CrossRefParent) => x.ref.start,
   end: (x: CrossRefParent) => x.ref.end,
-  target(x: CrossRefParent, _: unknown, ctx: ApiContext) {
-    return x.ref.kind === 'part' ? null : ctx.kb.rule(x.editionId, x.ref.target);
-  },
-  dangling(x: CrossRefParent, _: unknown, ctx: ApiContext) {
-    if (x.ref.kind === 'part') return !ctx.kb.parts(x.editionId).some((p) => p.number === x.ref.target);
-    return ctx.kb.rule(x.editionId, x.ref.target) === null;
-  },
+  target: (x: CrossRefParent, _: unknown, ctx: ApiContext) => ctx.kb.refRule(x.editionId, x.ref),
+  dangling: (x: CrossRefParent, _: unknown, ctx: ApiContext) => !ctx.kb.refExists(x.editionId, x.ref),
 };

@@ -34,7 +34,8 @@ export const Rule = {
     });
     return out;
   },
-  referencedBy: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.citing(r.editionId, [r.number]).get(r.number) ?? [],
+  // the rules of its own edition, then the other documents' sections (and rules) citing it
+  referencedBy: (r: RuleRecord, _: unknown, ctx: ApiContext) => [...(ctx.kb.citing(r.editionId, [r.number]).get(r.number) ?? []), ...ctx.kb.citingElsewhere(r)],
   referencedByGlossary: (r: RuleRecord, _: unknown, ctx: ApiContext) => ctx.kb.glossaryCiting(r.editionId, [r.number]).get(r.number) ?? [],
   history(r: RuleRecord, _: unknown, ctx: ApiContext) {
     ctx.check();

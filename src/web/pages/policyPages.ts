@@ -1,4 +1,5 @@
-import type { EditionInfo, Family, RuleRecord } from '../../core/records.js';
+import type { EditionInfo, Family, RuleRecord, TextRefRecord } from '../../core/records.js';
+import { refPath } from '../RuleLinker.js';
 import { familyLabel } from '../../core/policyUnit.js';
 import { capitalize, historyStepWords } from '../../query/chatText.js';
 import type { EditionDiff, KnowledgeBase, RuleHistoryAnswer } from '../../query/KnowledgeBase.js';
@@ -34,13 +35,47 @@ function editionPicker(kb: KnowledgeBase, family: Family, selected: EditionInfo 
   )}</select>`;
 }
 
-/** A unit's heading and body as HTML: the title (and penalty), each paragraph, its examples. */
+/** A unit's heading and body as HTML: the title (and penalty), each paragraph with its references linked, its examples. */
 function unitBlock(kb: KnowledgeBase, rule: RuleRecord): Html {
   const u = kb.unit(rule)!;
   const paragraphs = u.body === '' ? [] : u.body.split('\n');
+  const refs = kb.refsOfTexts([rule.textId]).get(rule.textId) ?? [];
+  let at = rule.text.length - u.body.length;
+  const linked = paragraphs.map((p) => {
+    const start = at;
+    at += p.length + 1;
+    return html`<p>${linkRefs(kb, rule.editionId, p, start, refs)}</p>`;
+  });
   return html`<p class="unit-penalty">${u.penalty ? html`Penalty: <strong>${u.penalty}</strong>` : null}</p>
-${paragraphs.map((p) => html`<p>${emphasized(p)}</p>`)}
+${linked}
 ${kb.examples(rule).map((e) => html`<p class="example">${emphasized(e)}</p>`)}`;
+}
+
+/** A paragraph (at `offset` in its unit's text) with the references inside it linked to their targets, in this or another document. */
+function linkRefs(kb: KnowledgeBase, editionId: number, text: string, offset: number, refs: readonly TextRefRecord[]): Html {
+  const out: Array<Html | string> = [];
+  let at = 0;
+  for (const r of refs) {
+    const s = r.start - offset;
+    const e = r.end - offset;
+    if (s < at || e > text.length) continue;
+    const place = kb.refPlace(editionId, r.target);
+    if (!place || !kb.refExists(editionId, r)) continue;
+    out.push(emphasized(text.slice(at, s)), html`<a class="ref" href="${refPath(place.edition, place.number)}">${text.slice(s, e)}</a>`);
+    at = e;
+  }
+  out.push(emphasized(text.slice(at)));
+  return html`${out}`;
+}
+
+/** The sections of this edition, and of the other documents then in force, citing a unit. */
+function citedBy(kb: KnowledgeBase, rule: RuleRecord): Html | null {
+  const all = [...(kb.citing(rule.editionId, [rule.number]).get(rule.number) ?? []), ...kb.citingElsewhere(rule)];
+  if (all.length === 0) return null;
+  return html`<p class="cited-by">Cited by ${all.map((r, k) => {
+    const e = kb.editionById(r.editionId)!;
+    return html`${k > 0 ? ', ' : ''}<a href="${refPath(e, r.number)}">${familyLabel(e.family)} ${r.number}</a>`;
+  })}.</p>`;
 }
 
 /** A tournament document's edition: its sections and appendices, the edition picker and the document switch. */
@@ -71,6 +106,7 @@ export function policyUnitPage(kb: KnowledgeBase, edition: EditionInfo, arg: str
 <nav class="crumbs" aria-label="Breadcrumb"><ol><li><a href="/${f}/${encodeURIComponent(arg)}">${familyLabel(f)} ${edition.effectiveDate}</a></li><li aria-current="page">${rule.number}</li></ol></nav>
 <article class="unit"><h1><span class="num">${rule.number}</span> ${u.title}</h1>
 ${unitBlock(kb, rule)}
+${citedBy(kb, rule)}
 ${children.length ? html`<ol class="sections">${children.map((c) => html`<li><a href="${unitPath(f, arg, c.number)}"><span class="num">${c.number}</span> ${kb.unit(c)!.title}</a></li>`)}</ol>` : null}
 </article>
 <p class="unit-links"><a href="/${f}/history/${encodeURIComponent(rule.number)}?edition=${encodeURIComponent(edition.effectiveDate)}">History of ${rule.number}</a>${
