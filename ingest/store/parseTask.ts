@@ -21,6 +21,8 @@ export interface ParseTask {
   contentType: string | null;
   /** An official copy (see copyProvenance): it outranks any other. */
   official?: boolean;
+  /** The PDF text cache's folder (see pdfTextCache), for a run that keeps one. */
+  pdfCache?: string | null;
 }
 
 function bytesOf(task: ParseTask): Uint8Array {
@@ -87,7 +89,8 @@ export function replyOf(o: ParseOutcome, task: ParseTask, gate = new CopyGate())
 export async function parseTask(task: ParseTask, pair: (text: string) => readonly [number, number] = (t) => hashPair(t)): Promise<ParseOutcome> {
   try {
     const bytes = bytesOf(task);
-    const { doc, decoded } = await parseInput(task.path, bytes, task.contentType);
+    const cache = task.pdfCache ? { dir: task.pdfCache, sha256: task.sha256 ?? sha256Hex(bytes) } : null;
+    const { doc, decoded } = await parseInput(task.path, bytes, task.contentType, cache);
     if (doc.family === 'jar') {
       return {
         ok: false,

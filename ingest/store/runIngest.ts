@@ -43,6 +43,8 @@ export interface IngestOptions {
   onLockWait?: (waitMs: number) => void;
   /** Milliseconds a download may receive nothing before it is rejected (default DEFAULT_DOWNLOAD_TIMEOUT_MS). */
   downloadTimeoutMs?: number;
+  /** Folder of the PDF text cache (see pdfTextCache; default: none): PDFs read before are not read again. */
+  pdfCache?: string | null;
   /** Old-generation heap limit of each parse worker, MB (default: V8's); a worker over it stops the run. */
   workerMemoryMb?: number;
   /**
@@ -220,6 +222,7 @@ async function readInputs(opts: IngestOptions, known: Set<string>, report: Inges
     sha256: l.sha256,
     contentType: l.contentType,
     official: inputs[i]!.provenance.official,
+    pdfCache: opts.pdfCache ?? null,
   }));
   return { tasks, inputs, aliases, expected };
 }

@@ -1,5 +1,5 @@
 import type { Writer } from './Writer.js';
-import { Lineage } from '../../src/db/Lineage.js';
+import { Lineage, type AlignRow } from '../../src/db/Lineage.js';
 import { alignEditions } from '../../src/engine/align.js';
 import type { AlignRule, Alignment } from '../../src/engine/align.js';
 import { extractReferences } from '../../src/core/references.js';
@@ -95,8 +95,6 @@ function storeLineage(
 /** The alignments of a chain's consecutive editions (k-1, k) worked out afresh, each once, reading their rules as needed. */
 class ChainPairs {
   // one AlignRule per rule version, shared by every edition holding it
-  private versions: ReturnType<Lineage['allVersions']> | null = null;
-  private texts: Map<number, string> | null = null;
   private readonly alignRules = new Map<number, AlignRule>();
   // the rules of the editions read last, by edition id
   private readonly cache = new Map<number, AlignRule[]>();
@@ -126,24 +124,24 @@ class ChainPairs {
     if (cache.size > 3) for (const key of [...cache.keys()].slice(0, cache.size - 3)) cache.delete(key);
   }
 
+  // an edition's rules read from the database: only the editions aligned here, not every text stored
   private rules(k: number): AlignRule[] {
     const id = this.chain[k]!.id;
     let l = this.cache.get(id);
-    if (!l) this.cache.set(id, (l = this.lineage.versionIds(id).map((v) => this.alignRuleOf(v))));
+    if (!l) this.cache.set(id, (l = this.lineage.alignRows(id).map((row) => this.alignRuleOf(row))));
     return l;
   }
 
-  private alignRuleOf(versionId: number): AlignRule {
-    let r = this.alignRules.get(versionId);
+  private alignRuleOf(row: AlignRow): AlignRule {
+    let r = this.alignRules.get(row.versionId);
     if (r) return r;
-    this.versions ??= this.lineage.allVersions();
-    const texts = (this.texts ??= this.lineage.allTexts());
-    const v = this.versions.get(versionId)!;
-    const text = texts.get(v.textId) ?? '';
-    let norm = this.norms.get(v.textId);
-    if (norm === undefined) this.norms.set(v.textId, (norm = normalizeText(text)));
-    r = { number: v.number, text, norm, parent: v.parent, kind: v.kind, examples: v.exampleIds.map((id) => texts.get(id) ?? '') };
-    this.alignRules.set(versionId, r);
+    const { text, textId } = row;
+    let norm = this.norms.get(textId);
+    if (norm === undefined) this.norms.set(textId, (norm = normalizeText(text)));
+    const exampleIds = row.examples === '[]' ? [] : (JSON.parse(row.examples) as number[]);
+    const texts = exampleIds.length > 0 ? this.lineage.textsById(exampleIds) : null;
+    r = { number: row.number, text, norm, parent: row.parent, kind: row.kind, examples: exampleIds.map((x) => texts?.get(x) ?? '') };
+    this.alignRules.set(row.versionId, r);
     return r;
   }
 }

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { DEFAULT_LOCK_WAIT_MS, type IngestReport } from '../../ingest/store/runIngest.js';
 import { runIngestInWorker } from '../../ingest/store/runIngestInWorker.js';
+import { pdfCacheDirFromEnv } from '../../ingest/store/pdfTextCache.js';
 import { DEFAULT_DOWNLOAD_TIMEOUT_MS, expandInputs, planFromManifest, readManifest, type InputRef, type Manifest } from '../../ingest/store/sources.js';
 import { IngestError } from '../../ingest/parse/IngestError.js';
 import { projectRoot } from '../core/projectFiles.js';
@@ -18,7 +19,9 @@ sources manifest: local copies under --archive DIR (or $CRKB_ARCHIVE) first,
 then, with --fetch, downloads the rest into data/cache/. PATHs given with
 --archive DIR are ingested with the archive. PDFs are read (their text layer):
 tournament documents (MTR, IPG, JAR) are recognised and, for now, reported and
-not stored; a PDF with no text is rejected. Fragments and scraped
+not stored; a PDF with no text is rejected. A PDF's text is kept by sha256 in
+data/cache/pdf-text (or $CRKB_PDF_CACHE; off: no cache), so later runs need not
+read it again. Fragments and scraped
 pages are attached to the edition they match, or to --edition DATE.
 
 Each input stands alone: one that cannot be read (a dangling symbolic link, a
@@ -102,6 +105,7 @@ export async function run(argv: string[]): Promise<number> {
     edition: values.edition ?? null,
     lockWaitMs,
     downloadTimeoutMs,
+    pdfCache: pdfCacheDirFromEnv(),
     onLockWait: (ms) => console.error(`crkb ingest: another ingest is writing ${dbFile}; waiting for it (up to ${ms / 1000} s)`),
     onProgress: (done, total, current) => {
       // reading and parsing each count: the total is twice the inputs

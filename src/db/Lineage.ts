@@ -9,6 +9,19 @@ export interface ChainEdition {
   effectiveDate: string;
 }
 
+/** A rule of an edition as the lineage step aligns it (see Lineage.alignRows). */
+export interface AlignRow {
+  versionId: number;
+  number: string;
+  parent: string | null;
+  kind: string;
+  textId: number;
+  /** Its text ('' when the text is missing). */
+  text: string;
+  /** Its examples' text ids, JSON. */
+  examples: string;
+}
+
 /** Lineage storage and the reads of history and refs (statements prepared on first use, named parameters). */
 export class Lineage {
   private readonly st: (name: string) => Statement;
@@ -24,8 +37,13 @@ export class Lineage {
       state: () => p('SELECT edition_id AS editionId, prev_edition_id AS prevId FROM edition_lineage'),
       setState: () => p('INSERT OR REPLACE INTO edition_lineage (edition_id, prev_edition_id) VALUES (@editionId, @prevId)'),
       ids: () => p('SELECT lineage_id FROM edition_rules WHERE edition_id = @editionId ORDER BY ord').pluck(),
-      versionIds: () => p('SELECT version_id FROM edition_rules WHERE edition_id = @editionId ORDER BY ord').pluck(),
-      allVersions: () => p('SELECT id, number, parent, kind, text_id AS textId, examples FROM rule_versions'),
+      alignRows: () =>
+        p(
+          `SELECT rv.id AS versionId, rv.number, rv.parent, rv.kind, rv.text_id AS textId, coalesce(t.body, '') AS text, rv.examples
+         FROM edition_rules er JOIN rule_versions rv ON rv.id = er.version_id LEFT JOIN texts t ON t.id = rv.text_id
+         WHERE er.edition_id = @editionId ORDER BY er.ord`,
+        ),
+      textsById: () => p('SELECT id, body FROM texts WHERE id IN (SELECT value FROM json_each(@ids))'),
       // Rows are updated through the conflict path of an upsert: one primary-key seek per row,
       // in one statement (a set-based UPDATE ... FROM json_each was planned as a scan). Every row
       // exists, so nothing is inserted; a missing one would fail on version_id's foreign key.
@@ -35,7 +53,6 @@ export class Lineage {
          SELECT @editionId, value ->> 0, 0, value ->> 1 FROM json_each(@rows) WHERE true
          ON CONFLICT (edition_id, ord) DO UPDATE SET lineage_id = excluded.lineage_id`,
         ),
-      allTexts: () => p('SELECT id, body FROM texts'),
       maxLineage: () => p('SELECT coalesce(max(lineage_id), 0) FROM edition_rules').pluck(),
       getNext: () => p(`SELECT value FROM meta WHERE key = 'lineage_next_id'`).pluck(),
       setNext: () => p(`INSERT OR REPLACE INTO meta (key, value) VALUES ('lineage_next_id', @value)`),
@@ -87,33 +104,15 @@ export class Lineage {
     return this.st('ids').all({ editionId }) as Array<number | null>;
   }
 
-  /** Rule version ids of an edition, in document order. */
-  versionIds(editionId: number): number[] {
-    return this.st('versionIds').all({ editionId }) as number[];
+  /** An edition's rules in document order, each with its version, text and example text ids (JSON), for aligning. */
+  alignRows(editionId: number): AlignRow[] {
+    return this.st('alignRows').all({ editionId }) as AlignRow[];
   }
 
-  /** Every stored rule version by id, with its text and example ids. */
-  allVersions(): Map<number, { number: string; parent: string | null; kind: string; textId: number; exampleIds: number[] }> {
-    const out = new Map<number, { number: string; parent: string | null; kind: string; textId: number; exampleIds: number[] }>();
-    const rows = this.st('allVersions').iterate() as Iterable<{
-      id: number;
-      number: string;
-      parent: string | null;
-      kind: string;
-      textId: number;
-      examples: string;
-    }>;
-    for (const { id, examples, ...v } of rows) {
-      out.set(id, { ...v, exampleIds: examples === '[]' ? [] : (JSON.parse(examples) as number[]) });
-    }
-    return out;
-  }
-
-  /** Every stored text by id. */
-  allTexts(): Map<number, string> {
-    const out = new Map<number, string>();
-    for (const r of this.st('allTexts').iterate() as Iterable<{ id: number; body: string }>) out.set(r.id, r.body);
-    return out;
+  /** The texts with these ids, by id (an id with no text is absent). */
+  textsById(ids: number[]): Map<number, string> {
+    const rows = this.st('textsById').all({ ids: JSON.stringify(ids) }) as Array<{ id: number; body: string }>;
+    return new Map(rows.map((r) => [r.id, r.body]));
   }
 
   /** Writes the lineage ids of an edition's rules (`ids[ord]`) where they differ from `old`; returns how many. */

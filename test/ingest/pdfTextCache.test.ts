@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseInput } from '../../ingest/store/parseInput.js';
+import { cachedPdfPages, cachePdfPages } from '../../ingest/store/pdfTextCache.js';
+import { sha256Hex } from '../../ingest/store/sources.js';
+import type { PdfPage } from '../../ingest/parse/pdfText.js';
+
+const file = path.resolve(process.cwd(), '..', 'shared', 'policy', 'mtr', '2000-06-01.pdf');
+
+test('a PDF read once is kept by sha256 and parsed from the cache to the same document; a damaged entry is read again', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crkb-pdfcache-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const bytes = fs.readFileSync(file);
+  const sha256 = sha256Hex(bytes);
+  const cache = { dir, sha256 };
+
+  const plain = await parseInput(file, bytes);
+  assert.equal(cachedPdfPages(dir, sha256), null);
+  const first = await parseInput(file, bytes, null, cache);
+  const kept = cachedPdfPages(dir, sha256);
+  assert.ok(kept && kept.length > 0 && kept[0]!.items.length > 0, 'the text runs are kept');
+  assert.deepEqual(first, plain);
+
+  // from the cache alone: bytes that are no PDF's would be rejected if they were read
+  const fromCache = await parseInput(file, bytes, null, cache);
+  assert.deepEqual(fromCache, plain);
+  const marked = structuredClone(kept);
+  marked[0]!.items[0]!.str = 'CACHED ' + marked[0]!.items[0]!.str;
+  cachePdfPages(dir, sha256, marked);
+  const used = await parseInput(file, bytes, null, cache);
+  assert.match(used.decoded.text, /CACHED /);
+
+  // a damaged entry: the PDF is read again and the entry written anew
+  const [entry] = fs.readdirSync(dir);
+  fs.writeFileSync(path.join(dir, entry!), 'not gzip');
+  assert.deepEqual(await parseInput(file, bytes, null, cache), plain);
+  // (pdf.js names fonts by a count of the documents it loaded: only the strings are compared)
+  const strings = (pages: PdfPage[] | null): string[] => (pages ?? []).flatMap((p) => p.items.map((i) => i.str));
+  assert.deepEqual(strings(cachedPdfPages(dir, sha256)), strings(kept));
+});
