@@ -3,6 +3,7 @@ import type { Plugin } from 'graphql-yoga';
 import { createComplexityRule, type ComplexityEstimator } from 'graphql-query-complexity';
 import {
   GraphQLError,
+  Kind,
   TypeInfo,
   ValidationContext,
   getNullableType,
@@ -17,7 +18,6 @@ import {
   type ExecutionArgs,
   type GraphQLSchema,
   type DocumentNode,
-  type VariableNode,
 } from 'graphql';
 
 /** Limits of one GraphQL operation. */
@@ -346,9 +346,9 @@ function costReadsVariables(document: DocumentNode): boolean {
   let reads = false;
   visit(document, {
     Argument(node, _key, _parent, _path, ancestors) {
-      const inDirective = ancestors.some((a) => 'kind' in a && a.kind === 'Directive');
+      const inDirective = ancestors.some((a) => 'kind' in a && a.kind === Kind.DIRECTIVE);
       if (!(inDirective || node.name.value === 'first')) return false;
-      visit(node.value, { Variable: (_v: VariableNode) => void (reads = true) });
+      visit(node.value, { Variable: () => void (reads = true) });
       return false;
     },
   });
