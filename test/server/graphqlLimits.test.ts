@@ -99,7 +99,7 @@ test("first: $var is judged by the variable's value; unset, by the argument's de
   assert.equal(costly.json.errors![0].extensions.code, 'TOO_COMPLEX');
 });
 
-test('a cost is kept per document only when no variable can change it: a directive\'s variable is judged each time; a kept cost still refuses bad variables', async () => {
+test("a cost is kept per document only when no variable can change it: a directive's variable is judged each time; a kept cost still refuses bad variables", async () => {
   const deep = 'query($d: Boolean!) { rules(first: 50) { nodes { number history @include(if: $d) { lineageId } } } }';
   for (const d of [false, true, false, true]) {
     const r = await read(await post({ query: deep, variables: { d } }, GRAPHQL_RESPONSE));
@@ -108,7 +108,12 @@ test('a cost is kept per document only when no variable can change it: a directi
     else assert.equal(r.json.errors, undefined);
   }
   const one = 'query($n: String!) { rule(number: $n) { number } }';
-  for (const [variables, ok] of [[{ n: '702.19b' }, true], [{ n: 5 }, false], [{}, false], [{ n: '702.19' }, true]] as const) {
+  for (const [variables, ok] of [
+    [{ n: '702.19b' }, true],
+    [{ n: 5 }, false],
+    [{}, false],
+    [{ n: '702.19' }, true],
+  ] as const) {
     const r = await read(await post({ query: one, variables }, GRAPHQL_RESPONSE));
     assert.equal(r.status, ok ? 200 : 400, JSON.stringify(variables));
     if (!ok) assert.equal(r.json.errors![0].extensions.code, 'BAD_USER_INPUT');
