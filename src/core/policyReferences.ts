@@ -1,5 +1,6 @@
 import type { Family } from './records.js';
-import type { Reference } from './references.js';
+import { referenceKind, type Reference } from './references.js';
+import { NUMBER_PATTERNS } from './ruleNumber.js';
 
 /** A reference to another document: the target's family before a colon ("cr:704.3", "mtr:4.2", "ipg:2.1"). */
 const CROSS_RE = /^(cr|mtr|ipg):(.+)$/;
@@ -19,7 +20,7 @@ function targetOf(family: Family, own: Family, number: string): string {
 // Tournament Rules and Floor Rules of 2001-2003) are matched so that their sections are not read as the text's own.
 const DOC = String.raw`(?:the\s+)?(?:(?:DCI\s+)?Universal\s+Tournament\s+Rules|UTR|(?:Magic\s+|DCI\s+)?Floor\s+Rules|(?:Magic(?::\s*The\s+Gathering)?\s+)?(?:Comprehensive\s+Rules|Tournament\s+Rules|Infraction\s+Procedure\s+Guide)|MTR|IPG|CR)`;
 // One number: a tournament section (4.2, 151), a CR rule (704.5aa), a part (6).
-const NUM = String.raw`\d{1,3}(?:\.\d{1,3}[a-z]{0,2})?`;
+const NUM = NUMBER_PATTERNS.number;
 // A list of numbers and ranges: "4.1", "70–74", "4.1 and 4.3", "1.1-1.4".
 const LIST = String.raw`${NUM}(?:\s*[-–—]\s*${NUM}|(?:\s*,\s*|\s+(?:and|or|to|through)\s+)${NUM})*`;
 // A mention: an abbreviation or a lead word before the list ("MTR 4.1", "MTR section 4.3", "CR 117.3a", "section 5", "rule 704.3").
@@ -48,12 +49,6 @@ function expand(a: string, b: string): string[] {
     return Array.from({ length: Number(bt) - Number(at) + 1 }, (_, k) => `${ah}.${Number(at) + k}`);
   }
   return [a, b];
-}
-
-/** A CR target's kind: a dotted number is a rule, three digits a section, one a part. */
-function crKind(n: string): Reference['kind'] {
-  if (n.includes('.')) return 'rule';
-  return n.length === 1 ? 'part' : 'section';
 }
 
 /**
@@ -95,7 +90,7 @@ export function extractPolicyReferences(text: string, own: Family, explicitOnly 
       else targets.push(...ends);
     }
     for (const t of targets) {
-      const kind = family === 'cr' ? crKind(t) : 'section';
+      const kind = family === 'cr' ? referenceKind(t) : 'section';
       out.push({ target: targetOf(family, own, t), kind, start, end });
     }
   }

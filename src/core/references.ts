@@ -24,7 +24,8 @@ const SEP_RE = /(?:\s*,\s*(?:["“”][^"“”]{1,80}["“”]\s*,?\s*)?(?:(?:a
 // A rule number anywhere (3-digit section, dot, rule number, optional letter), with an optional range.
 const BARE_RE = new RegExp(String.raw`(?<![\d.\w])(${bareInText})(?:[-‐‑‒–—?](${rangeEndInText})(?![a-z]))?(?![\d/]|[a-z]|\.\d)`, 'g');
 
-function kindOf(n: string): Reference['kind'] {
+/** A reference target's kind by its shape: a dotted number is a rule, one digit a part, else a section. */
+export function referenceKind(n: string): Reference['kind'] {
   if (n.includes('.')) return 'rule';
   return n.length === 1 ? 'part' : 'section';
 }
@@ -80,7 +81,7 @@ export function expandRange(first: string, last: string): string[] {
 function push(out: Reference[], first: string, last: string | undefined, start: number, end: number, lead: string): void {
   const targets = last === undefined ? [first] : expandRange(first, last);
   for (const t of targets) {
-    let kind = kindOf(t);
+    let kind = referenceKind(t);
     // "rule 9" is not a thing; "section 9" and "part 9" are parts
     if (kind === 'part' && /^rule/i.test(lead)) continue;
     if (kind !== 'part' && /^part/i.test(lead) && !t.includes('.')) kind = 'part';

@@ -19,6 +19,13 @@ function isDate(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
+/** The official edition of `family` in force on `date`: the last effective by then (editions sorted by date), or null. Pure. */
+export function editionInForce(editions: readonly EditionInfo[], family: string, date: string): EditionInfo | null {
+  let found: EditionInfo | null = null;
+  for (const e of editions) if (e.family === family && e.official && e.effectiveDate <= date) found = e;
+  return found;
+}
+
 /**
  * Resolves an edition argument against the stored editions (sorted by date), the same way for
  * every edge: "latest" (or nothing), an effective date, any other date (the official edition in
@@ -41,7 +48,7 @@ export function resolveEdition(editions: readonly EditionInfo[], arg: string | n
   if (isDate(a)) {
     const exact = official.find((e) => e.effectiveDate === a && e.label === '');
     if (exact) return { edition: exact, exact: true };
-    const inForce = official.filter((e) => e.effectiveDate <= a).at(-1);
+    const inForce = editionInForce(official, family, a);
     if (inForce) return { edition: inForce, exact: false };
     const first = official[0];
     return fail(first ? `no ${family} edition was in force on ${a}: the earliest stored is ${first.effectiveDate}` : `no ${family} editions are stored`);

@@ -9,6 +9,8 @@ export const LETTERS = 'abcdefghijkmnpqrstuvwxyz';
 
 /** Sources of the rule-number patterns: a number as typed (with a prefix), the end of a range, numbers in rule text. */
 export const NUMBER_PATTERNS = {
+  /** A part, section, rule or subrule number: "7", "702", "702.19", "704.5aa". */
+  number: String.raw`\d{1,3}(?:\.\d{1,3}[a-z]{0,2})?`,
   /** A number, capturing section, rule and letters: "702", "702.19", "704.5aa". */
   parts: String.raw`(\d{1,3})(?:\.(\d{1,3})([a-z]{1,2})?)?`,
   /** How people write "rule" before a number: "CR 702.19b", "comp. rules 100", "rule 702", "r. 702", "§702", "#702". */
@@ -24,7 +26,7 @@ export const NUMBER_PATTERNS = {
 } as const;
 
 /** A part, section, rule or subrule number: "7", "702", "702.19", "702.19b". */
-export const RULE_NUMBER_RE = /^\d{1,3}(?:\.\d{1,3}[a-z]{0,2})?$/;
+export const RULE_NUMBER_RE = new RegExp(`^${NUMBER_PATTERNS.number}$`);
 
 /** A scope of a diff or a list: a part ("7"), a section ("702"), a rule ("702.19") or a subrule. */
 export const SCOPE_RE = /^\d(?:\d\d(?:\.\d{1,3}[a-z]{0,2})?)?$/;

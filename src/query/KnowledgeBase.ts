@@ -2,7 +2,7 @@ import { closeSync } from 'node:fs';
 import { LRUCache } from 'lru-cache';
 import { findKeywords } from '../core/keywords.js';
 import type { EditionInfo, Family, GlossaryRecord, KeywordRecord, PartRecord, RuleRecord, SearchHitRecord, TextRefRecord } from '../core/records.js';
-import { resolveEdition } from '../core/resolveEdition.js';
+import { editionInForce as inForceOn, resolveEdition } from '../core/resolveEdition.js';
 import { closestTerms, nearestNumbers } from '../core/suggest.js';
 import { openImageDb, openReadOnlyDb, type Db } from '../db/openDb.js';
 import { openHeldDb, openVerifiedDb, type DbFile } from '../db/openVerifiedDb.js';
@@ -350,14 +350,8 @@ export class KnowledgeBase {
    * family has none by then. `orFirst`: the family's first edition when none was in force yet.
    */
   editionInForce(family: Family, date: string, orFirst = false): EditionInfo | null {
-    let found: EditionInfo | null = null;
-    let first: EditionInfo | null = null;
-    for (const e of this.snapshot.editions) {
-      if (e.family !== family || !e.official) continue;
-      first ??= e;
-      if (e.effectiveDate <= date) found = e;
-    }
-    return found ?? (orFirst ? first : null);
+    const editions = this.snapshot.editions;
+    return inForceOn(editions, family, date) ?? (orFirst ? (editions.find((e) => e.family === family && e.official) ?? null) : null);
   }
 
   /**
