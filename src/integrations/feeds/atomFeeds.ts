@@ -59,20 +59,11 @@ function feed(f: { id: string; title: string; subtitle: string; self: string; al
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** The editions feed: the newest editions, each with its release notes summary and a link to its diff page. */
-export function editionsFeed(kb: KnowledgeBase, base: string): string {
-  return chainFeed(kb, 'cr', base);
-}
-
 /**
- * A tournament document's editions feed (/feed/mtr.atom, /feed/ipg.atom): its newest editions, each with what
- * changed since the one before and a link to that diff; ids name the family and the two dates, as the CR's do.
+ * A document's editions feed (/feed.atom for the CR, /feed/mtr.atom, /feed/ipg.atom): its newest editions, each
+ * with its release notes summary and a link to its diff page; a tournament document's ids name its family.
  */
-export function policyEditionsFeed(kb: KnowledgeBase, family: PolicyFamilyName, base: string): string {
-  return chainFeed(kb, family, base);
-}
-
-function chainFeed(kb: KnowledgeBase, family: 'cr' | PolicyFamilyName, base: string): string {
+export function editionsFeed(kb: KnowledgeBase, family: 'cr' | PolicyFamilyName, base: string): string {
   const chain = kb.editions().filter((e) => e.family === family && e.official);
   const cr = family === 'cr';
   // the CR's ids and links predate the other families and stay as they were

@@ -4,7 +4,7 @@ import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
 import { QueryError } from '../../query/QueryError.js';
 import { errorResponse } from '../../query/sendError.js';
 import { ERROR, SHORT, etagOf, sendCached } from '../../http/ResponseCache.js';
-import { editionsFeed, policyEditionsFeed, policySectionFeed, ruleFeed } from './atomFeeds.js';
+import { editionsFeed, policySectionFeed, ruleFeed } from './atomFeeds.js';
 import { POLICY_FAMILIES, type PolicyFamilyName } from '../../core/policyUnit.js';
 
 /** Options of the feeds. */
@@ -38,7 +38,7 @@ export function feedRoutes(opts: FeedRouteOptions): Router {
     }
     let body = m.bodies.get(family);
     if (body === undefined) {
-      body = family === 'cr' ? editionsFeed(kb, base) : policyEditionsFeed(kb, family, base);
+      body = editionsFeed(kb, family, base);
       m.bodies.set(family, body);
     }
     send(req, res, 200, ATOM, body, SHORT).catch(next);
