@@ -86,7 +86,12 @@ function command(kb: KnowledgeBase, name: string, str: (n: string) => string | u
       const first = a.rules[0];
       const url = first ? `${base}/cr/${e.effectiveDate}/${first.number}` : `${base}/search?q=${encodeURIComponent(q)}&edition=${e.effectiveDate}`;
       const link = `[Read it on crkb](<${url}>)`;
-      const body = formatLookup(a, 'markdown', () => [], { examples: false, fullUrl: url, limit: CHAT_LIMIT - link.length - 1, newerKnown: kb.newerKnown() });
+      const body = formatLookup(a, 'markdown', () => [], {
+        examples: false,
+        fullUrl: url,
+        limit: CHAT_LIMIT - link.length - 1,
+        newerKnown: kb.newerKnownFor(e),
+      });
       // a cut answer already holds the link to the rest (before the line on newer rules, when there is one)
       return body.includes(`(<${url}>)`) ? body : `${body}\n${link}`;
     }
@@ -98,7 +103,12 @@ function command(kb: KnowledgeBase, name: string, str: (n: string) => string | u
       const first = a.rules[0];
       const url = first ? `${base}/${name}/${e.effectiveDate}/${encodeURIComponent(first.number)}` : `${base}/${name}/${e.effectiveDate}`;
       const link = `[Read it on crkb](<${url}>)`;
-      const body = formatLookup(a, 'markdown', () => [], { examples: false, fullUrl: url, limit: CHAT_LIMIT - link.length - 1, newerKnown: null });
+      const body = formatLookup(a, 'markdown', () => [], {
+        examples: false,
+        fullUrl: url,
+        limit: CHAT_LIMIT - link.length - 1,
+        newerKnown: kb.newerKnownFor(e),
+      });
       return body.includes(`(<${url}>)`) ? body : `${body}\n${link}`;
     }
     case 'search': {

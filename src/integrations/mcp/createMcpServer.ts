@@ -205,7 +205,8 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
   const answer = (text: string, data: Record<string, unknown>, editions: EditionInfo[]): CallToolResult => {
     const prov = editions.map(provenanceOf);
     const body = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}\n… (cut at ${MAX_TEXT} characters)` : text;
-    const newerKnown = editions.every((e) => e.family === 'cr') ? kb.newerKnown() : null;
+    // stale only when every edition the answer read is one the manifest follows
+    const newerKnown = editions.every((e) => kb.newerKnownFor(e) !== null) ? kb.newerKnown() : null;
     const stale = newerKnown ? [newerKnownLine(newerKnown, 'text')] : [];
     return {
       content: [{ type: 'text', text: [body, '', ...prov.map((p, k) => source(p, editions[k]!.family)), ...stale].join('\n') }],
