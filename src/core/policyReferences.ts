@@ -1,5 +1,5 @@
 import type { Family } from './records.js';
-import { referenceKind, type Reference } from './references.js';
+import { expandRange, referenceKind, type Reference } from './references.js';
 import { NUMBER_PATTERNS } from './ruleNumber.js';
 
 /** A reference to another document: the target's family before a colon ("cr:704.3", "mtr:4.2", "ipg:2.1"). */
@@ -38,19 +38,6 @@ function familyOfName(name: string): Family | 'other' {
   return 'mtr';
 }
 
-/** Expands "70–74" and "1.1-1.4" (at most 20 numbers); anything else keeps its two ends. */
-function expand(a: string, b: string): string[] {
-  const [ah, at] = a.split('.');
-  const [bh, bt] = b.split('.');
-  if (at === undefined && bt === undefined && Number(b) > Number(a) && Number(b) - Number(a) <= 20) {
-    return Array.from({ length: Number(b) - Number(a) + 1 }, (_, k) => String(Number(a) + k));
-  }
-  if (at !== undefined && bt !== undefined && ah === bh && /^\d+$/.test(at) && /^\d+$/.test(bt) && Number(bt) > Number(at) && Number(bt) - Number(at) <= 20) {
-    return Array.from({ length: Number(bt) - Number(at) + 1 }, (_, k) => `${ah}.${Number(at) + k}`);
-  }
-  return [a, b];
-}
-
 /**
  * Cross-references in a text of the MTR or IPG (`own`), or explicit mentions of them in any text: "section 4.2"
  * (the text's own document, a bare target), "MTR 4.1", "section 4.1 of the Magic Tournament Rules", "IPG 2.1",
@@ -86,7 +73,7 @@ export function extractPolicyReferences(text: string, own: Family, explicitOnly 
     const ranges = list.split(/\s*,\s*|\s+(?:and|or)\s+/);
     for (const r of ranges) {
       const ends = [...r.matchAll(ITEM_RE)].map((x) => x[0]);
-      if (ends.length === 2 && /[-–—]|\bto\b|\bthrough\b/.test(r)) targets.push(...expand(ends[0]!, ends[1]!));
+      if (ends.length === 2 && /[-–—]|\bto\b|\bthrough\b/.test(r)) targets.push(...expandRange(ends[0]!, ends[1]!));
       else targets.push(...ends);
     }
     for (const t of targets) {

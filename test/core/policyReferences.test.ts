@@ -25,6 +25,13 @@ test('references in the tournament documents: own sections bare, other documents
     'section:3.2',
     'section:3.3',
   ]);
+  // a range of CR subrules expands as the CR's own references do (references.ts expandRange)
+  assert.deepEqual(targets('Every nonland card is a spell (see rules 409.1a–409.1d).', 'mtr'), [
+    'rule:cr:409.1a',
+    'rule:cr:409.1b',
+    'rule:cr:409.1c',
+    'rule:cr:409.1d',
+  ]);
   assert.deepEqual(targets('following the order established by rule 113—Who Plays First.', 'mtr'), ['section:113']);
   assert.deepEqual(targets('section 2.1 of the Infraction Procedure Guide', 'mtr'), ['section:ipg:2.1']);
   // a text that is neither: only mentions naming a document
