@@ -310,6 +310,10 @@ async function main(): Promise<void> {
   const pidOf = new Map([cached, uncached, baseline, http, ...others].map((c) => [c.url, c.child.pid!]));
   const measure = async (url: string, requests: AutocannonRequest[], conns = connections) => {
     const pid = pidOf.get(url)!;
+    // what the last run left running (autocannon drops its requests in flight, the server finishes them) ends first:
+    // a diff server's admission limit would otherwise refuse the next run's first requests (a storm of quick 503s,
+    // counted as cheap requests), and its CPU would be counted for this run
+    await settled([pid]);
     const c0 = cpuMs(pid);
     const r = await autocannon({ url, connections: conns, duration, requests });
     return { r, usPerReq: ((cpuMs(pid) - c0) * 1000) / Math.max(1, r.requests.total) };

@@ -204,6 +204,7 @@ async function serverProcess(file: string, port: number, host: string, publicArg
       maxDownloads: fromEnv('CRKB_MAX_DOWNLOADS', 16),
       wholeMetrics,
       knownEditions: await knownFromManifest(),
+      diffsInBackground: true,
     });
   } catch (e) {
     if (!(e instanceof DbRefused)) throw e;

@@ -150,7 +150,7 @@ export function packSegments(segs: readonly DiffSegment[], out: number[]): void 
 }
 
 /** The word diff of `before` and `after` packed at `packed[at]` (packSegments), and where the next one starts. */
-export function unpackSegments(before: string, after: string, packed: Int32Array, at: number): [DiffSegment[], number] {
+export function unpackSegments(before: string, after: string, packed: ArrayLike<number>, at: number): [DiffSegment[], number] {
   const n = packed[at++]!;
   const segs: DiffSegment[] = new Array<DiffSegment>(n);
   // equal and deleted text is read from `before`, equal and inserted text from `after`

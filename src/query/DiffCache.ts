@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { EditionInfo } from '../core/records.js';
 import type { Snapshot } from '../db/Snapshot.js';
-import { narrowDiff, type ChangeKind, type EditionDiff } from '../engine/diffEditions.js';
+import { narrowDiff, type ChangeKind, type EditionDiff, type GlossaryChange, type RuleChange } from '../engine/diffEditions.js';
 import { loadDiff } from '../engine/loadDiff.js';
 import { packSegments, unpackSegments, wordDiff } from '../engine/wordDiff.js';
 
@@ -22,84 +22,116 @@ export interface DiffQuery {
 
 // Bytes a diff holds, roughly: its texts twice (before/after, two bytes a character) and some per change.
 function diffBytes(d: EditionDiff): number {
-  // texts are shared with the snapshot; what a diff adds is its objects and word segments
-  // a segment's text is a slice of the change's texts (V8 copies slices under 13 characters)
-  const segs = (s: Array<{ text: string }> | undefined): number => (s ? s.reduce((n, x) => n + 64 + Math.min(2 * x.text.length, 32), 0) : 0);
-  let n = 1024 + 64 * d.renumbering.length;
-  for (const c of d.changes) n += 300 + segs(c.segments);
+  // texts are shared with the snapshot; what a diff adds is its objects
+  let n = 1024 + 64 * d.renumbering.length + 300 * d.changes.length;
   const chars = (ts: string[]): number => ts.reduce((k, t) => k + t.length, 0);
   for (const x of d.examples) n += 300 + 2 * (chars(x.before) + chars(x.after));
-  for (const g of d.glossary) n += 300 + 2 * ((g.before?.length ?? 0) + (g.after?.length ?? 0)) + segs(g.segments);
+  for (const g of d.glossary) n += 300 + 2 * ((g.before?.length ?? 0) + (g.after?.length ?? 0));
   return n;
 }
 
-/** Bytes of packed word diffs kept (WORDS_BYTES): about 4 bytes a segment; the 110 neighbour transitions of the corpus take about 0.45 MB. */
-const WORDS_BYTES = 2 * 1024 * 1024;
+/** Bytes of packed word diffs kept (WORDS_BYTES): about 8 bytes a segment; the 110 neighbour transitions of the corpus take about 1.5 MB. */
+const WORDS_BYTES = 4 * 1024 * 1024;
 
-/** A diff made without word segments given those addSegments would give, for its first `upTo` rule changes and every glossary change (copies: the cached diff is left as it is). */
-function withSegments(d: EditionDiff, upTo: number): EditionDiff {
-  return {
-    ...d,
-    changes: d.changes.map((c, k) =>
-      k < upTo && c.before && c.after && c.before.text !== c.after.text ? { ...c, segments: wordDiff(c.before.text, c.after.text) } : c,
-    ),
-    glossary: d.glossary.map((g) => (g.before !== null && g.after !== null ? { ...g, segments: wordDiff(g.before, g.after) } : g)),
-  };
+/** A change's word diff is shown: both texts exist and differ (rules), or both exist (glossary). */
+const ruleNeedsWords = (c: RuleChange): boolean => c.before !== null && c.after !== null && c.before.text !== c.after.text;
+const glossaryNeedsWords = (g: GlossaryChange): boolean => g.before !== null && g.after !== null;
+
+/** A cached diff (no word segments) and the place of each of its changes, to find their packed word diffs. */
+interface Bare {
+  diff: EditionDiff;
+  /** Rule changes at 0…changes−1, glossary changes after: made on first use. */
+  places: Map<RuleChange | GlossaryChange, number> | null;
+}
+
+/** The packed word diffs of a pair's changes (packSegments), by change place; -1: not made yet. */
+interface Words {
+  at: Int32Array;
+  packed: number[];
 }
 
 /**
- * Diffs of a snapshot's editions, the latest asked kept up to a size in bytes; and, apart, the word
- * diffs of the latest transitions asked, packed (lengths and ops, about 4 bytes a segment, up to
- * WORDS_BYTES): word diffs are three quarters of a neighbour diff's time, the rest of it a quarter.
- * A diff that left the first cache is made again without word diffs, and given its packed ones.
+ * Diffs of a snapshot's editions without word segments, the latest asked kept up to a size in bytes;
+ * and, apart, the word diffs of the latest pairs asked, packed (lengths and ops, up to WORDS_BYTES),
+ * made for the changes asked only (a page lists at most a few hundred of a far diff's thousands).
+ * A diff with segments is the cached one with its changes copied and given their unpacked word diffs:
+ * a web page asks the same pairs again and again, and this makes a neighbour's page a render, not a
+ * diff (the alignment and the word diffs are most of a fresh diff page's time).
  */
 export class DiffCache {
-  private readonly diffs: LRUCache<string, EditionDiff>;
-  private readonly words = new LRUCache<string, Int32Array>({ maxSize: WORDS_BYTES, sizeCalculation: (p) => Math.max(1, p.byteLength) });
+  private readonly diffs: LRUCache<string, Bare>;
+  private readonly words = new LRUCache<string, Words>({ maxSize: WORDS_BYTES, sizeCalculation: (w) => 64 + 4 * w.at.length + 8 * w.packed.length });
 
   constructor(
     private readonly snapshot: Snapshot,
     maxBytes: number,
   ) {
-    this.diffs = new LRUCache<string, EditionDiff>({ maxSize: maxBytes, sizeCalculation: diffBytes });
+    this.diffs = new LRUCache<string, Bare>({ maxSize: maxBytes, sizeCalculation: (b) => diffBytes(b.diff) });
   }
 
   /** Changes between two editions (any two; `from` may be later than `to`). */
   diff(from: EditionInfo, to: EditionInfo, opts: DiffQuery = {}): EditionDiff {
-    const { segmentsUpTo, ...all } = opts;
-    if (segmentsUpTo !== undefined && (all.segments ?? true)) {
-      // a large diff (the Magic 2010 release: about 2,000 changes) gets word diffs for what is listed, not for every change
-      const bare = this.diff(from, to, { ...all, segments: false });
-      return bare.changes.length > segmentsUpTo ? withSegments(bare, segmentsUpTo) : this.diff(from, to, all);
+    const { section, kinds, segmentsUpTo, segments = true, rulesOnly = false } = opts;
+    const key = `${from.id},${to.id},${rulesOnly ? 1 : 0}`;
+    let bare = this.diffs.get(key);
+    if (!bare) {
+      bare = { diff: loadDiff(this.snapshot, from, to, { segments: false, rulesOnly }), places: null };
+      this.diffs.set(key, bare);
     }
-    const { section, kinds, ...whole } = all;
     // a scoped or filtered diff is narrowed from the whole one (cached), which costs a filter, not a diff
-    if (section !== undefined || kinds !== undefined)
-      return narrowDiff(this.diff(from, to, whole), { ...(section !== undefined ? { section } : {}), ...(kinds !== undefined ? { kinds } : {}) });
-    const key = JSON.stringify([from.id, to.id, whole.segments ?? true, whole.rulesOnly ?? false]);
-    const hit = this.diffs.get(key);
-    if (hit) return hit;
-    const d = loadDiff(this.snapshot, from, to, { ...whole, segments: false });
-    if (whole.segments ?? true) this.addSegments(d, key);
-    this.diffs.set(key, d);
-    return d;
+    const d =
+      section !== undefined || kinds !== undefined
+        ? narrowDiff(bare.diff, { ...(section !== undefined ? { section } : {}), ...(kinds !== undefined ? { kinds } : {}) })
+        : bare.diff;
+    return segments ? this.withSegments(d, bare, key, segmentsUpTo ?? Infinity) : d;
   }
 
-  /** Gives a diff made without word segments the ones diffEditions makes (the same keys, in the same order: last). */
-  private addSegments(d: EditionDiff, key: string): void {
-    const packed = this.words.get(key);
-    const rules = d.changes.filter((c) => c.before && c.after && c.before.text !== c.after.text);
-    const glossary = d.glossary.filter((g) => g.before !== null && g.after !== null);
-    if (packed) {
-      let at = 0;
-      for (const c of rules) [c.segments, at] = unpackSegments(c.before!.text, c.after!.text, packed, at);
-      for (const g of glossary) [g.segments, at] = unpackSegments(g.before!, g.after!, packed, at);
-      return;
-    }
-    const out: number[] = [];
-    for (const c of rules) packSegments((c.segments = wordDiff(c.before!.text, c.after!.text)), out);
-    for (const g of glossary) packSegments((g.segments = wordDiff(g.before!, g.after!)), out);
-    this.words.set(key, Int32Array.from(out));
+  /** `d` (the cached diff or one narrowed from it) with word segments for its first `upTo` rule changes and every glossary change (copies: the cached diff is left as it is). */
+  private withSegments(d: EditionDiff, bare: Bare, key: string, upTo: number): EditionDiff {
+    const whole = bare.diff;
+    const places = (bare.places ??= new Map<RuleChange | GlossaryChange, number>([
+      ...whole.changes.map((c, k): [RuleChange, number] => [c, k]),
+      ...whole.glossary.map((g, k): [GlossaryChange, number] => [g, whole.changes.length + k]),
+    ]));
+    let w = this.words.get(key);
+    const fresh = w === undefined;
+    if (!w) w = { at: new Int32Array(whole.changes.length + whole.glossary.length).fill(-1), packed: [] };
+    let added = false;
+    const segmentsOf = (x: RuleChange | GlossaryChange, before: string, after: string) => {
+      const p = places.get(x)!;
+      if (w.at[p]! < 0) {
+        w.at[p] = w.packed.length;
+        packSegments(wordDiff(before, after), w.packed);
+        added = true;
+      }
+      return unpackSegments(before, after, w.packed, w.at[p]!)[0];
+    };
+    const out: EditionDiff = {
+      ...d,
+      changes: d.changes.map((c, k) => (k < upTo && ruleNeedsWords(c) ? { ...c, segments: segmentsOf(c, c.before!.text, c.after!.text) } : c)),
+      glossary: d.glossary.map((g) => (glossaryNeedsWords(g) ? { ...g, segments: segmentsOf(g, g.before!, g.after!) } : g)),
+    };
+    // (set again when it grew: the cache's size of it is re-read)
+    if (fresh || added) this.words.set(key, w);
+    return out;
+  }
+
+  /**
+   * Makes the diffs of `pairs` (in that order, one between other work each) with word segments for their
+   * first `segmentsUpTo` rule changes, as a diff page asks for them; stops when `stop()` says so or once the
+   * cache is three quarters full, so that the diffs asked for later are kept too.
+   */
+  inBackground(pairs: ReadonlyArray<readonly [EditionInfo, EditionInfo]>, segmentsUpTo: number, stop: () => boolean): Promise<void> {
+    const todo = [...pairs];
+    return new Promise((resolve) => {
+      const step = (): void => {
+        if (stop() || todo.length === 0 || this.diffs.calculatedSize > 0.75 * this.diffs.maxSize) return resolve();
+        const [from, to] = todo.shift()!;
+        this.diff(from, to, { segmentsUpTo });
+        setImmediate(step);
+      };
+      setImmediate(step);
+    });
   }
 
   /** Bytes the cached diffs take, by the estimate the cache is bounded by. */

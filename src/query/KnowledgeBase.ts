@@ -493,6 +493,19 @@ export class KnowledgeBase {
     return this.diffs.diff(from, to, opts);
   }
 
+  /**
+   * Diffs every official edition of a family with the one before it (the newest first) between other work,
+   * with word segments for the first `segmentsUpTo` rule changes, up to the diff cache's bound: a server's
+   * diff pages between neighbours are then rendered from kept diffs, none aligned or word-diffed on request.
+   */
+  diffsInBackground(family: string, segmentsUpTo: number): Promise<void> {
+    const chain = this.snapshot.editions
+      .filter((e) => e.family === family && e.official)
+      .sort((a, b) => (a.effectiveDate < b.effectiveDate ? -1 : a.effectiveDate > b.effectiveDate ? 1 : 0));
+    const pairs = chain.slice(1).map((e, k) => [chain[k]!, e] as const);
+    return this.diffs.inBackground(pairs.reverse(), segmentsUpTo, () => !this.db.open);
+  }
+
   /** Bytes the diff cache holds (its estimate of what the diffs it keeps take), at most diffCacheBytes. */
   get diffCacheBytes(): number {
     return this.diffs.bytes;

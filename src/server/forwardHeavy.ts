@@ -85,11 +85,13 @@ export function forwardHeavy(opts: ForwardOptions): RequestHandler {
       refuse(req, res, e);
       return;
     }
+    // a view of the bytes the worker sent, not a copy of them
+    const bytes = Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength);
     const contentType = r.headers['content-type'] ?? 'application/octet-stream';
     const etag = r.headers.etag;
     const cacheControl = r.headers['cache-control'];
     if (req.method === 'GET' && etag && cacheControl && r.status < 500 && TEXT_TYPES.test(contentType)) {
-      const entry: CachedResponse = { status: r.status, contentType, body: Buffer.from(r.body).toString('utf8'), etag, cacheControl };
+      const entry: CachedResponse = { status: r.status, contentType, body: bytes.toString('utf8'), etag, cacheControl };
       await sendCached(req, res, opts.cache?.set(req.originalUrl, entry) ?? entry);
       return;
     }
@@ -98,7 +100,7 @@ export function forwardHeavy(opts: ForwardOptions): RequestHandler {
       res.status(304).end();
       return;
     }
-    res.send(Buffer.from(r.body));
+    res.send(bytes);
   };
   const refuse = (req: Request, res: Response, e: HeavyRefusal): void => {
     const headers = { 'Retry-After': String(e.retryAfter), 'Cache-Control': 'no-store' };

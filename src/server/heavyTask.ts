@@ -12,6 +12,10 @@ export interface WorkerServerOptions {
   discordPublicKey?: string;
   /** Editions the sources manifest knows: pages and answers say when the database lacks newer ones (default none). */
   knownEditions?: readonly KnownEdition[];
+  /** Bytes of diffs the knowledge base keeps (default: buildServer's SERVER_DIFF_CACHE_BYTES; a command's default is 8 MB). */
+  diffCacheBytes?: number;
+  /** The thread that answers diff pages diffs every neighbour transition between requests once started (KnowledgeBase.diffsInBackground; default false: a server's, not a test's). */
+  diffsInBackground?: boolean;
 }
 
 /** What a heavy worker thread opens, and the server options it answers with (those a worker can take). */

@@ -56,7 +56,11 @@ export default async function answer(task: HeavyTask & { started?: MessagePort }
     url: task.url,
     headers: task.headers,
     ...(task.body ? { payload: Buffer.from(task.body) } : {}),
+    // the bytes only: a finished answer's payload would also be decoded to a string (a diff page's 200-800 KB), unread
+    payloadAsStream: true,
   });
+  const chunks: Buffer[] = [];
+  for await (const c of r.stream()) chunks.push(c as Buffer);
   const headers = Object.fromEntries(KEPT.filter((h) => r.headers[h] !== undefined).map((h) => [h, String(r.headers[h])]));
-  return { status: r.statusCode, headers, body: r.rawPayload };
+  return { status: r.statusCode, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) };
 }

@@ -119,7 +119,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   // (read when it loads, hence the import after this)
   process.env.NODE_ENV ??= 'production';
   const { buildServer } = await import('./buildServer.js');
-  const built = await buildServer({ dbFile, responseCache: process.env.CRKB_RESPONSE_CACHE !== '0' });
+  const built = await buildServer({ dbFile, responseCache: process.env.CRKB_RESPONSE_CACHE !== '0', diffsInBackground: true });
   const l = await listen(built.app, Number(port), host);
   console.log(l.url);
   // CRKB_MEMLOG=SECONDS: memory use on stderr every so often (to see where resident memory goes)

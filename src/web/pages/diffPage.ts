@@ -17,8 +17,8 @@ const KIND_LABEL: Record<ChangeKind, string> = {
   renumbered: 'renumbered',
   typography: 'typography',
 };
-/** Most changes one page lists; a larger diff asks for a section. */
-const MAX_DIFF_CHANGES = 400;
+/** Most changes one page lists (and word-diffs); a larger diff asks for a section. */
+export const MAX_DIFF_CHANGES = 400;
 const MAX_RENUMBERING_LINES = 200;
 
 /** What the diff page shows: the filters of its query string. */
