@@ -48,3 +48,38 @@ test('a corrupt, empty, non-SQLite, zero-edition, other-schema or older-format f
     (e: unknown) => e instanceof DbRefused && e.reason === 'no such file',
   );
 });
+
+test("SQLite's quick_check runs once for the same bytes (a marker beside the file names their sha256); other bytes are checked: a corrupt file is refused", () => {
+  const dir = tempDir('crkb-verify-');
+  const file = path.join(dir, 'crkb.db');
+  writeEditionDb(file, 'First text.');
+  const open = (): string => {
+    const v = openVerifiedDb(file);
+    v.db.close();
+    fs.closeSync(v.file.fd);
+    return v.file.sha256;
+  };
+  const sha256 = open();
+  assert.equal(fs.readFileSync(`${file}.checked`, 'utf8'), `${sha256}\n`, 'the bytes that passed are named beside the file');
+  assert.equal(open(), sha256);
+  // the same file corrupted in place: its bytes are not the ones named, so they are checked and refused
+  writeRefusedDb(file, 'corrupt');
+  assert.throws(open, (e: unknown) => e instanceof DbRefused && e.file === file && e.message.startsWith(file) && REFUSED.corrupt.test(e.reason));
+  assert.equal(fs.readFileSync(`${file}.checked`, 'utf8'), `${sha256}\n`, 'a refused file is never named');
+  // the marker is honoured for exactly the bytes it names: naming the corrupt bytes skips the check
+  // (this corruption is in a page the other checks do not read)
+  const corrupt = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  fs.writeFileSync(`${file}.checked`, `${corrupt}\n`);
+  assert.equal(open(), corrupt);
+  // a marker that cannot be written (the folder is read-only) only means the check runs every time
+  fs.rmSync(`${file}.checked`);
+  fs.rmSync(file);
+  writeEditionDb(file, 'Second text.');
+  fs.chmodSync(dir, 0o555);
+  try {
+    open();
+  } finally {
+    fs.chmodSync(dir, 0o755);
+  }
+  assert.equal(fs.readdirSync(dir).filter((f) => f.includes('.checked')).length, process.getuid?.() === 0 ? 1 : 0);
+});
