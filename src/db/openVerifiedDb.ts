@@ -177,15 +177,17 @@ export function openVerifiedDb(file: string): { db: Db; file: DbFile } {
 
 /**
  * Opens, read-only, a database file another thread of this process verified and holds open, by its
- * descriptor, after checking its bytes still hash to what was verified: SQLite opens the path the
- * descriptor's /proc/self/fd link names, which must be the same file before and after (else, or
- * without /proc, null: the caller reads the bytes through the descriptor instead).
+ * descriptor, after checking it is still as verified (size and modification time: the verifying
+ * thread's own connection reads the file live with the same assurance, and hashing it again cost a
+ * whole read of it at every start): SQLite opens the path the descriptor's /proc/self/fd link names,
+ * which must be the same file before and after (else, or without /proc, null: the caller reads the
+ * bytes through the descriptor instead).
  */
-export function openHeldDb(held: { fd: number; size: number; sha256: string }): Db | null {
+export function openHeldDb(held: { fd: number; size: number; mtimeMs: number }): Db | null {
   const link = `/proc/self/fd/${held.fd}`;
   if (!existsSync(link)) return null;
   const st = fstatSync(held.fd);
-  if (st.size !== held.size || sha256Of(held.fd, held.size) !== held.sha256) throw new Error('the database file changed since it was verified');
+  if (st.size !== held.size || st.mtimeMs !== held.mtimeMs) throw new Error('the database file changed since it was verified');
   const same = (): boolean => {
     const now = statSync(readlinkSync(link), { throwIfNoEntry: false });
     return now !== undefined && now.ino === st.ino && now.dev === st.dev;

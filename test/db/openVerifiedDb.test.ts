@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DbRefused, openVerifiedDb } from '../../src/db/openVerifiedDb.js';
+import { DbRefused, openHeldDb, openVerifiedDb } from '../../src/db/openVerifiedDb.js';
 import { buildServer } from '../../src/server/buildServer.js';
 import { REFUSED, writeEditionDb, writeRefusedDb } from '../support/databases.js';
 import { tempDir } from '../support/tempDir.js';
@@ -82,4 +82,25 @@ test("SQLite's quick_check runs once for the same bytes (a marker beside the fil
     fs.chmodSync(dir, 0o755);
   }
   assert.equal(fs.readdirSync(dir).filter((f) => f.includes('.checked')).length, process.getuid?.() === 0 ? 1 : 0);
+});
+
+test('another thread opens the held file in place while it is as verified; written meanwhile, it is refused', () => {
+  const dir = tempDir('crkb-verify-');
+  const file = path.join(dir, 'crkb.db');
+  writeEditionDb(file, 'First text.');
+  const v = openVerifiedDb(file);
+  try {
+    const db = openHeldDb(v.file);
+    assert.ok(db, 'opened through /proc/self/fd');
+    assert.match(String(db.prepare(`SELECT body FROM texts WHERE body LIKE '%text.'`).pluck().get()), /First text/);
+    db.close();
+    // the same file written in place (same inode): not what was verified
+    const w = fs.openSync(file, 'r+');
+    fs.writeSync(w, Buffer.from('x'), 0, 1, v.file.size);
+    fs.closeSync(w);
+    assert.throws(() => openHeldDb(v.file), /changed since it was verified/);
+  } finally {
+    v.db.close();
+    fs.closeSync(v.file.fd);
+  }
 });
