@@ -119,9 +119,9 @@ function sha256Of(fd: number, size: number): string {
  * Opens a database file read-only for serving, after checking it: SQLite (quick_check, unless these
  * very bytes passed it before: see markerOf), crkb's tables and store format, at least one CR edition.
  * Holds the file open (SQLite reads the same inode) and hashes it. Throws DbRefused saying why a file
- * is not served.
+ * is not served. `remember: false` writes no marker.
  */
-export function openVerifiedDb(file: string): { db: Db; file: DbFile } {
+export function openVerifiedDb(file: string, opts: { remember?: boolean } = {}): { db: Db; file: DbFile } {
   const path = resolve(file);
   for (let attempt = 0; ; attempt++) {
     let fd: number;
@@ -165,7 +165,7 @@ export function openVerifiedDb(file: string): { db: Db; file: DbFile } {
       if (problem) throw new DbRefused(path, problem);
       const after = fstatSync(fd);
       if (after.size !== st.size || after.mtimeMs !== st.mtimeMs) throw new DbRefused(path, 'being written (it changed while it was checked)');
-      if (!checked) rememberPassed(path, sha256);
+      if (!checked && opts.remember !== false) rememberPassed(path, sha256);
       return { db, file: { path, fd, sha256, size: st.size, mtimeMs: st.mtimeMs, dev: st.dev, ino: st.ino } };
     } catch (e) {
       db?.close();
@@ -202,7 +202,8 @@ export function openHeldDb(held: { fd: number; size: number; mtimeMs: number }):
 /** Why `file` would be refused as a served database, or null when it passes every check (nothing is kept open). */
 export function refusalOf(file: string): string | null {
   try {
-    const v = openVerifiedDb(file);
+    // (a file checked before it is moved into place, as a replica's download: no marker left beside it)
+    const v = openVerifiedDb(file, { remember: false });
     v.db.close();
     closeSync(v.file.fd);
     return null;

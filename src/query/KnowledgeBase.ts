@@ -105,7 +105,8 @@ export class KnowledgeBase {
 
   /**
    * Opens in place the database file another thread of this process verified and holds open (by its
-   * descriptor, size and modification time; see openHeldDb), or null where it cannot: the caller then reads its bytes.
+   * descriptor, size and modification time; see openHeldDb), or null where it cannot: the caller then
+   * reads its bytes.
    */
   static openHeldDb(held: { fd: number; size: number; mtimeMs: number }): Db | null {
     return openHeldDb(held);
