@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 // `crkb serve` and `crkb start` run a supervisor in this process and the server processes as its
 // cluster workers, with their own V8 flags (src/cli/serve.ts). A SIGHUP that arrives before the
@@ -7,8 +8,13 @@ import { statSync } from 'node:fs';
 // start-up does not do anyway: it must not end the process.
 if (process.argv[2] === 'serve' || process.argv[2] === 'start') process.on('SIGHUP', () => undefined);
 
-// The bundled commands (scripts/buildCli.mjs) when the bundle is as new as the compiled code: a stale
-// or missing one (a build that only ran tsc) is not run.
-const mtime = (file) => statSync(new URL(file, import.meta.url), { throwIfNoEntry: false })?.mtimeMs ?? -1;
-const bundled = mtime('../dist/cli/main.js') >= mtime('../dist/src/cli/main.js');
-await import(bundled ? '../dist/cli/main.js' : '../dist/src/cli/main.js');
+// A query command runs from its bundle (scripts/buildCli.mjs) with V8's code cache of it kept beside it
+// (src/cli/runBundle.ts) when the bundle is as new as the compiled code: a stale or missing one (a
+// build that only ran tsc) is not run, nor is one for another command.
+const file = (name) => fileURLToPath(new URL(name, import.meta.url));
+const mtime = (name) => statSync(file(name), { throwIfNoEntry: false })?.mtimeMs ?? -1;
+const command = /^[a-z]+$/.test(process.argv[2] ?? '') ? process.argv[2] : null;
+if (command !== null && mtime(`../dist/cli/${command}.cjs`) >= mtime('../dist/src/cli/main.js')) {
+  const { runBundle } = await import('../dist/src/cli/runBundle.js');
+  runBundle(file(`../dist/cli/${command}.cjs`), file(`../dist/cli/${command}.v8cache`));
+} else await import('../dist/src/cli/main.js');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, readlinkSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readlinkSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openReadOnlyDb, openWritableDb, type Db } from './openDb.js';
 import { storeFormatProblem } from './storeFormat.js';
@@ -49,9 +49,9 @@ function tablesOf(db: Db): Map<string, string[]> {
   return out;
 }
 
-/** Why an open database is not one this crkb serves, or null. */
-function problemOf(db: Db): string | null {
-  const check = db.prepare('PRAGMA quick_check(1)').pluck().get() as string;
+/** Why an open database is not one this crkb serves, or null; `integrity` false skips SQLite's quick_check (the same bytes passed it). */
+function problemOf(db: Db, integrity: boolean): string | null {
+  const check = integrity ? (db.prepare('PRAGMA quick_check(1)').pluck().get() as string) : 'ok';
   if (check !== 'ok')
     return `fails SQLite's integrity check (${check
       .replace(/\*\*\* in database \w+ \*\*\*/, '')
@@ -77,6 +77,31 @@ function problemOf(db: Db): string | null {
   return null;
 }
 
+// The file beside a database naming the sha256 of the bytes that last passed SQLite's quick_check
+// there: a server process, a reload or a restart of the same file skips the check (a whole read of
+// the file, the larger part of opening it), while any other bytes (a corrupt or replaced file) are
+// checked. The hash is taken anyway: the heavy worker and the metrics name the file by it.
+const markerOf = (path: string): string => `${path}.checked`;
+
+function passedBefore(path: string, sha256: string): boolean {
+  try {
+    return readFileSync(markerOf(path), 'latin1').trim() === sha256;
+  } catch {
+    return false;
+  }
+}
+
+// written aside, then renamed; a folder that cannot be written only means the check runs every time
+function rememberPassed(path: string, sha256: string): void {
+  const tmp = `${markerOf(path)}.tmp-${process.pid}`;
+  try {
+    writeFileSync(tmp, `${sha256}\n`);
+    renameSync(tmp, markerOf(path));
+  } catch {
+    rmSync(tmp, { force: true });
+  }
+}
+
 /** sha256 (hex) of a file's first `size` bytes, read through its descriptor a megabyte at a time. */
 function sha256Of(fd: number, size: number): string {
   const hash = createHash('sha256');
@@ -91,11 +116,12 @@ function sha256Of(fd: number, size: number): string {
 }
 
 /**
- * Opens a database file read-only for serving, after checking it: SQLite (quick_check), crkb's tables
- * and store format, at least one CR edition. Holds the file open (SQLite reads the same inode) and
- * hashes it. Throws DbRefused saying why a file is not served.
+ * Opens a database file read-only for serving, after checking it: SQLite (quick_check, unless these
+ * very bytes passed it before: see markerOf), crkb's tables and store format, at least one CR edition.
+ * Holds the file open (SQLite reads the same inode) and hashes it. Throws DbRefused saying why a file
+ * is not served. `remember: false` writes no marker.
  */
-export function openVerifiedDb(file: string): { db: Db; file: DbFile } {
+export function openVerifiedDb(file: string, opts: { remember?: boolean } = {}): { db: Db; file: DbFile } {
   const path = resolve(file);
   for (let attempt = 0; ; attempt++) {
     let fd: number;
@@ -128,16 +154,18 @@ export function openVerifiedDb(file: string): { db: Db; file: DbFile } {
         }
         throw new DbRefused(path, 'replaced while being opened, again and again');
       }
+      const sha256 = sha256Of(fd, st.size);
+      const checked = passedBefore(path, sha256);
       let problem: string | null;
       try {
-        problem = problemOf(db);
+        problem = problemOf(db, !checked);
       } catch (e) {
         problem = `unreadable: ${(e as Error).message}`;
       }
       if (problem) throw new DbRefused(path, problem);
-      const sha256 = sha256Of(fd, st.size);
       const after = fstatSync(fd);
       if (after.size !== st.size || after.mtimeMs !== st.mtimeMs) throw new DbRefused(path, 'being written (it changed while it was checked)');
+      if (!checked && opts.remember !== false) rememberPassed(path, sha256);
       return { db, file: { path, fd, sha256, size: st.size, mtimeMs: st.mtimeMs, dev: st.dev, ino: st.ino } };
     } catch (e) {
       db?.close();
@@ -149,15 +177,17 @@ export function openVerifiedDb(file: string): { db: Db; file: DbFile } {
 
 /**
  * Opens, read-only, a database file another thread of this process verified and holds open, by its
- * descriptor, after checking its bytes still hash to what was verified: SQLite opens the path the
- * descriptor's /proc/self/fd link names, which must be the same file before and after (else, or
- * without /proc, null: the caller reads the bytes through the descriptor instead).
+ * descriptor, after checking it is still as verified (size and modification time: the verifying
+ * thread's own connection reads the file live with the same assurance, and hashing it again cost a
+ * whole read of it at every start): SQLite opens the path the descriptor's /proc/self/fd link names,
+ * which must be the same file before and after (else, or without /proc, null: the caller reads the
+ * bytes through the descriptor instead).
  */
-export function openHeldDb(held: { fd: number; size: number; sha256: string }): Db | null {
+export function openHeldDb(held: { fd: number; size: number; mtimeMs: number }): Db | null {
   const link = `/proc/self/fd/${held.fd}`;
   if (!existsSync(link)) return null;
   const st = fstatSync(held.fd);
-  if (st.size !== held.size || sha256Of(held.fd, held.size) !== held.sha256) throw new Error('the database file changed since it was verified');
+  if (st.size !== held.size || st.mtimeMs !== held.mtimeMs) throw new Error('the database file changed since it was verified');
   const same = (): boolean => {
     const now = statSync(readlinkSync(link), { throwIfNoEntry: false });
     return now !== undefined && now.ino === st.ino && now.dev === st.dev;
@@ -172,7 +202,8 @@ export function openHeldDb(held: { fd: number; size: number; sha256: string }): 
 /** Why `file` would be refused as a served database, or null when it passes every check (nothing is kept open). */
 export function refusalOf(file: string): string | null {
   try {
-    const v = openVerifiedDb(file);
+    // (a file checked before it is moved into place, as a replica's download: no marker left beside it)
+    const v = openVerifiedDb(file, { remember: false });
     v.db.close();
     closeSync(v.file.fd);
     return null;

@@ -105,9 +105,10 @@ export class KnowledgeBase {
 
   /**
    * Opens in place the database file another thread of this process verified and holds open (by its
-   * descriptor and sha256; see openHeldDb), or null where it cannot: the caller then reads its bytes.
+   * descriptor, size and modification time; see openHeldDb), or null where it cannot: the caller then
+   * reads its bytes.
    */
-  static openHeldDb(held: { fd: number; size: number; sha256: string }): Db | null {
+  static openHeldDb(held: { fd: number; size: number; mtimeMs: number }): Db | null {
     return openHeldDb(held);
   }
 
@@ -117,18 +118,22 @@ export class KnowledgeBase {
   }
 
   /**
-   * Builds what the first read of the newest editions, keyword lookups (the newest editions') and
-   * searches of the newest edition would build (a server does this at start, not in a request), and
-   * reads the other editions and the words typo corrections compare with in the background; `search:
-   * false` leaves the search indexes and words to be built when first searched.
+   * Builds what the first read of the newest editions and keyword lookups (the newest editions') would
+   * build (a server does this at start, not in a request), and in the background the newest edition's
+   * search index, the other editions and the words typo corrections compare with; `search: false`
+   * leaves the search indexes and words to be built when first searched.
    */
   warm(opts: { search?: boolean } = {}): this {
     // the newest editions' rows now (what most requests read), the others' once serving
     this.snapshot.loadAll(EDITION_MEMO);
     void this.snapshot.editionsInBackground();
     if (opts.search !== false) {
-      // the newest edition's index: an older edition's is built on its first search (the latest few kept)
-      for (const e of this.snapshot.newestEditions()) this.snapshot.searchOf(e.id).vocabulary();
+      // the newest edition's index, once start-up has nothing else to do (a server waits for its heavy
+      // worker to load): a search before then builds it itself; an older edition's is built on its
+      // first search (the latest few kept)
+      setImmediate(() => {
+        if (this.db.open) for (const e of this.snapshot.newestEditions()) this.snapshot.searchOf(e.id).vocabulary();
+      });
       // read in the background: a search that needs them first reads them at once
       void this.snapshot.wordsInBackground();
     }

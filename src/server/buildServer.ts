@@ -123,7 +123,12 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
     threads > 0
       ? new HeavyPool({
           threads,
-          setup: { ...(kb.file ? { dbHeld: { fd: kb.file.fd, size: kb.file.size, sha256: kb.file.sha256 } } : { dbImage: kb.db.serialize() }), server },
+          setup: {
+            ...(kb.file
+              ? { dbHeld: { fd: kb.file.fd, size: kb.file.size, mtimeMs: kb.file.mtimeMs, sha256: kb.file.sha256 } }
+              : { dbImage: kb.db.serialize() }),
+            server,
+          },
           ...(opts.heavyLimits ? { limits: opts.heavyLimits } : {}),
         })
       : null;

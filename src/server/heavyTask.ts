@@ -21,7 +21,7 @@ export interface WorkerServerOptions {
 /** What a heavy worker thread opens, and the server options it answers with (those a worker can take). */
 export interface WorkerSetup {
   /** The database file the serving thread verified, by the descriptor it holds (threads share descriptors). */
-  dbHeld?: { fd: number; size: number; sha256: string };
+  dbHeld?: { fd: number; size: number; mtimeMs: number; sha256: string };
   /** A serialized database, for servers built over an open (in-memory) database. */
   dbImage?: Uint8Array;
   server: WorkerServerOptions;
