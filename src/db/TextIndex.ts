@@ -57,8 +57,11 @@ export class TextIndex {
     // SQLite applies the filter before it computes bm25, and its sorter keeps only the best
     // @limit rows (in C): the rest never reach JavaScript.
     const shown = 'FROM texts_fts WHERE texts_fts MATCH @q AND (rowid >> @slot) & 1';
-    // The page's texts by rowid: json_each gives integers (FTS5 ignores a rowid bound as a double).
-    const page = 'FROM texts_fts WHERE texts_fts MATCH @q AND rowid IN (SELECT value FROM json_each(@rowids))';
+    // The page's texts: one pass over the matches between the page's least and greatest rowid (bound as
+    // BigInts: FTS5 ignores a rowid bound as a double), each checked against the page's list in C. A
+    // `rowid IN (…)` that FTS5 reads runs the whole query once per text: a third more for one word,
+    // two to three times as much for a phrase of common words.
+    const page = 'FROM texts_fts WHERE texts_fts MATCH @q AND rowid BETWEEN @lo AND @hi AND +rowid IN (SELECT value FROM json_each(@rowids))';
     this.s = {
       match: this.db.prepare(`SELECT rowid >> @width, bm25(texts_fts) AS score ${shown} ORDER BY score, rowid LIMIT @limit`).raw(true),
       any: this.db.prepare(`SELECT 1 ${shown} LIMIT 1`).pluck(),
@@ -81,8 +84,11 @@ export class TextIndex {
       matchesAny: (ftsQuery) => this.s.any.get({ q: ftsQuery, slot }) !== undefined,
       ids: (ftsQuery, limit) => this.s.ids.all({ q: ftsQuery, limit, slot, width }) as number[],
       marks: (ftsQuery, ids, open, close, what) => {
-        const rowids = JSON.stringify(ids.map((id) => this.rowidOf(id)));
-        return new Map(this.s[what].all({ q: ftsQuery, open, close, rowids, width }) as Array<[number, string]>);
+        if (ids.length === 0) return new Map();
+        const rowids = ids.map((id) => this.rowidOf(id));
+        const lo = BigInt(Math.min(...rowids));
+        const hi = BigInt(Math.max(...rowids));
+        return new Map(this.s[what].all({ q: ftsQuery, open, close, rowids: JSON.stringify(rowids), lo, hi, width }) as Array<[number, string]>);
       },
       vocabulary: () => this.vocabulary(),
     };
