@@ -209,7 +209,8 @@ function correctTypos(s: Snapshot, index: EditionSearch, words: string[], prefix
   let changed = false;
   const out = words.map((w, i) => {
     if (w.length < 4 || /\d/.test(w) || (prefix && i === words.length - 1)) return w;
-    if (index.matchesAny(quote(w)) || s.words().has(w.toLowerCase())) return w;
+    // the word list first: a set lookup, where asking the index is a query
+    if (s.words().has(w.toLowerCase()) || index.matchesAny(quote(w))) return w;
     const best = closestTerms(w.toLowerCase(), index.vocabulary(), 1, typoBudget(w))[0];
     if (!best) return w;
     changed = true;
