@@ -2,7 +2,8 @@
  * bench/search: the in-process cost of a search (KnowledgeBase.search, the first page of 10 hits
  * with their snippets, what /v1/search and GraphQL search ask for) over the real corpus, beside
  * its floor: a bare FTS5 query over the same texts (an index of the edition's own texts, the same
- * tokenizer, the ranked page of 10, then their snippets) and, with --baseline DIR (another built checkout),
+ * tokenizer, the ranked page of 10, then their snippets; and the same with the snippets read in one
+ * pass over the page's rowid range, as crkb reads them) and, with --baseline DIR (another built checkout),
  * that checkout's search, in interleaved rounds. CPU time beside wall, per search.
  *
  *   node dist/bench/search.js [--db data/crkb.db] [--rounds 11] [--baseline DIR]
@@ -91,7 +92,18 @@ const floors = editions.map((e) => {
     )
     .raw(true);
   const q = (fts: string): Array<[number, string]> => snippets.all({ q: fts, ids: JSON.stringify(ranked.all({ q: fts })) }) as Array<[number, string]>;
-  return { db, q, texts: texts.length };
+  // the same, with the snippets read as crkb reads them (TextIndex.marks): one pass between the page's least and greatest rowid
+  const inRange = db
+    .prepare(
+      `SELECT rowid, snippet(texts_fts, 0, '<mark>', '</mark>', '…', 24) FROM texts_fts WHERE texts_fts MATCH @q AND rowid BETWEEN @lo AND @hi AND +rowid IN (SELECT value FROM json_each(@ids))`,
+    )
+    .raw(true);
+  const qRange = (fts: string): Array<[number, string]> => {
+    const ids = ranked.all({ q: fts }) as number[];
+    if (ids.length === 0) return [];
+    return inRange.all({ q: fts, ids: JSON.stringify(ids), lo: BigInt(Math.min(...ids)), hi: BigInt(Math.max(...ids)) }) as Array<[number, string]>;
+  };
+  return { db, q, qRange, texts: texts.length };
 });
 src.close();
 
@@ -119,17 +131,18 @@ const searchWith = (k: Kb) => (): void => {
     for (const t of TEXTS) for (const h of k.search(e.id, t, { limit: 10 })) sink += h.snippet.length;
   }
 };
-const floor = (): void => {
+const floorWith = (how: 'q' | 'qRange') => (): void => {
   floors.forEach((f) => {
     for (const t of TEXTS) {
       const words = t.match(/[\p{L}\p{N}]+/gu)!;
-      for (const row of f.q(words.map(quote).join(' '))) sink += row[1].length;
+      for (const row of f[how](words.map(quote).join(' '))) sink += row[1].length;
     }
   });
 };
 
 const rows: Array<[string, () => void, Cost]> = [
-  ['bare FTS5 over the same texts (floor)', floor, zero()],
+  ['bare FTS5 over the same texts (floor)', floorWith('q'), zero()],
+  ['floor, snippets read in one rowid range', floorWith('qRange'), zero()],
   ['this checkout', searchWith(kb), zero()],
 ];
 if (base) rows.push([`baseline ${values.baseline}`, searchWith(base), zero()]);

@@ -64,8 +64,10 @@ export interface CountedSearch {
 
 /** searchEdition with the number of all its hits: the matching texts (no ranking) counted at every place the edition shows them. */
 export function countedSearch(s: Snapshot, editionId: number, text: string, opts: SearchQuery): CountedSearch {
-  const { hits, fts } = runSearch(s, editionId, text, opts);
+  const { hits, fts, all } = runSearch(s, editionId, text, opts);
   if (fts === null) return { hits, total: 0, capped: false };
+  // the ranking read every matching text: its places are the count
+  if (all !== null) return { hits, total: all, capped: false };
   const ids = s.searchOf(editionId).ids(fts, MAX_SEARCH_COUNT + 1);
   let total = 0;
   for (const id of ids.slice(0, MAX_SEARCH_COUNT)) {
@@ -75,7 +77,8 @@ export function countedSearch(s: Snapshot, editionId: number, text: string, opts
   return { hits, total, capped: ids.length > MAX_SEARCH_COUNT };
 }
 
-function runSearch(s: Snapshot, editionId: number, text: string, opts: SearchQuery): { hits: SearchHitRecord[]; fts: string | null } {
+/** A search's page, its FTS query, and the number of all its places when the ranking read every matching text (else null). */
+function runSearch(s: Snapshot, editionId: number, text: string, opts: SearchQuery): { hits: SearchHitRecord[]; fts: string | null; all: number | null } {
   if (text.length > MAX_SEARCH_LENGTH) {
     throw new QueryError('BAD_INPUT', `the search text is longer than ${MAX_SEARCH_LENGTH} characters`, { argument: 'query' });
   }
@@ -84,7 +87,7 @@ function runSearch(s: Snapshot, editionId: number, text: string, opts: SearchQue
     throw new QueryError('BAD_INPUT', `a search can be paged up to hit ${MAX_SEARCH_OFFSET}`, { argument: 'after' });
   }
   const words = (text.match(TOKEN_RE) ?? []).slice(0, 32);
-  if (words.length === 0 || opts.limit <= 0) return { hits: [], fts: null };
+  if (words.length === 0 || opts.limit <= 0) return { hits: [], fts: null, all: null };
   const index = s.searchOf(editionId);
   // as you type, a last word the edition has whole is read as typed: the live results of a finished query are the page's
   const prefix = opts.prefix === true && !index.matchesAny(quote(words.at(-1)!));
@@ -106,8 +109,9 @@ function runSearch(s: Snapshot, editionId: number, text: string, opts: SearchQue
       places = placesOf(s, editionId, index, fts, depth, fixed ?? words);
     }
   }
+  const all = places.complete ? places.length : null;
   const page = places.slice(offset, offset + opts.limit);
-  if (page.length === 0) return { hits: [], fts };
+  if (page.length === 0) return { hits: [], fts, all };
   const wanted = opts.marks ?? { open: '<mark>', close: '</mark>' };
   // With `escape`, texts are marked with private-use characters, escaped, then given the real marks.
   const escape = opts.escape;
@@ -135,7 +139,7 @@ function runSearch(s: Snapshot, editionId: number, text: string, opts: SearchQue
       },
     };
   });
-  return { hits, fts };
+  return { hits, fts, all };
 }
 
 /** How much a title's match counts more than a rule text's; examples count less (see placesOf). */
@@ -158,7 +162,14 @@ const BLOCK = 24;
  * weighing reorders blocks of BLOCK texts in bm25 order, so every page agrees, whatever its depth,
  * and a common word reads no more texts than its pages show. At least `wanted` places.
  */
-function placesOf(s: Snapshot, editionId: number, index: EditionSearch, fts: string, wanted: number, words: readonly string[]): Place[] {
+function placesOf(
+  s: Snapshot,
+  editionId: number,
+  index: EditionSearch,
+  fts: string,
+  wanted: number,
+  words: readonly string[],
+): Place[] & { complete: boolean } {
   const asked = words.join(' ').toLowerCase();
   for (let limit = BLOCK * Math.ceil((wanted + 1) / BLOCK); ; limit *= 4) {
     const rows = index.matches(fts, limit);
@@ -183,7 +194,9 @@ function placesOf(s: Snapshot, editionId: number, index: EditionSearch, fts: str
       }
     });
     if (rows.length < limit || out.length >= wanted) {
-      return out.sort((a, b) => a.block - b.block || a.score - b.score || a.ord - b.ord || a.exampleIndex - b.exampleIndex);
+      out.sort((a, b) => a.block - b.block || a.score - b.score || a.ord - b.ord || a.exampleIndex - b.exampleIndex);
+      // every matching text read (fewer than asked for): the places are all the search's places
+      return Object.assign(out, { complete: rows.length < limit });
     }
   }
 }
@@ -196,7 +209,8 @@ function correctTypos(s: Snapshot, index: EditionSearch, words: string[], prefix
   let changed = false;
   const out = words.map((w, i) => {
     if (w.length < 4 || /\d/.test(w) || (prefix && i === words.length - 1)) return w;
-    if (index.matchesAny(quote(w)) || s.words().has(w.toLowerCase())) return w;
+    // the word list first: a set lookup, where asking the index is a query
+    if (s.words().has(w.toLowerCase()) || index.matchesAny(quote(w))) return w;
     const best = closestTerms(w.toLowerCase(), index.vocabulary(), 1, typoBudget(w))[0];
     if (!best) return w;
     changed = true;

@@ -106,3 +106,28 @@ test('ranking weighs where the match is, and a corrected word is said', () => {
     kb.close();
   }
 });
+
+test("a search's count is the number of all its places, and every hit of a page has its snippet, as on any other page", () => {
+  const kb = KnowledgeBase.open(dbFile());
+  try {
+    const e = kb.resolveEdition('2021-07-23').edition;
+    // few matches (the ranking reads them all) and many (the count reads the matches again)
+    for (const q of ['trample', 'hexproof', 'banding', 'combat damage', 'the stack', 'ability']) {
+      const every = kb.search(e.id, q, { limit: 10_000 });
+      assert.ok(every.length > 0, q);
+      const counted = kb.countedSearch(e.id, q, { limit: 5 });
+      assert.equal(counted.total, every.length, `count of "${q}"`);
+      assert.equal(counted.capped, false);
+      // snippets of one page of hits, of another page, and of the whole list agree text by text
+      const snippetOf = new Map(every.map((h) => [h.textId, h.snippet]));
+      for (const offset of [0, 5, Math.max(0, every.length - 3)]) {
+        for (const h of kb.search(e.id, q, { limit: 5, offset })) {
+          assert.match(h.snippet, /<mark>/, `"${q}" hit ${h.textId} at offset ${offset}`);
+          assert.equal(h.snippet, snippetOf.get(h.textId));
+        }
+      }
+    }
+  } finally {
+    kb.close();
+  }
+});
