@@ -1,6 +1,6 @@
-import { htmlText } from './detectFormat.js';
 import { IngestError } from './IngestError.js';
 import { parsePolicy, policyFamilyOf } from './parsePolicy.js';
+import { policyHtmlText } from './policyHtmlText.js';
 import type { DecodedText, ParsedDocument, SourceFormat } from '../../src/core/types.js';
 
 /**
@@ -14,17 +14,13 @@ export function parsePolicyText(
   format: Extract<SourceFormat, 'pdf' | 'doc' | 'docx' | 'policy-text' | 'policy-html'>,
 ): { decoded: DecodedText; doc: ParsedDocument } {
   let text = decoded.text;
-  if (format === 'policy-html')
-    text = htmlText(text)
-      .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)))
-      .replace(/&quot;/g, '"')
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>');
+  let markup = { contentsLinks: new Set<number>(), headingLines: new Set<number>() };
+  if (format === 'policy-html') ({ text, ...markup } = policyHtmlText(text));
   // Word's own separators inside a paragraph: vertical tab (a manual line break), form feed (a page break)
   text = text.replace(/[\v\f]/g, '\n');
   const family = policyFamilyOf(text);
   if (family === null) throw new IngestError(source, 'not a tournament document: its head names no MTR, IPG or JAR');
-  const doc = parsePolicy(text, family, format);
+  const doc = parsePolicy(text, family, format, markup);
   if (doc.rules.length === 0) {
     throw new IngestError(source, `no numbered sections found in this ${family.toUpperCase()} document (${format}): not stored`);
   }
