@@ -1,5 +1,7 @@
 import { IngestError } from './IngestError.js';
 import { parsePolicy, policyFamilyOf } from './parsePolicy.js';
+import { pdfText } from './pdfText.js';
+import { pdftohtmlPages } from './pdftohtmlPages.js';
 import { policyHtmlText } from './policyHtmlText.js';
 import type { DecodedText, ParsedDocument, SourceFormat } from '../../src/core/types.js';
 
@@ -15,7 +17,12 @@ export function parsePolicyText(
 ): { decoded: DecodedText; doc: ParsedDocument } {
   let text = decoded.text;
   let markup = { contentsLinks: new Set<number>(), headingLines: new Set<number>() };
-  if (format === 'policy-html') ({ text, ...markup } = policyHtmlText(text));
+  if (format === 'policy-html') {
+    // pdftohtml's output is the PDF's text runs placed on the page: read as a PDF's are
+    const pages = pdftohtmlPages(text);
+    if (pages) text = pdfText(pages).text;
+    else ({ text, ...markup } = policyHtmlText(text));
+  }
   // Word's own separators inside a paragraph: vertical tab (a manual line break), form feed (a page break)
   text = text.replace(/[\v\f]/g, '\n');
   const family = policyFamilyOf(text);

@@ -472,3 +472,42 @@ test('an IPG penalty box under the heading ("Penalty" / "Warning", IPG 2014) is 
   );
   assert.deepEqual(doc.accounting.unaccounted, []);
 });
+
+test("pdftohtml's rendition (MTR 2021-09-24: runs placed on the page, a title in small capitals, a heading and its text in one run) reads as its PDF", () => {
+  const run = (top: number, left: number, cls: string, inner: string): string =>
+    `<p style="position:absolute;top:${top}px;left:${left}px;white-space:nowrap" class="${cls}">${inner}</p>`;
+  const page = [
+    '2021-08-29',
+    '<!DOCTYPE html><html><head><title>mtg_mtr_24sep21_en-html.html</title>',
+    '<style type="text/css"><!-- p {margin: 0; padding: 0;} .ft10{font-size:14px;font-family:Times;} .ft11{font-size:21px;font-family:Times;} .ft12{font-size:17px;font-family:Times;} .ft13{font-size:16px;font-family:Times;} --></style>',
+    '</head><body><div id="page1-div" style="position:relative;width:918px;height:1188px;">',
+    run(1094, 829, 'ft10', '1 '),
+    run(105, 81, 'ft11', '<b>M</b>'),
+    run(110, 104, 'ft12', '<b>AGIC: THE GATHERING </b>'),
+    run(105, 330, 'ft11', '<b>T</b>'),
+    run(110, 346, 'ft12', '<b>OURNAMENT </b>'),
+    run(105, 481, 'ft11', '<b>R</b>'),
+    run(110, 498, 'ft12', '<b>ULES</b>'),
+    run(134, 81, 'ft13', '<i>Effective September 24, 2021 </i>'),
+    run(188, 81, 'ft10', '<b>1.  Tournament Fundamentals </b>'),
+    run(222, 81, 'ft10', '<b>1.1  Tournament Types <br/></b>Sanctioned tournaments are divided into two types: Premier and non-'),
+    run(260, 81, 'ft10', 'Premier. Premier tournaments are run by Wizards of the Coast. '),
+    '</div></body></html>',
+  ].join('\n');
+  assert.equal(detectFormat(page), 'policy-html');
+  const { doc } = parsePolicyText('mtr.html', html(page), 'policy-html');
+  assert.equal(doc.title, 'MAGIC: THE GATHERING TOURNAMENT RULES');
+  assert.equal(doc.effectiveDate, '2021-09-24');
+  assert.deepEqual(
+    doc.rules.map((r) => [r.number, r.title, r.text]),
+    [
+      ['1', 'Tournament Fundamentals', ''],
+      [
+        '1.1',
+        'Tournament Types',
+        'Sanctioned tournaments are divided into two types: Premier and non-Premier. Premier tournaments are run by Wizards of the Coast.',
+      ],
+    ],
+  );
+  assert.deepEqual(doc.accounting.unaccounted, []);
+});

@@ -25,6 +25,8 @@ const SOURCES: Record<string, string> = {
   // editions the folder holds only as HTML renditions (MTG Familiar's: calibre, bluewizard, the judges' blog)
   'mtr-2016-01-22': 'mtr/2016-01-22.html',
   'mtr-2017-09-29': 'mtr/2017-09-29.html',
+  // pdftohtml's rendition of the PDF (absolutely placed runs), checked against its own contents list
+  'mtr-2021-09-24': 'mtr/2021-09-24.html',
   'ipg-2016-01-22': 'ipg/2016-01-22.html',
   'ipg-2018-05-04': 'ipg/2018-05-04.html',
   'ipg-2018-10-03': 'ipg/2018-10-03.html',
@@ -33,7 +35,7 @@ const SOURCES: Record<string, string> = {
 // renditions that state no date: filed under the date inferred from their content (the folder's README)
 const NO_DATE = new Set(['mtr/2016-01-22.html']);
 
-test('every hand-checked fixture (8 MTR, 10 IPG editions across the eras and formats) matches the parse of its document', async () => {
+test('every hand-checked fixture (9 MTR, 10 IPG editions across the eras and formats) matches the parse of its document', async () => {
   assert.deepEqual(
     fs.readdirSync(fixtures).sort(),
     Object.keys(SOURCES)
