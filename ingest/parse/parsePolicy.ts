@@ -65,7 +65,10 @@ export function policyFamilyOf(text: string): PolicyFamily | null {
     const m = re.exec(head);
     if (m && (best === null || m.index < best.at)) best = { at: m.index, family };
   }
-  return best?.family ?? null;
+  if (best !== null) return best.family;
+  // a rendition with no title (the MTG Familiar app's IPG of February 2013): its contents list the IPG's infractions
+  const infractions = head.match(/\b\d\.\d{1,2}\.?\s+(?:Game Play Error|Tournament Error|Unsporting Conduct)\s*[-—–]/g)?.length ?? 0;
+  return infractions >= 3 ? 'ipg' : null;
 }
 
 function iso(year: number, monthName: string, day: number): string | null {

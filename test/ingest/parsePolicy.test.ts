@@ -8,6 +8,7 @@ import { decodeBuffer } from '../../ingest/parse/decode.js';
 import { parseInput } from '../../ingest/store/parseInput.js';
 import { IngestError } from '../../ingest/parse/IngestError.js';
 import { parsePolicyText } from '../../ingest/parse/parsePolicyText.js';
+import { parseSource } from '../../ingest/parse/parseSource.js';
 import { crFixtureText } from '../support/crFixture.js';
 
 const shared = path.resolve(process.cwd(), '..', 'shared');
@@ -510,4 +511,17 @@ test("pdftohtml's rendition (MTR 2021-09-24: runs placed on the page, a title in
     ],
   );
   assert.deepEqual(doc.accounting.unaccounted, []);
+});
+
+test('a rendition with no title is an IPG by its infractions; a pdf2htmlEX page is refused with its reason', () => {
+  assert.equal(
+    policyFamilyOf('Effective February 8, 2013\n2.1 Game Play Error - Missed Trigger\n3.1 Tournament Error - Tardiness\n4.1 Unsporting Conduct - Minor'),
+    'ipg',
+  );
+  assert.equal(policyFamilyOf('2.1 Game Play Error - Missed Trigger'), null);
+  const page = '<html><head><meta name="generator" content="pdf2htmlEX"/></head><body><div>Magic: The Gathering Tournament Rules</div></body></html>';
+  assert.throws(
+    () => parseSource('mtr.html', Buffer.from(page)),
+    (e: unknown) => e instanceof IngestError && /pdf2htmlEX/.test(e.reason),
+  );
 });
