@@ -182,7 +182,17 @@ export class EditionGroups {
     const key = `${family}|${date}`;
     let g = this.groups.get(key);
     if (!g) {
-      g = { family, date, candidates: [], before: this.writer.findEdition(family, date), ourPrimary: null, rules: null, stored: null, clean: false, report: null };
+      g = {
+        family,
+        date,
+        candidates: [],
+        before: this.writer.findEdition(family, date),
+        ourPrimary: null,
+        rules: null,
+        stored: null,
+        clean: false,
+        report: null,
+      };
       this.groups.set(key, g);
     }
     return g;
@@ -229,7 +239,8 @@ export class EditionGroups {
       if (published.length > 0) out.push({ date: o.date, edition: o.date, headings: () => bestOf({ candidates: published }).headings });
     }
     for (const e of this.writer.publishedNear(g.family, shift(-RENDITION_WINDOW_DAYS), shift(RENDITION_WINDOW_DAYS))) {
-      if (!out.some((o) => o.date === e.effectiveDate)) out.push({ date: e.effectiveDate, edition: e.effectiveDate, headings: () => this.writer.unitHeadings(e.id) });
+      if (!out.some((o) => o.date === e.effectiveDate))
+        out.push({ date: e.effectiveDate, edition: e.effectiveDate, headings: () => this.writer.unitHeadings(e.id) });
     }
     return out;
   }
@@ -386,7 +397,11 @@ export class EditionGroups {
       unaccountedLines: best.unaccounted,
       findings: best.findings.length,
       // a rendition filed under this edition says so in the report only (the edition's stored warnings are its own)
-      warnings: [...warnings, ...g.candidates.flatMap((c) => (c.filed ? [c.filed] : [])), ...best.docWarnings.map((w) => `${best.path}${w.line === null ? '' : `:${w.line}`}: ${w.message}`)],
+      warnings: [
+        ...warnings,
+        ...g.candidates.flatMap((c) => (c.filed ? [c.filed] : [])),
+        ...best.docWarnings.map((w) => `${best.path}${w.line === null ? '' : `:${w.line}`}: ${w.message}`),
+      ],
     };
     g.clean = true;
   }

@@ -4,6 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseInput } from '../../ingest/store/parseInput.js';
 import { IngestError } from '../../ingest/parse/IngestError.js';
+import { renditionOf } from '../../ingest/store/renditionOf.js';
+import { runIngest } from '../../ingest/store/runIngest.js';
+import { expandInputs } from '../../ingest/store/sources.js';
+import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
+import { tempDir } from '../support/tempDir.js';
 
 const policy = path.resolve(process.cwd(), '..', 'shared', 'policy');
 const fixtures = path.join(process.cwd(), 'test', 'fixtures', 'policy');
@@ -28,14 +33,21 @@ const SOURCES: Record<string, string> = {
   // pdftohtml's rendition of the PDF (absolutely placed runs), checked against its own contents list
   'mtr-2021-09-24': 'mtr/2021-09-24.html',
   'ipg-2016-01-22': 'ipg/2016-01-22.html',
+  // renditions (the judges' blog) stating a date no official copy has: the parse is checked, not an edition
   'ipg-2018-05-04': 'ipg/2018-05-04.html',
   'ipg-2018-10-03': 'ipg/2018-10-03.html',
   'ipg-2021-02-06': 'ipg/2021-02-06.html',
 };
 // renditions that state no date: filed under the date inferred from their content (the folder's README)
 const NO_DATE = new Set(['mtr/2016-01-22.html']);
+// renditions whose fixture is their parse, filed as copies of the official edition they render (see renditionOf)
+const FILED_UNDER: Record<string, string> = {
+  'ipg/2018-05-04.html': 'ipg/2018-04-27.pdf',
+  'ipg/2018-10-03.html': 'ipg/2018-10-05.pdf',
+  'ipg/2021-02-06.html': 'ipg/2021-02-05.pdf',
+};
 
-test('every hand-checked fixture (9 MTR, 10 IPG editions across the eras and formats) matches the parse of its document', async () => {
+test('every hand-checked fixture (9 MTR and 7 IPG editions across the eras and formats, 3 IPG renditions of other dates) matches the parse of its document', async () => {
   assert.deepEqual(
     fs.readdirSync(fixtures).sort(),
     Object.keys(SOURCES)
@@ -58,6 +70,51 @@ test('every hand-checked fixture (9 MTR, 10 IPG editions across the eras and for
       rel,
     );
     assert.deepEqual(doc.accounting.unaccounted, [], rel);
+    const pdf = FILED_UNDER[rel];
+    if (pdf) {
+      // the PDF it renders has its sections: the ingest files it under the PDF's edition
+      const { doc: official } = await parseInput(path.join(policy, pdf), fs.readFileSync(path.join(policy, pdf)));
+      const headings = (d: typeof doc): Array<[string, string]> => d.rules.map((r) => [r.number, r.title ?? '']);
+      assert.equal(
+        renditionOf(doc.effectiveDate!, headings(doc), [{ date: official.effectiveDate!, edition: pdf, headings: () => headings(official) }])?.edition,
+        pdf,
+        rel,
+      );
+    }
+  }
+});
+
+// the HTML-only files and their nearest PDFs (MTR), with the whole IPG folder
+const FILING = ['ipg', 'mtr/2016-01-22.html', 'mtr/2017-09-01.pdf', 'mtr/2017-09-29.html', 'mtr/2021-07-23.pdf', 'mtr/2021-09-24.html'];
+
+test("ingest files the blog's IPG renditions of 2018-05-04, 2018-10-03 and 2021-02-06 as copies of the PDFs' editions; the editions known only as HTML stay; ipg latest is 2021-02-05", async () => {
+  const db = path.join(tempDir('crkb-filing-'), 'kb.db');
+  const report = await runIngest({ inputs: expandInputs(FILING.map((f) => path.join(policy, f))), dbFile: db });
+  const editions = report.editions.map((e) => `${e.family}:${e.effectiveDate}`);
+  for (const e of ['ipg:2016-01-22', 'ipg:2016-09-30', 'ipg:2018-04-27', 'mtr:2016-01-22', 'mtr:2017-09-29', 'mtr:2021-09-24'])
+    assert.ok(editions.includes(e), e);
+  for (const e of ['ipg:2018-05-04', 'ipg:2018-10-03', 'ipg:2021-02-06']) assert.ok(!editions.includes(e), e);
+  for (const [html, pdf] of Object.entries(FILED_UNDER)) {
+    const date = /\d{4}-\d{2}-\d{2}/.exec(pdf)![0];
+    const edition = report.editions.find((e) => e.family === 'ipg' && e.effectiveDate === date)!;
+    assert.equal(edition.primary, path.join(policy, pdf), html);
+    assert.ok(
+      edition.files.some((f) => f.path === path.join(policy, html)),
+      html,
+    );
+    assert.ok(
+      edition.warnings.some(
+        (w) => w.startsWith(`${path.join(policy, html)}: states ${/\d{4}-\d{2}-\d{2}/.exec(html)![0]},`) && w.includes(`copy of the ${date} edition`),
+      ),
+      html,
+    );
+  }
+  const kb = KnowledgeBase.open(db);
+  try {
+    assert.equal(kb.resolveEdition('latest', 'ipg').edition.effectiveDate, '2021-02-05');
+    assert.equal(kb.resolveEdition('latest', 'mtr').edition.effectiveDate, '2021-09-24');
+  } finally {
+    kb.close();
   }
 });
 
