@@ -1,5 +1,7 @@
 import { isCrText } from './parseCrText.js';
 import { policyFamilyOf } from './parsePolicy.js';
+import { pdfText } from './pdfText.js';
+import { pdftohtmlPages } from './pdftohtmlPages.js';
 import { isRulingsText, isRulingsTextRelease } from './parseRulings.js';
 import type { TextFormat } from '../../src/core/types.js';
 
@@ -23,6 +25,9 @@ export function detectFormat(text: string, contentType?: string): TextFormat | n
     if (isRulingsText(plain)) return 'rulings-html';
     // a tournament document (MTR, IPG, JAR) numbers its sections like CR rules ("101. Format …"): never a CR fragment
     if (policyFamilyOf(plain.replace(/\s+/g, ' ').slice(0, 3000)) !== null) return 'policy-html';
+    // pdftohtml's runs (a title in small capitals: "T" "OURNAMENT") read in lines, as the parser will
+    const pages = pdftohtmlPages(text);
+    if (pages && policyFamilyOf(pdfText(pages.slice(0, 2)).text.slice(0, 3000)) !== null) return 'policy-html';
     const anchored = /\b(?:id|name)\s*=\s*["']?(?:r|rule|cr)?[-_]?\d{3}(?:[._-]\d{1,3}[a-z]{0,2})?["'\s>]/i.test(text);
     return RULE_LINE_RE.test(plain) || anchored ? 'html' : null;
   }

@@ -65,7 +65,10 @@ export function policyFamilyOf(text: string): PolicyFamily | null {
     const m = re.exec(head);
     if (m && (best === null || m.index < best.at)) best = { at: m.index, family };
   }
-  return best?.family ?? null;
+  if (best !== null) return best.family;
+  // a rendition with no title (the MTG Familiar app's IPG of February 2013): its contents list the IPG's infractions
+  const infractions = head.match(/\b\d\.\d{1,2}\.?\s+(?:Game Play Error|Tournament Error|Unsporting Conduct)\s*[-—–]/g)?.length ?? 0;
+  return infractions >= 3 ? 'ipg' : null;
 }
 
 function iso(year: number, monthName: string, day: number): string | null {
@@ -86,6 +89,8 @@ export function policyEffectiveDate(head: string): string | null {
   for (const m of head.matchAll(EFFECTIVE_RE)) {
     const d = iso(Number(m[3]), m[1]!, Number(m[2]));
     if (d === null) continue;
+    // "Effective May 4, 2018 / Last updated May 22, 2018" (the blog renditions): a correction, filed under the effective date
+    if (/last\s+$/i.test(head.slice(Math.max(0, m.index - 5), m.index))) continue;
     // "Effective September 1, 2003, updated December 1, 2003": the update names the edition
     if (found === null || /^updated/i.test(m[0])) found = d;
   }
@@ -157,9 +162,18 @@ function after(a: number[], b: number[]): boolean {
  * numbered section, subsection and appendix a unit with its title and body; in the IPG each
  * infraction's parts (definition, philosophy, additional remedy, upgrade, penalty) and examples.
  * Front matter (title, date, introduction) and contents lines are accounted for; every other line
- * lands in a unit, and a line no unit claims is reported.
+ * lands in a unit, and a line no unit claims is reported. `markup` gives the lines an HTML rendition's markup
+ * shows (see policyHtmlText): entries of its contents (links within the page), contents before the first unit
+ * as a PDF's lines with page numbers are, after it those that come again as a heading; and heading elements,
+ * whose numbered titles need not be in title case ("4. Unsporting conduct").
  */
-export function parsePolicy(text: string, family: PolicyFamily, format: SourceFormat): ParsedDocument {
+export function parsePolicy(
+  text: string,
+  family: PolicyFamily,
+  format: SourceFormat,
+  markup: { contentsLinks: ReadonlySet<number>; headingLines: ReadonlySet<number> } = { contentsLinks: new Set(), headingLines: new Set() },
+): ParsedDocument {
+  const { contentsLinks, headingLines } = markup;
   const raw = text.split('\n');
   const lines = raw.map((l) => l.replace(/[ \u00a0]+/g, ' ').trim());
   const warnings: ParseWarning[] = [];
@@ -177,8 +191,11 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
   let appendices = false;
   let introduction: string[] = [];
   const byLevel: Array<RuleNode | null> = [null, null, null];
+  // the titles an HTML rendition's contents give, by number: a heading that runs on past its title into its text
+  // ("Appendix D-Recommended Booster Mix for Limited Tournaments Note: The following …") ends where the entry does
+  const listedTitles = new Map<string, string>();
 
-  const heading = (l: string): Heading | null => {
+  const heading = (l: string, marked = false): Heading | null => {
     if (TOC_LINE.test(l)) return null;
     const a = APPENDIX.exec(l);
     if (a) {
@@ -211,10 +228,16 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
       title = margin[1]!;
       penalty = margin[2]!;
     }
+    // "… Theft of Tournament Material Penalty" (an HTML rendition joined the penalty box's label to the heading)
+    const label = family === 'ipg' && penalty === null && rest === '' ? /^(.*\S)\s+Penalty$/.exec(title) : null;
+    if (label) {
+      title = label[1]!;
+      penalty = 'Penalty';
+    }
     const words = title.split(' ').length;
     if (scheme === 'decimal') {
       // a numbered list item is a sentence ("4. Opponents’ game-win percentage"); a heading is a short title in title case
-      if (/[.;:,]$/.test(title) || words > 16 || !isTitleCase(title)) return null;
+      if (/[.;:,]$/.test(title) || words > 16 || (!marked && !isTitleCase(title))) return null;
     } else if (rest === '' && (/[.;:]$/.test(title) || words > 8)) {
       // "20. DEFINITION OF PENALTIES Caution: This is …": the capitals are the title
       const caps = /^((?:[A-Z0-9][A-Z0-9/&'’,()-]*\s+){1,}[A-Z0-9][A-Z0-9/&'’,()-]*)\s+(\S*[a-z].*)$/.exec(title);
@@ -240,6 +263,15 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
     const wholeLine = p !== null && (p[2] === '' || /^[A-Z]/.test(p[2]!));
     if (family === 'ipg' && wholeLine && (p[2] === '' || l.split(' ').length > 3)) {
       const name = p[1]!.toLowerCase().replace(/\s+/g, ' ');
+      // the penalty box under an infraction's heading ("Penalty" / "Warning", IPG 2014 on) is the heading's
+      // penalty, as when the heading line carries it ("… Missed Trigger\tPenalty" / "Warning"): not its text too
+      if (partName(name) === 'penalty' && p[2] === '' && current.kind !== 'appendix' && current.text === '' && current.penalty === undefined) {
+        const next = lines.slice(i + 1).find((x) => x !== '');
+        if (next !== undefined && PENALTY.test(next) && !REL_HEADER.test(next)) {
+          current.penalty = null;
+          return;
+        }
+      }
       part = { name: partName(name), text: p[2]! };
       (current.policyParts ??= []).push(part);
       if (p[2] !== '') current.text += (current.text === '' ? '' : '\n') + l;
@@ -273,9 +305,21 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
       claimed.add(i);
       return;
     }
-    const h = heading(raw[i]!.trim().replace(/ {2,}/g, ' '));
-    if (h !== null && inContents && h.kind === 'appendix' && nextRepeats(lines, i, h.number, heading)) {
+    const h = heading(raw[i]!.trim().replace(/ {2,}/g, ' '), headingLines.has(i));
+    // a rendition's links within the page: its contents before the first unit; after it, a section's own list
+    // of its subsections (the blog pages), each of which comes again as a heading
+    if (contentsLinks.has(i) && (firstUnit === -1 || (h !== null && nextRepeats(lines, i, h.number, heading)))) {
+      if (firstUnit === -1) inContents = true;
       claimed.add(i);
+      if (h !== null && h.kind !== 'appendix') contents.push(h.number);
+      if (h !== null && h.rest === '') listedTitles.set(h.number, h.title);
+      return;
+    }
+    // an appendix listed in the contents: its heading comes later, or (a rendition that left it out) the
+    // contents listed numbered sections and none has come yet
+    if (h !== null && inContents && h.kind === 'appendix' && ((firstUnit === -1 && contents.length > 0) || nextRepeats(lines, i, h.number, heading))) {
+      claimed.add(i);
+      if (contentsLinks.size > 0 && h.rest === '') listedTitles.set(h.number, h.title);
       return;
     }
     if (h !== null && inContents && h.kind !== 'appendix') {
@@ -329,6 +373,11 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
           }
         }
         const kind: RuleNode['kind'] = h.kind === 'appendix' ? 'appendix' : level === 0 ? 'section' : level === 1 ? 'rule' : 'subrule';
+        const listed = listedTitles.get(h.number);
+        if (listed !== undefined && h.rest === '' && h.title.startsWith(`${listed} `)) {
+          h.rest = h.title.slice(listed.length + 1);
+          h.title = listed;
+        }
         const node: RuleNode = { number: h.number, parent: h.kind === 'appendix' ? null : parent, kind, text: '', title: h.title, examples: [], line: i + 1 };
         if (h.penalty !== null) node.penalty = /^penalty$/i.test(h.penalty) ? null : h.penalty;
         rules.push(node);
@@ -353,10 +402,15 @@ export function parsePolicy(text: string, family: PolicyFamily, format: SourceFo
     if (!found.has(n))
       warnings.push({ line: null, code: 'missing-section', message: `section ${n} is in the contents but not found as a heading in the text` });
   }
-  const head = lines.slice(0, 12).join('\n');
+  // the first lines with text: an HTML rendition's head holds blank lines where its markup was
+  const head = lines
+    .filter((l) => l !== '')
+    .slice(0, 12)
+    .join('\n');
   const effectiveDate = policyEffectiveDate(head);
   if (effectiveDate === null) warnings.push({ line: null, code: 'no-effective-date', message: 'the document states no effective date in its head' });
-  const title = lines.find((l) => l !== '' && !/^[®™©]$/.test(l)) ?? null;
+  // (a rendition that starts with its contents has no title line: calibre's MTR of January 2016)
+  const title = lines.find((l, i) => l !== '' && !/^[®™©]$/.test(l) && !contentsLinks.has(i) && (firstUnit === -1 || i < firstUnit)) ?? null;
   const bodyLines = lines.filter((l) => l !== '').length;
   const unaccounted: number[] = [];
   lines.forEach((l, i) => {

@@ -1,6 +1,8 @@
-import { htmlText } from './detectFormat.js';
 import { IngestError } from './IngestError.js';
 import { parsePolicy, policyFamilyOf } from './parsePolicy.js';
+import { pdfText } from './pdfText.js';
+import { pdftohtmlPages } from './pdftohtmlPages.js';
+import { policyHtmlText } from './policyHtmlText.js';
 import type { DecodedText, ParsedDocument, SourceFormat } from '../../src/core/types.js';
 
 /**
@@ -14,17 +16,18 @@ export function parsePolicyText(
   format: Extract<SourceFormat, 'pdf' | 'doc' | 'docx' | 'policy-text' | 'policy-html'>,
 ): { decoded: DecodedText; doc: ParsedDocument } {
   let text = decoded.text;
-  if (format === 'policy-html')
-    text = htmlText(text)
-      .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)))
-      .replace(/&quot;/g, '"')
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>');
+  let markup = { contentsLinks: new Set<number>(), headingLines: new Set<number>() };
+  if (format === 'policy-html') {
+    // pdftohtml's output is the PDF's text runs placed on the page: read as a PDF's are
+    const pages = pdftohtmlPages(text);
+    if (pages) text = pdfText(pages).text;
+    else ({ text, ...markup } = policyHtmlText(text));
+  }
   // Word's own separators inside a paragraph: vertical tab (a manual line break), form feed (a page break)
   text = text.replace(/[\v\f]/g, '\n');
   const family = policyFamilyOf(text);
   if (family === null) throw new IngestError(source, 'not a tournament document: its head names no MTR, IPG or JAR');
-  const doc = parsePolicy(text, family, format);
+  const doc = parsePolicy(text, family, format, markup);
   if (doc.rules.length === 0) {
     throw new IngestError(source, `no numbered sections found in this ${family.toUpperCase()} document (${format}): not stored`);
   }

@@ -31,6 +31,10 @@ export function parseSource(source: string, bytes: Uint8Array, contentType: stri
     throw e;
   }
   if (decoded.text.trim() === '') throw new IngestError(source, 'empty file (only white space)');
+  // pdf2htmlEX places every few letters on its own ("Effectiv e Novemb er 17"): its text is not the document's words
+  if (/<meta\s+name\s*=\s*["']generator["']\s+content\s*=\s*["']pdf2htmlEX/i.test(decoded.text.slice(0, 4000))) {
+    throw new IngestError(source, 'an HTML page made by pdf2htmlEX (its words are split into placed pieces): not read; ingest the PDF it was made from');
+  }
   const format = detectFormat(decoded.text, contentType ?? undefined);
   if (format === null) throw new IngestError(source, 'no rules found: not a Comprehensive Rules document or fragment, nor a tournament document');
   if (format === 'policy-text' || format === 'policy-html') return parsePolicyText(source, decoded, format);

@@ -11,7 +11,8 @@ import { repairAmbiguousWords, wordsToCheck } from './resolveAmbiguousWords.js';
 import { countDiffering, findingsOf, type DocumentSummary, type EditionCounts } from './summarizeDocument.js';
 import type { AlignRule } from '../../src/engine/align.js';
 import type { DecodedText, DocumentFamily, ParsedDocument } from '../../src/core/types.js';
-import { STORED_FAMILIES } from '../../src/core/policyUnit.js';
+import { isPolicyFamily, STORED_FAMILIES } from '../../src/core/policyUnit.js';
+import { daysBetween, RENDITION_WINDOW_DAYS, renditionOf, type Heading, type OfficialEdition, type RenditionMatch } from './renditionOf.js';
 
 /** One edition touched by an ingest run. */
 export interface EditionReport {
@@ -83,6 +84,10 @@ interface Member extends Omit<Candidate, 'summary' | 'copy'> {
   entries: Float64Array;
   /** Entries differing from the edition's stored copy, as last counted. */
   differing: number;
+  /** A tournament document's units, number and title (see renditionOf). */
+  headings: Heading[];
+  /** For a rendition filed under another date's edition (see fileRenditions): the report's line saying so. */
+  filed: string | null;
 }
 
 interface Group {
@@ -146,23 +151,7 @@ export class EditionGroups {
   parsed(index: number, candidate: Candidate | null): void {
     this.pending.delete(index);
     if (!candidate) return;
-    const family = candidate.summary.family;
-    const key = `${family}|${candidate.date}`;
-    let g = this.groups.get(key);
-    if (!g) {
-      g = {
-        family,
-        date: candidate.date,
-        candidates: [],
-        before: this.writer.findEdition(family, candidate.date),
-        ourPrimary: null,
-        rules: null,
-        stored: null,
-        clean: false,
-        report: null,
-      };
-      this.groups.set(key, g);
-    }
+    const g = this.groupOf(candidate.summary.family, candidate.date);
     const { summary, ...rest } = candidate;
     g.candidates.push({
       ...rest,
@@ -174,12 +163,10 @@ export class EditionGroups {
       entries: summary.entries,
       differing: 0,
       deflated: false,
+      headings: summary.headings,
+      filed: null,
     });
-    // in input order, whichever was parsed first: the edition's warnings and files are listed so
-    g.candidates.sort((x, y) => x.index - y.index);
-    // only the best copy of an edition is ever stored: the others' documents can go now
-    const best = bestOf(g);
-    for (const c of g.candidates) if (c !== best) dropCopy(c);
+    const best = this.joined(g);
     // an edition with words of uncertain code page is stored at the end of the run: its copy waits smaller
     if (hasAmbiguity(g) && best.copy && !best.deflated) {
       const deflated = deflateRawSync(best.copy, { level: 1 });
@@ -188,6 +175,90 @@ export class EditionGroups {
       best.deflated = true;
     }
     g.clean = false;
+  }
+
+  /** The group of an edition, made (with the edition as stored before this run, if any) when it has none yet. */
+  private groupOf(family: DocumentFamily, date: string): Group {
+    const key = `${family}|${date}`;
+    let g = this.groups.get(key);
+    if (!g) {
+      g = {
+        family,
+        date,
+        candidates: [],
+        before: this.writer.findEdition(family, date),
+        ourPrimary: null,
+        rules: null,
+        stored: null,
+        clean: false,
+        report: null,
+      };
+      this.groups.set(key, g);
+    }
+    return g;
+  }
+
+  /** Candidates have joined `g`: orders them, lets go of the documents that will not be stored; returns its best copy. */
+  private joined(g: Group): Member {
+    // in input order, whichever was parsed first: the edition's warnings and files are listed so
+    g.candidates.sort((x, y) => x.index - y.index);
+    // only the best copy of an edition is ever stored: the others' documents can go now
+    const best = bestOf(g);
+    for (const c of g.candidates) if (c !== best) dropCopy(c);
+    return best;
+  }
+
+  /**
+   * Files each tournament-document edition known only from renditions (see isRendition), whose date no
+   * official copy states, under the official edition it renders (see renditionOf), of this run or stored
+   * before: its files become copies of that edition. Returns the editions that must wait, an input still
+   * to be parsed being expected within RENDITION_WINDOW_DAYS of their date.
+   */
+  private fileRenditions(all: boolean): Set<Group> {
+    const waiting = new Set<Group>();
+    const expected = all ? [] : [...this.pending.values()];
+    for (const g of [...this.groups.values()]) {
+      if (g.clean || g.ourPrimary || g.before || !isPolicyFamily(g.family) || !g.candidates.every(isRendition)) continue;
+      if (expected.some((d) => d === null || Math.abs(daysBetween(d, g.date)) <= RENDITION_WINDOW_DAYS)) {
+        waiting.add(g);
+        continue;
+      }
+      const match = renditionOf(g.date, bestOf(g).headings, this.publishedNear(g));
+      if (match) this.fileUnder(g, match);
+    }
+    return waiting;
+  }
+
+  /** The official editions of `g`'s family near its date: this run's (with a copy not a rendition) and those stored before. */
+  private publishedNear(g: Group): Array<OfficialEdition<string>> {
+    const shift = (days: number): string => new Date(Date.parse(g.date) + days * 86_400_000).toISOString().slice(0, 10);
+    const out: Array<OfficialEdition<string>> = [];
+    for (const o of this.groups.values()) {
+      if (o.family !== g.family || o === g || Math.abs(daysBetween(o.date, g.date)) > RENDITION_WINDOW_DAYS) continue;
+      const published = o.candidates.filter((c) => !isRendition(c));
+      if (published.length > 0) out.push({ date: o.date, edition: o.date, headings: () => bestOf({ candidates: published }).headings });
+    }
+    for (const e of this.writer.publishedNear(g.family, shift(-RENDITION_WINDOW_DAYS), shift(RENDITION_WINDOW_DAYS))) {
+      if (!out.some((o) => o.date === e.effectiveDate))
+        out.push({ date: e.effectiveDate, edition: e.effectiveDate, headings: () => this.writer.unitHeadings(e.id) });
+    }
+    return out;
+  }
+
+  /** Moves a rendition-only edition's files into the official edition it renders; each says so in the report. */
+  private fileUnder(g: Group, match: RenditionMatch<string>): void {
+    this.groups.delete(`${g.family}|${g.date}`);
+    const into = this.groupOf(g.family, match.date);
+    const days = Math.abs(match.days);
+    const when = `${days} day${days === 1 ? '' : 's'} ${match.days > 0 ? 'after' : 'before'} it`;
+    for (const c of g.candidates) {
+      c.filed =
+        `${c.path}: states ${g.date}, a date no official copy of the ${g.family.toUpperCase()} has: filed as a copy of the ${match.date} edition ` +
+        `(${when}; the same ${match.sections} numbered sections, ${match.alike} with alike titles)`;
+      into.candidates.push(c);
+    }
+    this.joined(into);
+    into.clean = false;
   }
 
   /**
@@ -199,7 +270,8 @@ export class EditionGroups {
   storeReady(all = false, stored: () => void = () => {}): number {
     const blocked = all ? new Set<string>() : new Set([...this.pending.values()].map((d) => d ?? '*'));
     if (blocked.has('*')) return 0;
-    const ready = [...this.groups.values()].filter((g) => !g.clean && !blocked.has(g.date)).sort((a, b) => (a.date < b.date ? -1 : 1));
+    const waiting = this.fileRenditions(all);
+    const ready = [...this.groups.values()].filter((g) => !g.clean && !blocked.has(g.date) && !waiting.has(g)).sort((a, b) => (a.date < b.date ? -1 : 1));
     const settled = ready.filter((g) => !hasAmbiguity(g));
     const uncertain = all ? ready.filter(hasAmbiguity) : [];
     for (const g of settled) {
@@ -324,7 +396,12 @@ export class EditionGroups {
       counts: best.counts,
       unaccountedLines: best.unaccounted,
       findings: best.findings.length,
-      warnings: [...warnings, ...best.docWarnings.map((w) => `${best.path}${w.line === null ? '' : `:${w.line}`}: ${w.message}`)],
+      // a rendition filed under this edition says so in the report only (the edition's stored warnings are its own)
+      warnings: [
+        ...warnings,
+        ...g.candidates.flatMap((c) => (c.filed ? [c.filed] : [])),
+        ...best.docWarnings.map((w) => `${best.path}${w.line === null ? '' : `:${w.line}`}: ${w.message}`),
+      ],
     };
     g.clean = true;
   }
@@ -396,6 +473,11 @@ export class EditionGroups {
   }
 }
 
+/** A third party's HTML rendition of a tournament document (the MTG Familiar app's): not what Wizards published. */
+function isRendition(c: Member): boolean {
+  return !c.provenance.official && c.format === 'policy-html';
+}
+
 function hasAmbiguity(g: Group): boolean {
   return g.candidates.some((c) => (c.decoded.ambiguous?.length ?? 0) > 0);
 }
@@ -426,7 +508,7 @@ function dropCopy(c: Member): void {
   c.copy = null;
 }
 
-function bestOf(g: Group): Member {
+function bestOf(g: { candidates: Member[] }): Member {
   let best = g.candidates[0]!;
   for (const c of g.candidates) if (better(c, best)) best = c;
   return best;

@@ -1,5 +1,7 @@
 import type { DocumentFamily, ParsedDocument } from '../../src/core/types.js';
 import { hash53 } from './hash53.js';
+import type { Heading } from './renditionOf.js';
+import { splitUnitText } from '../../src/core/policyUnit.js';
 import { normalizeText } from '../../src/core/normalize.js';
 import { storedTexts, type TextHashes } from './textHashes.js';
 import { wholeWords } from './resolveAmbiguousWords.js';
@@ -78,6 +80,16 @@ export class Writer {
       findEdition: db.prepare(
         `SELECT id, family, effective_date AS effectiveDate, official, label, primary_file_id AS primaryFileId
          FROM editions WHERE family = @family AND effective_date = @effectiveDate AND label = @label`,
+      ),
+      // editions of a family near a date that hold a file other than a third party's HTML rendition (see renditionOf)
+      publishedNear: db.prepare(
+        `SELECT e.id, e.effective_date AS effectiveDate FROM editions e
+         WHERE e.family = @family AND e.label = '' AND e.effective_date BETWEEN @from AND @to
+           AND EXISTS (SELECT 1 FROM source_files f WHERE f.edition_id = e.id AND f.format <> 'policy-html')`,
+      ),
+      unitHeadings: db.prepare(
+        `SELECT v.number, t.body FROM edition_rules r JOIN rule_versions v ON v.id = r.version_id JOIN texts t ON t.id = v.text_id
+         WHERE r.edition_id = @id ORDER BY r.ord`,
       ),
       insertEdition: db.prepare(
         `INSERT INTO editions (family, effective_date, official, label, set_code, set_name, title, introduction, credits, warnings)
@@ -243,6 +255,16 @@ export class Writer {
   /** Finds a stored edition. */
   findEdition(family: DocumentFamily, effectiveDate: string, label = ''): EditionRow | undefined {
     return this.s.findEdition.get({ family, effectiveDate, label }) as EditionRow | undefined;
+  }
+
+  /** Stored editions of a family between two dates that hold a file other than an HTML rendition (official publications). */
+  publishedNear(family: DocumentFamily, from: string, to: string): Array<{ id: number; effectiveDate: string }> {
+    return this.s.publishedNear.all({ family, from, to }) as Array<{ id: number; effectiveDate: string }>;
+  }
+
+  /** A stored tournament-document edition's units, number and title. */
+  unitHeadings(editionId: number): Heading[] {
+    return (this.s.unitHeadings.all({ id: editionId }) as Array<{ number: string; body: string }>).map((r) => [r.number, splitUnitText(r.body).title] as const);
   }
 
   /**

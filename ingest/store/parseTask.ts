@@ -104,8 +104,10 @@ export async function parseTask(task: ParseTask, pair: (text: string) => readonl
     // characters lost in some conversion: " ? " for a dash, U+FFFD for anything
     const damage = t.includes(' ? ') || t.includes('\uFFFD') ? (t.match(/ \? |\uFFFD/g)?.length ?? 0) : 0;
     // A text file is preferred to a Word document of the same quality: its line numbers are the published file's.
+    // An HTML rendition of a tournament document is a third party's (the MTG Familiar app's, see the policy
+    // folder's README): any PDF, Word or text copy of the same edition outranks it, as it outranks a damaged copy.
     const fidelity = [
-      decoded.damage ? -1 : 0,
+      decoded.damage || doc.format === 'policy-html' ? -1 : 0,
       -doc.accounting.unaccounted.length,
       -damage,
       -doc.warnings.length,

@@ -2,6 +2,8 @@ import { FINDING_CODES } from '../parse/checkStructure.js';
 import { hash53 } from './hash53.js';
 import type { TextHashes } from './textHashes.js';
 import type { DocumentFamily, ParsedDocument } from '../../src/core/types.js';
+import { isPolicyFamily, splitUnitText } from '../../src/core/policyUnit.js';
+import type { Heading } from './renditionOf.js';
 
 /** Counts of what an edition holds. */
 export interface EditionCounts {
@@ -27,6 +29,11 @@ export interface DocumentSummary {
   findings: string[];
   /** Each rule's and glossary entry's normalized-text hashes, keyed by number or term (see entries). */
   entries: Float64Array;
+  /**
+   * A tournament document's units, number and title (to tell which edition a rendition renders; see renditionOf); none
+   * for the CR. A unit's title is its text's first line once the worker has made it so (see unitText).
+   */
+  headings: Heading[];
 }
 
 /** The summary of a parsed document, from its text hashes. */
@@ -40,6 +47,7 @@ export function summarizeDocument(doc: ParsedDocument, hashes: TextHashes): Docu
     warnings: doc.warnings,
     findings: findingsOf(doc),
     entries: entries(doc, hashes),
+    headings: isPolicyFamily(doc.family) ? doc.rules.map((r) => [r.number, r.title ?? splitUnitText(r.text).title] as const) : [],
   };
 }
 

@@ -7,6 +7,8 @@ import { detectFormat, htmlText } from '../../ingest/parse/detectFormat.js';
 import { decodeBuffer } from '../../ingest/parse/decode.js';
 import { parseInput } from '../../ingest/store/parseInput.js';
 import { IngestError } from '../../ingest/parse/IngestError.js';
+import { parsePolicyText } from '../../ingest/parse/parsePolicyText.js';
+import { parseSource } from '../../ingest/parse/parseSource.js';
 import { crFixtureText } from '../support/crFixture.js';
 
 const shared = path.resolve(process.cwd(), '..', 'shared');
@@ -313,4 +315,213 @@ test('an IPG HTML rendition whose top-level headings have no full stop ("2 GAME 
   assert.equal(appendix.penalty, undefined);
   assert.match(appendix.text, /Looking at Extra Cards\nWarning/);
   assert.equal(doc.rules[0]!.text, 'Only the Head Judge may authorize a backup.');
+});
+
+const html = (text: string): { text: string; encoding: 'utf-8'; lineEndings: Array<'lf'> } => ({ text, encoding: 'utf-8', lineEndings: ['lf'] });
+
+test('an HTML rendition whose contents are in-page links (bluewizard, MTR 2017-09-29) keeps its sections, the contents none of them', () => {
+  // the markup of ../shared/policy/mtr/2017-09-29.html, shortened
+  const page = [
+    '2017-09-09',
+    '<html><head><meta charset="UTF-8"></head><body>',
+    'MAGIC: THE GATHERING TOURNAMENT RULES<br>',
+    '<br>',
+    'Effective September 29, 2017<br>',
+    '<p>',
+    '</p><h5><a href="#1.">1.  Tournament Fundamentals </a> </h5>',
+    '<h5><a href="#1.1">1.1 Tournament Types </a> </h5>',
+    '<h5><a href="#1.2">1.2 Publishing Tournament Information </a> </h5>',
+    '<p>',
+    'Appendix B-Time Limits ',
+    '</p><h5><a href="#Booster Draft Timing">Booster Draft Timing </a> </h5>',
+    '<h5><a href="#Appendix D">Appendix D-Recommended Booster Mix for Limited Tournaments  </a> </h5>',
+    '<p>',
+    '<a name="1."></a></p><h4>1.  Tournament Fundamentals</h4>',
+    '<a name="1.1"></a><h4>1.1 Tournament Types</h4>',
+    '<p>Sanctioned, rated tournaments are divided into two types: Premier and non-Premier.</p>',
+    '<a name="1.2"></a></p><h4>1.2 Publishing Tournament Information</h4>',
+    '<p>Wizards of the Coast reserves the right to publish penalty and suspension information.</p>',
+    '<a name="Appendix B-Time Limits"></a></p><h4>Appendix B-Time Limits </h4>',
+    '<p>The required minimum time limit for any match is 40 minutes.</p>',
+    '<h4>Booster Draft Timing</h4>',
+    '<a name="Appendix D"></a><h4>Appendix D-Recommended Booster Mix for Limited Tournaments Note: The following booster mixes are required. </h4>',
+    '<p>Ixalan: 3 Ixalan</p>',
+    '</body></html>',
+  ].join('\n');
+  const { doc } = parsePolicyText('mtr.html', html(page), 'policy-html');
+  assert.equal(doc.title, 'MAGIC: THE GATHERING TOURNAMENT RULES');
+  assert.equal(doc.effectiveDate, '2017-09-29');
+  assert.deepEqual(
+    doc.rules.map((r) => [r.number, r.title, r.text.split('\n')[0]]),
+    [
+      ['1', 'Tournament Fundamentals', ''],
+      ['1.1', 'Tournament Types', 'Sanctioned, rated tournaments are divided into two types: Premier and non-Premier.'],
+      ['1.2', 'Publishing Tournament Information', 'Wizards of the Coast reserves the right to publish penalty and suspension information.'],
+      ['Appendix B', 'Time Limits', 'The required minimum time limit for any match is 40 minutes.'],
+      // the heading ran into its text: the title ends where the contents' entry does
+      ['Appendix D', 'Recommended Booster Mix for Limited Tournaments', 'Note: The following booster mixes are required.'],
+    ],
+  );
+  assert.equal(doc.introduction, 'Effective September 29, 2017');
+  assert.deepEqual(doc.accounting.unaccounted, []);
+});
+
+test("the judges' blog rendition (IPG 2018-10-03): 'IPG 2.1' page titles, a section's own list of its subsections, the effective date before 'Last updated'", () => {
+  const page = [
+    '2018-10-10',
+    '<!doctype html><html><head><meta charset="utf-8"></head>',
+    '<header class="entry-header" id="ipg"><h1 class="entry-title">Magic Infraction Procedure Guide</h1></header>',
+    '<div><em>Effective Oct 3rd, 2018<br> Last updated Oct 10th , 2018</em></div>',
+    '<h2>1. <a href="#ipg1">General Philosophy</a></h2>',
+    '<p>1.1. <a href="#ipg1-1">Definition of Penalties</a><br> 1.2. <a href="#ipg1-2">Applying Penalties<br> </a></p>',
+    '<h2>4. <a href="#ipg4">Unsporting Conduct</a></h2>',
+    '<p>Appendix A - <a href="#ipg-appendix-a">Penalty Quick Reference</a></p>',
+    '<header class="entry-header" id="ipg1"><h1 class="entry-title">IPG 1. General Philosophy</h1></header>',
+    '<p>Judges are neutral arbiters.</p>',
+    '<p>1.1. <a href="#ipg1-1">Definition of Penalties</a></p><p>1.2. <a href="#ipg1-2">Applying Penalties</a></p>',
+    '<header class="entry-header" id="ipg1-1"><h1 class="entry-title">IPG 1.1 Definition of Penalties</h1></header>',
+    '<p>A Warning is an officially tracked penalty.</p>',
+    '<header class="entry-header" id="ipg1-2"><h1 class="entry-title">IPG 1.2 Applying Penalties</h1></header>',
+    '<p>Penalties are included with the tournament report.</p>',
+    '<header class="entry-header" id="ipg2"><h1 class="entry-title">IPG 2. Game Play Errors</h1></header>',
+    '<p>Game Play Errors are caused by incorrect or inaccurate play.</p>',
+    '<header class="entry-header" id="ipg3"><h1 class="entry-title">IPG 3. Tournament Errors</h1></header>',
+    '<p>Tournament errors are violations of the Magic Tournament Rules.</p>',
+    '<header class="entry-header" id="ipg4"><h1 class="entry-title">IPG 4. Unsporting conduct</h1></header>',
+    '<p>Unsporting conduct is disruptive behavior.</p>',
+    '<header class="entry-header" id="ipg4-4"><h1 class="entry-title">IPG 4.4 Unsporting Conduct - Bribery and Wagering</h1></header>',
+    '<h2>Definition</h2><p>A player offers an incentive.</p>',
+    '<div class="alert"><p><strong>Penalty</strong></p><p>Disqualification</p></div>',
+    '<header class="entry-header" id="ipg-appendix-a"><h1 class="entry-title">IPG Appendix A - Penalty Quick Reference</h1></header>',
+    '<table><tr><td><a href="#ipg4-4">Bribery and Wagering</a></td><td>Disqualification</td></tr></table>',
+    '</html>',
+  ].join('\n');
+  const { doc } = parsePolicyText('ipg.html', html(page), 'policy-html');
+  assert.equal(doc.effectiveDate, '2018-10-03');
+  assert.deepEqual(
+    doc.rules.map((r) => `${r.number} ${r.title}`),
+    [
+      '1 General Philosophy',
+      '1.1 Definition of Penalties',
+      '1.2 Applying Penalties',
+      '2 Game Play Errors',
+      '3 Tournament Errors',
+      '4 Unsporting conduct',
+      '4.4 Unsporting Conduct - Bribery and Wagering',
+      'Appendix A Penalty Quick Reference',
+    ],
+  );
+  // the section's list of its subsections is contents, not its text; the quick reference's links are its text
+  assert.equal(doc.rules[0]!.text, 'Judges are neutral arbiters.');
+  assert.match(doc.rules.at(-1)!.text, /^Bribery and Wagering\nDisqualification$/);
+  assert.deepEqual(doc.accounting.unaccounted, []);
+});
+
+test("calibre's IPG of January 2016: a heading of a number alone takes the title after it (section 1 is kept)", () => {
+  const page = [
+    '2016-00-21',
+    '<?xml version="1.0" encoding="utf-8"?><html><head><title>Unknown</title></head><body>',
+    'MAGIC INFRACTION PROCEDURE GUIDE',
+    '<p>Effective January 22, 2016</p>',
+    '<p>CONTENTS</p>',
+    '<h5><a href="#1">1 General Philosophy </a> </h5>',
+    '<h5><a href="#2">2 Game Play Errors </a> </h5>',
+    '<a id="1"></a></p><h4>1 </h4>',
+    'GENERAL PHILOSOPHY',
+    '<p>Judges are neutral arbiters and enforcers of policy and rules.</p>',
+    '<a id="2"></a></p><h4>2 GAME PLAY ERRORS</h4>',
+    '<p>Game Play Errors are caused by incorrect or inaccurate play.</p>',
+    '</body></html>',
+  ].join('\n');
+  const { doc } = parsePolicyText('ipg.html', html(page), 'policy-html');
+  assert.equal(doc.title, 'MAGIC INFRACTION PROCEDURE GUIDE');
+  assert.equal(doc.effectiveDate, '2016-01-22');
+  assert.deepEqual(
+    doc.rules.map((r) => [r.number, r.title, r.text]),
+    [
+      ['1', 'GENERAL PHILOSOPHY', 'Judges are neutral arbiters and enforcers of policy and rules.'],
+      ['2', 'GAME PLAY ERRORS', 'Game Play Errors are caused by incorrect or inaccurate play.'],
+    ],
+  );
+});
+
+test('an IPG penalty box under the heading ("Penalty" / "Warning", IPG 2014) is the heading\'s penalty, not its text too', () => {
+  const text = [
+    'MAGIC INFRACTION PROCEDURE GUIDE',
+    'Effective February 7, 2014',
+    '1. GENERAL PHILOSOPHY',
+    'Judges are neutral arbiters.',
+    '2. GAME PLAY ERRORS',
+    'Game Play Errors are caused by incorrect play.',
+    '2.4. Game Play Error — Improper Drawing at Start of Game',
+    'Penalty',
+    'Warning',
+    'Definition',
+    'A player draws the wrong number of cards during pregame procedures.',
+    '2.5. Game Play Error — Game Rule Violation\tPenalty',
+    'Warning',
+    'Definition',
+    'This infraction covers the majority of game situations.',
+  ].join('\n');
+  const doc = parsePolicy(text, 'ipg', 'pdf');
+  assert.deepEqual(
+    doc.rules.slice(2).map((r) => [r.number, r.title, r.penalty, r.text.split('\n')[0]]),
+    [
+      ['2.4', 'Game Play Error — Improper Drawing at Start of Game', 'Warning', 'Definition'],
+      ['2.5', 'Game Play Error — Game Rule Violation', 'Warning', 'Definition'],
+    ],
+  );
+  assert.deepEqual(doc.accounting.unaccounted, []);
+});
+
+test("pdftohtml's rendition (MTR 2021-09-24: runs placed on the page, a title in small capitals, a heading and its text in one run) reads as its PDF", () => {
+  const run = (top: number, left: number, cls: string, inner: string): string =>
+    `<p style="position:absolute;top:${top}px;left:${left}px;white-space:nowrap" class="${cls}">${inner}</p>`;
+  const page = [
+    '2021-08-29',
+    '<!DOCTYPE html><html><head><title>mtg_mtr_24sep21_en-html.html</title>',
+    '<style type="text/css"><!-- p {margin: 0; padding: 0;} .ft10{font-size:14px;font-family:Times;} .ft11{font-size:21px;font-family:Times;} .ft12{font-size:17px;font-family:Times;} .ft13{font-size:16px;font-family:Times;} --></style>',
+    '</head><body><div id="page1-div" style="position:relative;width:918px;height:1188px;">',
+    run(1094, 829, 'ft10', '1 '),
+    run(105, 81, 'ft11', '<b>M</b>'),
+    run(110, 104, 'ft12', '<b>AGIC: THE GATHERING </b>'),
+    run(105, 330, 'ft11', '<b>T</b>'),
+    run(110, 346, 'ft12', '<b>OURNAMENT </b>'),
+    run(105, 481, 'ft11', '<b>R</b>'),
+    run(110, 498, 'ft12', '<b>ULES</b>'),
+    run(134, 81, 'ft13', '<i>Effective September 24, 2021 </i>'),
+    run(188, 81, 'ft10', '<b>1.  Tournament Fundamentals </b>'),
+    run(222, 81, 'ft10', '<b>1.1  Tournament Types <br/></b>Sanctioned tournaments are divided into two types: Premier and non-'),
+    run(260, 81, 'ft10', 'Premier. Premier tournaments are run by Wizards of the Coast. '),
+    '</div></body></html>',
+  ].join('\n');
+  assert.equal(detectFormat(page), 'policy-html');
+  const { doc } = parsePolicyText('mtr.html', html(page), 'policy-html');
+  assert.equal(doc.title, 'MAGIC: THE GATHERING TOURNAMENT RULES');
+  assert.equal(doc.effectiveDate, '2021-09-24');
+  assert.deepEqual(
+    doc.rules.map((r) => [r.number, r.title, r.text]),
+    [
+      ['1', 'Tournament Fundamentals', ''],
+      [
+        '1.1',
+        'Tournament Types',
+        'Sanctioned tournaments are divided into two types: Premier and non-Premier. Premier tournaments are run by Wizards of the Coast.',
+      ],
+    ],
+  );
+  assert.deepEqual(doc.accounting.unaccounted, []);
+});
+
+test('a rendition with no title is an IPG by its infractions; a pdf2htmlEX page is refused with its reason', () => {
+  assert.equal(
+    policyFamilyOf('Effective February 8, 2013\n2.1 Game Play Error - Missed Trigger\n3.1 Tournament Error - Tardiness\n4.1 Unsporting Conduct - Minor'),
+    'ipg',
+  );
+  assert.equal(policyFamilyOf('2.1 Game Play Error - Missed Trigger'), null);
+  const page = '<html><head><meta name="generator" content="pdf2htmlEX"/></head><body><div>Magic: The Gathering Tournament Rules</div></body></html>';
+  assert.throws(
+    () => parseSource('mtr.html', Buffer.from(page)),
+    (e: unknown) => e instanceof IngestError && /pdf2htmlEX/.test(e.reason),
+  );
 });

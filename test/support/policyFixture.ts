@@ -7,7 +7,7 @@ import { crFixtureText } from './crFixture.js';
 import { tempDir } from './tempDir.js';
 
 /** An IPG as its text export reads; `later` renumbers 2.2 to 2.3 (a new 2.2 before it) and rewords 2.1's definition. */
-function ipgText(later: boolean): string {
+export function ipgText(later: boolean): string {
   return [
     'MAGIC INFRACTION PROCEDURE GUIDE',
     later ? 'Effective February 5, 2021' : 'Effective September 25, 2020',
