@@ -92,7 +92,7 @@ function storedDates(dbFile: string): string[] {
 function notesFor(dbFile: string, added: string[]): string {
   const kb = KnowledgeBase.open(dbFile);
   try {
-    const editions = kb.editions().filter((e) => e.family === 'cr' && e.official);
+    const editions = kb.officialEditions('cr');
     const out: string[] = [];
     for (const date of added) {
       const k = editions.findIndex((e) => e.effectiveDate === date);

@@ -183,6 +183,11 @@ export class KnowledgeBase {
     return this.snapshot.editions;
   }
 
+  /** The official editions of a family, oldest first: the chain whose neighbours are its releases. */
+  officialEditions(family: Family = 'cr'): EditionInfo[] {
+    return this.snapshot.editions.filter((e) => e.family === family && e.official);
+  }
+
   /** An edition by id. */
   editionById(id: number): EditionInfo | null {
     return this.snapshot.editionById(id);
@@ -509,10 +514,8 @@ export class KnowledgeBase {
    * with word segments for the first `segmentsUpTo` rule changes, up to the diff cache's bound: a server's
    * diff pages between neighbours are then rendered from kept diffs, none aligned or word-diffed on request.
    */
-  diffsInBackground(family: string, segmentsUpTo: number): Promise<void> {
-    const chain = this.snapshot.editions
-      .filter((e) => e.family === family && e.official)
-      .sort((a, b) => (a.effectiveDate < b.effectiveDate ? -1 : a.effectiveDate > b.effectiveDate ? 1 : 0));
+  diffsInBackground(family: Family, segmentsUpTo: number): Promise<void> {
+    const chain = this.officialEditions(family);
     const pairs = chain.slice(1).map((e, k) => [chain[k]!, e] as const);
     return this.diffs.inBackground(pairs.reverse(), segmentsUpTo, () => !this.db.open);
   }

@@ -20,7 +20,7 @@ export interface Release {
  * release costs no more than one diff).
  */
 export function releaseList(kb: KnowledgeBase, family: Family = 'cr'): Release[] {
-  const eds = kb.editions().filter((e) => e.family === family && e.official);
+  const eds = kb.officialEditions(family);
   const out: Release[] = [];
   let prev = eds[0] ? kb.snapshot.ruleIds(eds[0].id) : null;
   for (let i = 1; i < eds.length; i++) {
@@ -54,7 +54,7 @@ export function neighbourReleases(
   from: EditionInfo,
   to: EditionInfo,
 ): { previous: [EditionInfo, EditionInfo] | null; next: [EditionInfo, EditionInfo] | null } {
-  const eds = kb.editions().filter((e) => e.family === to.family && e.official);
+  const eds = kb.officialEditions(to.family);
   const i = eds.findIndex((e) => e.id === to.id);
   const j = eds.findIndex((e) => e.id === from.id);
   if (i < 0) return { previous: null, next: null };

@@ -28,7 +28,7 @@ export function policyRoutes(opts: WebOptions): Router {
     router.get(`/${family}/diff`, (req, res) =>
       respond(req, res, (kb) => {
         const to = kb.resolveEdition(param(req, 'to') ?? 'latest', family, 'to').edition;
-        const chain = kb.editions().filter((e) => e.family === family && e.official);
+        const chain = kb.officialEditions(family);
         const from = param(req, 'from')
           ? kb.resolveEdition(param(req, 'from'), family, 'from').edition
           : (chain[chain.findIndex((e) => e.id === to.id) - 1] ?? to);

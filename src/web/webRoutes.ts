@@ -144,7 +144,7 @@ export function webRoutes(opts: WebOptions): Router {
       // no editions asked: the index of every release
       if (toArg === undefined && fromArg === undefined) return { page: diffIndexPage(kb), exact: false };
       const to = kb.resolveEdition(toArg ?? 'latest', 'cr', 'to').edition;
-      const official = kb.editions().filter((e) => e.family === 'cr' && e.official);
+      const official = kb.officialEditions('cr');
       const from = fromArg ? kb.resolveEdition(fromArg, 'cr', 'from').edition : (official[official.findIndex((e) => e.id === to.id) - 1] ?? to);
       // the filters go along (section, kinds, view)
       return { redirect: `/diff/${from.effectiveDate}/${to.effectiveDate}${diffQuery(diffView(req))}` };

@@ -155,8 +155,7 @@ function autocomplete(
   const typed = (str(focused) ?? '').trim().toLowerCase();
   if (focused === 'edition' || focused === 'from' || focused === 'to') {
     return kb
-      .editions()
-      .filter((e) => e.family === 'cr' && e.official)
+      .officialEditions('cr')
       .reverse()
       .filter((e) => typed === '' || e.effectiveDate.startsWith(typed) || (e.setCode ?? '').toLowerCase().startsWith(typed))
       .slice(0, 25)

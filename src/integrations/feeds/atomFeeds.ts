@@ -64,7 +64,7 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
  * with its release notes summary and a link to its diff page; a tournament document's ids name its family.
  */
 export function editionsFeed(kb: KnowledgeBase, family: 'cr' | PolicyFamilyName, base: string): string {
-  const chain = kb.editions().filter((e) => e.family === family && e.official);
+  const chain = kb.officialEditions(family);
   const cr = family === 'cr';
   // the CR's ids and links predate the other families and stay as they were
   const idPrefix = cr ? TAG : `${TAG}${family}/`;

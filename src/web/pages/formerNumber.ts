@@ -32,10 +32,7 @@ ${near.length ? html`<p>Other numbers near it: ${near.map((x, i) => html`${i ? '
 
 /** On a rule page of an edition older than the newest: where the same rule is in the newest edition, or that it is gone. */
 export function newestPlaceNote(kb: KnowledgeBase, edition: EditionInfo, rule: RuleRecord): Html | null {
-  const newest = kb
-    .editions()
-    .filter((e) => e.family === edition.family && e.official)
-    .at(-1);
+  const newest = kb.officialEditions(edition.family).at(-1);
   if (!newest || newest.effectiveDate <= edition.effectiveDate) return null;
   const p = ruleNow(kb, rule, edition, newest);
   const where = `the newest edition (${newest.effectiveDate})`;

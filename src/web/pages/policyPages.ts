@@ -26,10 +26,7 @@ function documentSwitch(current: Family): Html {
 
 /** The editions of a family as a picker (newest first) that opens one. */
 function editionPicker(kb: KnowledgeBase, family: Family, selected: EditionInfo | null, name = 'edition'): Html {
-  const editions = kb
-    .editions()
-    .filter((e) => e.family === family && e.official)
-    .reverse();
+  const editions = kb.officialEditions(family).reverse();
   return html`<select name="${name}" aria-label="${name}">${editions.map(
     (e) => html`<option value="${e.effectiveDate}"${e.id === selected?.id ? html` selected` : null}>${e.effectiveDate}</option>`,
   )}</select>`;

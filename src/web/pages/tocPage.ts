@@ -5,10 +5,7 @@ import { editionLabel, type PageSpec } from '../layout.js';
 
 /** The official editions as options of a select, newest first. */
 export function editionOptions(kb: KnowledgeBase, selected: EditionInfo | null): Html {
-  const editions = kb
-    .editions()
-    .filter((e) => e.family === 'cr' && e.official)
-    .reverse();
+  const editions = kb.officialEditions('cr').reverse();
   return html`${editions.map((e) => html`<option value="${e.effectiveDate}"${e.id === selected?.id ? html` selected` : null}>${editionLabel(e)}</option>`)}`;
 }
 
