@@ -159,19 +159,17 @@ export class KnowledgeBase {
   newerKnown(today?: string): NewerKnown | null {
     // asked by most answers: worked out once a day (and again when `known` is replaced)
     const memo = this.newerKnownMemo;
-    const now = Date.now();
     // (today's date written out only when the day may have changed: a Date and its ISO text on every answer cost more than the rest)
-    if (today === undefined && memo?.known === this.known && now >= memo.from && now < memo.until) return memo.answer;
-    const day = today ?? new Date(now).toISOString().slice(0, 10);
+    const now = Date.now();
+    const day = today ?? (memo && now >= memo.from && now < memo.from + 86_400_000 ? memo.today : new Date(now).toISOString().slice(0, 10));
     if (memo?.today === day && memo.known === this.known) return memo.answer;
     const answer = newerKnownOf(staleData(this, this.known, day));
-    const from = Date.parse(`${day}T00:00:00Z`);
-    this.newerKnownMemo = { today: day, known: this.known, answer, from, until: from + 86_400_000 };
+    this.newerKnownMemo = { today: day, known: this.known, answer, from: Date.parse(`${day}T00:00:00Z`) };
     return answer;
   }
 
-  /** The last newerKnown answer: for `today`, which runs from `from` to `until` (ms since the epoch, UTC). */
-  private newerKnownMemo: { today: string; known: readonly KnownEdition[]; answer: NewerKnown | null; from: number; until: number } | null = null;
+  /** The last newerKnown answer: for `today`, which starts at `from` (ms since the epoch, UTC). */
+  private newerKnownMemo: { today: string; known: readonly KnownEdition[]; answer: NewerKnown | null; from: number } | null = null;
 
   /** newerKnown for an answer from `edition`: the manifest knows the CR's editions only, so null for another document. */
   newerKnownFor(edition: EditionInfo): NewerKnown | null {
