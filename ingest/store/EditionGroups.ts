@@ -12,7 +12,8 @@ import { countDiffering, findingsOf, type DocumentSummary, type EditionCounts } 
 import type { AlignRule } from '../../src/engine/align.js';
 import type { DecodedText, DocumentFamily, ParsedDocument } from '../../src/core/types.js';
 import { isPolicyFamily, STORED_FAMILIES } from '../../src/core/policyUnit.js';
-import { daysBetween, RENDITION_WINDOW_DAYS, renditionOf, type Heading, type OfficialEdition, type RenditionMatch } from './renditionOf.js';
+import { addDays, daysBetween } from '../../src/core/daysBetween.js';
+import { RENDITION_WINDOW_DAYS, renditionOf, type Heading, type OfficialEdition, type RenditionMatch } from './renditionOf.js';
 
 /** One edition touched by an ingest run. */
 export interface EditionReport {
@@ -231,14 +232,13 @@ export class EditionGroups {
 
   /** The official editions of `g`'s family near its date: this run's (with a copy not a rendition) and those stored before. */
   private publishedNear(g: Group): Array<OfficialEdition<string>> {
-    const shift = (days: number): string => new Date(Date.parse(g.date) + days * 86_400_000).toISOString().slice(0, 10);
     const out: Array<OfficialEdition<string>> = [];
     for (const o of this.groups.values()) {
       if (o.family !== g.family || o === g || Math.abs(daysBetween(o.date, g.date)) > RENDITION_WINDOW_DAYS) continue;
       const published = o.candidates.filter((c) => !isRendition(c));
       if (published.length > 0) out.push({ date: o.date, edition: o.date, headings: () => bestOf({ candidates: published }).headings });
     }
-    for (const e of this.writer.publishedNear(g.family, shift(-RENDITION_WINDOW_DAYS), shift(RENDITION_WINDOW_DAYS))) {
+    for (const e of this.writer.publishedNear(g.family, addDays(g.date, -RENDITION_WINDOW_DAYS), addDays(g.date, RENDITION_WINDOW_DAYS))) {
       if (!out.some((o) => o.date === e.effectiveDate))
         out.push({ date: e.effectiveDate, edition: e.effectiveDate, headings: () => this.writer.unitHeadings(e.id) });
     }

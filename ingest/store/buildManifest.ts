@@ -1,3 +1,4 @@
+import { daysBetween } from '../../src/core/daysBetween.js';
 import type { Manifest, ManifestEdition, ManifestFile } from './sources.js';
 import type { DocumentFamily } from '../../src/core/types.js';
 
@@ -50,10 +51,6 @@ export function datesOfUrl(url: string): string[] {
   return dates.filter(valid);
 }
 
-function daysBetween(a: string, b: string): number {
-  return Math.abs(Date.parse(a) - Date.parse(b)) / 86_400_000;
-}
-
 /** Builds the sources manifest: every known edition, its files, download addresses and set. */
 export function buildManifest(input: ManifestInputs): Manifest {
   const byKey = new Map<string, ManifestEdition>();
@@ -87,7 +84,7 @@ export function buildManifest(input: ManifestInputs): Manifest {
     for (const date of dates) {
       if (target) break;
       const near = crEditions()
-        .map((e) => ({ e, d: daysBetween(e.effectiveDate, date) }))
+        .map((e) => ({ e, d: Math.abs(daysBetween(e.effectiveDate, date)) }))
         .filter((x) => x.d <= 7)
         .sort((a, b) => a.d - b.d)[0];
       target = near?.e;
@@ -126,7 +123,7 @@ export function buildManifest(input: ManifestInputs): Manifest {
   for (const e of byKey.values()) {
     if (e.family !== 'cr') continue;
     const release = (input.setReleases?.releases ?? [])
-      .map((r) => ({ r, d: daysBetween(r.publishedOn, e.effectiveDate) }))
+      .map((r) => ({ r, d: Math.abs(daysBetween(r.publishedOn, e.effectiveDate)) }))
       .filter((x) => x.d <= 10)
       .sort((a, b) => a.d - b.d)[0];
     // data/published.json corrects set-releases.json: its setCode (null for an edition with no set of its own) wins

@@ -1,3 +1,4 @@
+import { addDays } from '../../src/core/daysBetween.js';
 import type { Manifest } from './sources.js';
 
 /** Where Wizards publishes the rules; manifest addresses under it follow a configured base URL. */
@@ -39,10 +40,6 @@ function rebase(url: string, baseUrl: string): string {
 
 function extensionOf(location: string): string {
   return /\.[a-z0-9]+$/i.exec(location)?.[0].toLowerCase() ?? '';
-}
-
-function nextDay(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 
 /**
@@ -93,7 +90,7 @@ export async function findNewEditions(opts: FindOptions): Promise<{ found: NewEd
     }
   }
   if (newestKnown === null) return { found, tried };
-  for (let day = nextDay(newestKnown); day <= opts.until; day = nextDay(day)) {
+  for (let day = addDays(newestKnown, 1); day <= opts.until; day = addDays(day, 1)) {
     const url = officialTextUrl(opts.baseUrl, day);
     tried++;
     if (await exists(url)) found.push({ date: day, url });

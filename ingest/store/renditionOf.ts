@@ -1,3 +1,5 @@
+import { daysBetween } from '../../src/core/daysBetween.js';
+
 /** A unit's number and title ("2.1", "Game Play Error — Missed Trigger"), as a tournament document's edition lists them. */
 export type Heading = readonly [number: string, title: string];
 
@@ -27,11 +29,6 @@ export interface RenditionMatch<T> {
   days: number;
   sections: number;
   alike: number;
-}
-
-/** Days from `b` to `a` (YYYY-MM-DD dates). */
-export function daysBetween(a: string, b: string): number {
-  return Math.round((Date.parse(a) - Date.parse(b)) / 86_400_000);
 }
 
 const norm = (s: string): string =>

@@ -17,6 +17,7 @@ import { storeFragment, type FragmentReport } from './storeFragment.js';
 import { threadCpu, threadCpuSeconds } from './threadCpu.js';
 import { removeStaleCopies, writeAtomically } from './writeAtomically.js';
 import { editionDateOf, fetchInput, labelDateOf, readLocalInput, type LoadedInput, type InputRef, type Manifest } from './sources.js';
+import { daysBetween } from '../../src/core/daysBetween.js';
 
 /** What to ingest and where. */
 export interface IngestOptions {
@@ -329,7 +330,7 @@ function toCandidate(
   if (summary.effectiveDate === null) {
     warnings.push(`${path}: the document states no effective date; filed under its file-name date ${label}`);
   } else if (label !== null && label !== date) {
-    const days = Math.round((Date.parse(label) - Date.parse(date)) / 86_400_000);
+    const days = daysBetween(label, date);
     warnings.push(`${path}: archive label ${label} disagrees with the document's own date ${date} (${days > 0 ? '+' : ''}${days} days); filed under ${date}`);
   }
   return { path, provenance: input.provenance, input: { sha256: input.sha256, size: input.size }, summary, decoded, copy, date, warnings, fidelity, index };
