@@ -231,22 +231,21 @@ export class EditionGroups {
   }
 
   /** The official editions of `g`'s family near its date: this run's (with a copy not a rendition) and those stored before. */
-  private publishedNear(g: Group): Array<OfficialEdition<string>> {
-    const out: Array<OfficialEdition<string>> = [];
+  private publishedNear(g: Group): OfficialEdition[] {
+    const out: OfficialEdition[] = [];
     for (const o of this.groups.values()) {
       if (o.family !== g.family || o === g || Math.abs(daysBetween(o.date, g.date)) > RENDITION_WINDOW_DAYS) continue;
       const published = o.candidates.filter((c) => !isRendition(c));
-      if (published.length > 0) out.push({ date: o.date, edition: o.date, headings: () => bestOf({ candidates: published }).headings });
+      if (published.length > 0) out.push({ date: o.date, headings: () => bestOf({ candidates: published }).headings });
     }
     for (const e of this.writer.publishedNear(g.family, addDays(g.date, -RENDITION_WINDOW_DAYS), addDays(g.date, RENDITION_WINDOW_DAYS))) {
-      if (!out.some((o) => o.date === e.effectiveDate))
-        out.push({ date: e.effectiveDate, edition: e.effectiveDate, headings: () => this.writer.unitHeadings(e.id) });
+      if (!out.some((o) => o.date === e.effectiveDate)) out.push({ date: e.effectiveDate, headings: () => this.writer.unitHeadings(e.id) });
     }
     return out;
   }
 
   /** Moves a rendition-only edition's files into the official edition it renders; each says so in the report. */
-  private fileUnder(g: Group, match: RenditionMatch<string>): void {
+  private fileUnder(g: Group, match: RenditionMatch): void {
     this.groups.delete(`${g.family}|${g.date}`);
     const into = this.groupOf(g.family, match.date);
     const days = Math.abs(match.days);

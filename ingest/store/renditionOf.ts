@@ -16,15 +16,13 @@ export const RENDITION_WINDOW_DAYS = 7;
 const TITLES_ALIKE = 0.8;
 
 /** An official edition a rendition could be a copy of. */
-export interface OfficialEdition<T> {
+export interface OfficialEdition {
   date: string;
   headings: () => readonly Heading[];
-  edition: T;
 }
 
 /** The official edition a rendition was filed under, and why. */
-export interface RenditionMatch<T> {
-  edition: T;
+export interface RenditionMatch {
   date: string;
   days: number;
   sections: number;
@@ -62,7 +60,7 @@ export function sameSections(a: readonly Heading[], b: readonly Heading[]): [sec
  * RENDITION_WINDOW_DAYS whose sections it has (see sameSections). Null when there is none, or when two
  * are equally near (the rendition then stays an edition of its own).
  */
-export function renditionOf<T>(date: string, headings: readonly Heading[], officials: ReadonlyArray<OfficialEdition<T>>): RenditionMatch<T> | null {
+export function renditionOf(date: string, headings: readonly Heading[], officials: readonly OfficialEdition[]): RenditionMatch | null {
   const near = officials
     .map((o) => ({ o, days: daysBetween(date, o.date) }))
     .filter(({ days }) => days !== 0 && Math.abs(days) <= RENDITION_WINDOW_DAYS)
@@ -70,5 +68,5 @@ export function renditionOf<T>(date: string, headings: readonly Heading[], offic
   const first = near[0];
   if (!first || (near.length > 1 && Math.abs(near[1]!.days) === Math.abs(first.days))) return null;
   const same = sameSections(headings, first.o.headings());
-  return same ? { edition: first.o.edition, date: first.o.date, days: first.days, sections: same[0], alike: same[1] } : null;
+  return same ? { date: first.o.date, days: first.days, sections: same[0], alike: same[1] } : null;
 }

@@ -76,8 +76,8 @@ test('every hand-checked fixture (9 MTR and 7 IPG editions across the eras and f
       const { doc: official } = await parseInput(path.join(policy, pdf), fs.readFileSync(path.join(policy, pdf)));
       const headings = (d: typeof doc): Array<[string, string]> => d.rules.map((r) => [r.number, r.title ?? '']);
       assert.equal(
-        renditionOf(doc.effectiveDate!, headings(doc), [{ date: official.effectiveDate!, edition: pdf, headings: () => headings(official) }])?.edition,
-        pdf,
+        renditionOf(doc.effectiveDate!, headings(doc), [{ date: official.effectiveDate!, headings: () => headings(official) }])?.date,
+        official.effectiveDate,
         rel,
       );
     }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { RENDITION_WINDOW_DAYS, renditionOf, sameSections, type Heading } from '../../ingest/store/renditionOf.js';
+import { RENDITION_WINDOW_DAYS, renditionOf, sameSections, type Heading, type OfficialEdition } from '../../ingest/store/renditionOf.js';
 import { runIngest } from '../../ingest/store/runIngest.js';
 import { expandInputs } from '../../ingest/store/sources.js';
 import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
@@ -18,7 +18,7 @@ const headings = (name: string): Heading[] =>
     .filter(Boolean)
     .map((l) => l.split('\t') as [string, string]);
 
-const official = (date: string, hs: Heading[]): { date: string; edition: string; headings: () => Heading[] } => ({ date, edition: date, headings: () => hs });
+const official = (date: string, hs: Heading[]): OfficialEdition => ({ date, headings: () => hs });
 
 test("the blog's IPG of 'Feb 6, 2021' renders the PDF of February 5, 2021: the same 32 numbered sections, every title alike (dashes, case aside)", () => {
   const blog = headings('ipg-2021-02-06');
