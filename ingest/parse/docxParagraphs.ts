@@ -1,19 +1,5 @@
-const ENTITY = /&(?:#(\d+)|#x([0-9a-fA-F]+)|(amp|lt|gt|quot|apos));/g;
-const NAMED = new Map([
-  ['amp', '&'],
-  ['lt', '<'],
-  ['gt', '>'],
-  ['quot', '"'],
-  ['apos', "'"],
-]);
+import { decodeEntities } from './decodeEntities.js';
 const HIGH = /[\x80-\xff]/;
-
-function unescapeXml(s: string): string {
-  if (!s.includes('&')) return s;
-  return s.replace(ENTITY, (_m, dec: string | undefined, hex: string | undefined, name: string | undefined) =>
-    name ? NAMED.get(name)! : String.fromCodePoint(dec ? Number(dec) : parseInt(hex!, 16)),
-  );
-}
 
 /** Whether `xml` has `name` at `at`, followed by white space, ">" or "/" (a whole tag name). */
 function tagAt(xml: string, at: number, name: string): boolean {
@@ -84,7 +70,7 @@ export function docxParagraphs(documentXml: Uint8Array): string[] {
       if (p) {
         const run = xml.slice(gt + 1, end);
         // the run's bytes decoded where they are (a character of the Latin-1 string is a byte)
-        p.text += unescapeXml(HIGH.test(run) ? bytes.toString('utf8', gt + 1, end) : run);
+        p.text += decodeEntities(HIGH.test(run) ? bytes.toString('utf8', gt + 1, end) : run);
       }
       lt = end + '</w:t>'.length - 1;
       continue;

@@ -1,25 +1,10 @@
+import { decodeEntities } from './decodeEntities.js';
 import type { PdfItem, PdfPage } from './pdfText.js';
 
 const PAGE = /<div\b[^>]*\bid\s*=\s*"page\d+-div"[^>]*\bstyle\s*=\s*"[^"]*?width:\s*(\d+(?:\.\d+)?)px;\s*height:\s*(\d+(?:\.\d+)?)px/gi;
 const RUN =
   /<p\b[^>]*\bstyle\s*=\s*"[^"]*?top:\s*(-?\d+(?:\.\d+)?)px;\s*left:\s*(-?\d+(?:\.\d+)?)px;[^"]*"(?:[^>]*?\bclass\s*=\s*"([^"]*)")?[^>]*>([\s\S]*?)<\/p>/gi;
 const FONT_CLASS = /\.([\w-]+)\s*\{[^}]*?font-size:\s*(\d+(?:\.\d+)?)px/gi;
-const ENTITIES = new Map([
-  ['amp', '&'],
-  ['lt', '<'],
-  ['gt', '>'],
-  ['quot', '"'],
-  ['apos', "'"],
-  ['nbsp', '\u00a0'],
-]);
-
-function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
-    if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
-    return ENTITIES.get(e.toLowerCase()) ?? m;
-  });
-}
-
 /**
  * The pages of an HTML rendition made by pdftohtml (one absolutely placed `<p>` a text run, one `<div id="pageN-div">`
  * a page, the font sizes in each page's style classes) as the PDF text runs pdfText reads, or null for any other
