@@ -1,3 +1,4 @@
+import { decodeEntities } from './decodeEntities.js';
 import { isCrText } from './parseCrText.js';
 import { policyFamilyOf } from './parsePolicy.js';
 import { pdfText } from './pdfText.js';
@@ -40,12 +41,13 @@ export function detectFormat(text: string, contentType?: string): TextFormat | n
   return markdown ? 'markdown' : 'fragment';
 }
 
-/** Rough text of an HTML page, one line per block, for detection only. */
+/** The text of an HTML page, one line per block, its character references decoded once. Pure. */
 export function htmlText(html: string): string {
-  return html
+  const text = html
     .replace(/<(script|style|noscript)[\s\S]*?<\/\1>/gi, '')
     .replace(/<br\s*\/?>|<\/?(?:p|div|li|ul|ol|h[1-6]|tr|td|dt|dd|blockquote|section|article)\b[^>]*>/gi, '\n')
     .replace(/<[^>]+>/g, '')
-    .replace(/&nbsp;|&#160;/g, ' ')
-    .replace(/&amp;/g, '&');
+    .replace(/&nbsp;|&#160;/g, ' ');
+  // one pass: a decoded '&' never starts another reference ("&amp;lt;" reads "&lt;")
+  return decodeEntities(text);
 }

@@ -28,12 +28,7 @@ export function policyHtmlText(html: string): { text: string; contentsLinks: Set
     .replace(/(<h([1-6])\b[^>]*>)\s*(\d{1,2}(?:\.\d{1,2})?\.?)\s*(<\/h\2>)(\s*)([^<\s][^<\n]*)/gi, '$1$4$5$3 $6')
     .replace(/<h[1-6]\b[^>]*>/gi, `$&${HEADING}`)
     .replace(/<a\s[^>]*\bhref\s*=\s*["']#[^"']*["'][^>]*>([\s\S]*?)<\/a>/gi, `${OPEN}$1${CLOSE}`);
-  const lines = htmlText(marked)
-    .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)))
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .split('\n');
+  const lines = htmlText(marked).split('\n');
   const contentsLinks = new Set<number>();
   const headingLines = new Set<number>();
   let inLink = false;
