@@ -5,6 +5,7 @@ export type PolicyFamily = Extract<DocumentFamily, 'mtr' | 'ipg' | 'jar'>;
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const DATE = String.raw`([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})`;
+const DATE_RE = new RegExp(String.raw`\b` + DATE, 'gi');
 const EFFECTIVE_RE = new RegExp(String.raw`\b(?:effective|updated)\s*(?:—|–|-|:)?\s*` + DATE, 'gi');
 // a contents line: dotted leaders or a tab, then a page number
 const TOC_LINE = /(?:(?:\.\s?){4,}|\t)\s*\d{1,3}\s*$/;
@@ -95,6 +96,25 @@ export function policyEffectiveDate(head: string): string | null {
     if (found === null || /^updated/i.test(m[0])) found = d;
   }
   return found;
+}
+
+/**
+ * The date a document that misstates its own year really has: the same day a year after `stated`, when
+ * the text gives `stated` nowhere but in its head and that later day at least twice, once as an effective
+ * date ("Effective February 5, 2020" over "Kaldheim (effective February 5, 2021)" and a list of changes
+ * dated February 5, 2021); null otherwise. A document's own date is in its set lists and its changes. Pure.
+ */
+export function yearSlipOf(stated: string, text: string): string | null {
+  const next = `${Number(stated.slice(0, 4)) + 1}${stated.slice(4)}`;
+  let statedCount = 0;
+  let nextCount = 0;
+  for (const m of text.matchAll(DATE_RE)) {
+    const d = iso(Number(m[3]), m[1]!, Number(m[2]));
+    if (d === stated) statedCount++;
+    else if (d === next) nextCount++;
+  }
+  const effectiveNext = [...text.matchAll(EFFECTIVE_RE)].some((m) => iso(Number(m[3]), m[1]!, Number(m[2])) === next);
+  return statedCount <= 1 && nextCount >= 2 && effectiveNext ? next : null;
 }
 
 interface Heading {
@@ -407,8 +427,16 @@ export function parsePolicy(
     .filter((l) => l !== '')
     .slice(0, 12)
     .join('\n');
-  const effectiveDate = policyEffectiveDate(head);
-  if (effectiveDate === null) warnings.push({ line: null, code: 'no-effective-date', message: 'the document states no effective date in its head' });
+  const stated = policyEffectiveDate(head);
+  if (stated === null) warnings.push({ line: null, code: 'no-effective-date', message: 'the document states no effective date in its head' });
+  const slipped = stated === null ? null : yearSlipOf(stated, lines.join('\n'));
+  if (slipped !== null)
+    warnings.push({
+      line: null,
+      code: 'date-corrected',
+      message: `the document states ${stated}, a year before the latest date it gives its own contents (${slipped}); filed under ${slipped}`,
+    });
+  const effectiveDate = slipped ?? stated;
   // (a rendition that starts with its contents has no title line: calibre's MTR of January 2016)
   const title = lines.find((l, i) => l !== '' && !/^[®™©]$/.test(l) && !contentsLinks.has(i) && (firstUnit === -1 || i < firstUnit)) ?? null;
   const bodyLines = lines.filter((l) => l !== '').length;

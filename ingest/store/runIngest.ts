@@ -324,6 +324,7 @@ function toCandidate(
   const { summary, decoded, fidelity, copy } = parsed;
   const warnings: string[] = [];
   if (decoded.damage) warnings.push(`${path}: ${decoded.damage}`);
+  for (const w of summary.warnings) if (w.code === 'date-corrected') warnings.push(`${path}: ${w.message}`);
   const label = labelDateOf(path);
   const date = editionDateOf(path, summary.effectiveDate);
   if (date === null) throw new IngestError(path, 'the document states no effective date and the file name has none');

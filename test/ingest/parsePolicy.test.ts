@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parsePolicy, policyEffectiveDate, policyFamilyOf } from '../../ingest/parse/parsePolicy.js';
+import { parsePolicy, policyEffectiveDate, policyFamilyOf, yearSlipOf } from '../../ingest/parse/parsePolicy.js';
 import { detectFormat, htmlText } from '../../ingest/parse/detectFormat.js';
 import { decodeBuffer } from '../../ingest/parse/decode.js';
 import { parseInput } from '../../ingest/store/parseInput.js';
@@ -184,6 +184,28 @@ test('the family is the first document name in the head; the date the one under 
   assert.equal(policyEffectiveDate('Release — March 1, 2008\nEffective — March 20, 2008'), '2008-03-20');
   assert.equal(policyEffectiveDate('Effective Oct 3rd, 2018'), '2018-10-03');
   assert.equal(policyEffectiveDate('No date here'), null);
+});
+
+test('a document that misstates its own year is filed under the date its contents give, and says so', () => {
+  // the MTR of February 2021: "Effective February 5, 2020" over a set list and a list of changes of 2021
+  const slipped = IPG.replace('Effective February 8, 2013', 'Effective February 5, 2020').replace(
+    'Missed Trigger: Warning',
+    'Missed Trigger: Warning\nKaldheim (effective February 5, 2021)\nFebruary 5, 2021\n2.1: Kaldheim added.',
+  );
+  const doc = parsePolicy(slipped, 'ipg', 'pdf');
+  assert.equal(doc.effectiveDate, '2021-02-05');
+  assert.match(doc.warnings.find((w) => w.code === 'date-corrected')?.message ?? '', /states 2020-02-05.*filed under 2021-02-05/);
+  // the MTR of September 2016: its own date in its set list, one misprinted date a year on ("Kaladesh [effective September 30, 2017]")
+  const ownDate =
+    'Effective September 30, 2016\nKaladesh (effective September 30, 2016)\nKaladesh Block (Kaladesh [effective September 30, 2017])\nSeptember 30, 2017';
+  assert.equal(yearSlipOf('2016-09-30', ownDate), null);
+  // a later date named once, or never as an effective date, is no sign
+  assert.equal(yearSlipOf('2020-02-05', 'Effective February 5, 2020\nKaldheim (effective February 5, 2021)'), null);
+  assert.equal(yearSlipOf('2020-02-05', 'Effective February 5, 2020\nFebruary 5, 2021\nFebruary 5, 2021'), null);
+  assert.equal(
+    parsePolicy(IPG, 'ipg', 'pdf').warnings.find((w) => w.code === 'date-corrected'),
+    undefined,
+  );
 });
 
 test('a tournament document is never a CR fragment, and a CR file never a tournament document', () => {
