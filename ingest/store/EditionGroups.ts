@@ -261,7 +261,7 @@ export class EditionGroups {
   }
 
   /**
-   * Stores every edition no pending input can still join, each in its own transaction; returns how
+   * Stores every edition no pending input can still join (in the run's transaction, see ingestLocked); returns how
    * many. Editions holding words of uncertain code page wait for the end of the run: their evidence
    * is the words every other edition holds, gathered once before any of them is stored.
    * `stored` is called after each edition (to align it while its neighbours are at hand).
@@ -274,13 +274,13 @@ export class EditionGroups {
     const settled = ready.filter((g) => !hasAmbiguity(g));
     const uncertain = all ? ready.filter(hasAmbiguity) : [];
     for (const g of settled) {
-      this.writer.db.transaction(() => this.store(g, null))();
+      this.store(g, null);
       stored();
     }
     if (uncertain.length > 0) {
       const attested = this.writer.attested(wordsToCheck(uncertain.flatMap((g) => g.candidates.flatMap((c) => c.decoded.ambiguous ?? []))));
       for (const g of uncertain) {
-        this.writer.db.transaction(() => this.store(g, attested))();
+        this.store(g, attested);
         stored();
       }
     }
