@@ -1,8 +1,8 @@
 import type { EditionRow, Writer } from './Writer.js';
 import type { CopyProvenance } from './copyProvenance.js';
 import { deserialize } from 'node:v8';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { ParsedCopy } from './parseTask.js';
+import { deflateRawSync, gzipSync, inflateRawSync } from 'node:zlib';
+import { isPublishedText, type ParsedCopy } from './parseTask.js';
 import { outranks } from './outranks.js';
 import { releaseBuffer } from './releaseBuffer.js';
 import { hashedRules, hashPair, storedTexts, textHashes, type TextHashes } from './textHashes.js';
@@ -380,8 +380,12 @@ export class EditionGroups {
       editionId = g.ourPrimary ? this.writer.findEdition(family, date)!.id : g.before!.id;
     }
     const files = this.recordFiles(g, best, editionId);
-    // the published bytes of the text file stored (a Word document's text is no published text file)
-    if (replace) this.writer.storePublished(best.input.sha256, best.format.endsWith('-text') ? (parsed?.published ?? null) : null, best.input.size);
+    // the published bytes of the text file stored (a Word document's text is no published text file), compressed
+    // here: the parse worker sends them whole, as many copies it parses are not the one stored
+    if (replace) {
+      const published = isPublishedText(best.format) ? (parsed?.published ?? null) : null;
+      this.writer.storePublished(best.input.sha256, published && gzipSync(published), best.input.size);
+    }
     const primary = g.ourPrimary;
     g.report = {
       family,
