@@ -120,7 +120,7 @@ interface Parsed {
  * fragment's (a refused fragment must leave nothing; any other failure throws the copy away): in
  * journal_mode MEMORY a savepoint keeps the original of every page it changes in memory, and each
  * statement that ends inside it walks that sub-journal, so a savepoint around an edition or the lineage
- * cost the run a copy of the pages it wrote and time quadratic in them (about 90 MB and 8 s CPU).
+ * cost the run a copy of the pages it wrote and time quadratic in them (75-90 MB and some 7 s of CPU in a full ingest).
  */
 async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
   const started = performance.now();
