@@ -1,4 +1,4 @@
-import { alignEditions, type Alignment } from '../../src/engine/align.js';
+import { alignEditions, TokenCache, type Alignment } from '../../src/engine/align.js';
 import type { AlignablePair, EditionGroups } from './EditionGroups.js';
 
 /**
@@ -13,6 +13,8 @@ export class ChainAlignments {
   private readonly withNext = new Set<number>();
   private readonly withPrevious = new Set<number>();
   private readonly released = new Set<number>();
+  // consecutive pairs share most texts: their words are read once
+  private readonly tokens = new TokenCache();
 
   constructor(
     private readonly groups: EditionGroups,
@@ -46,7 +48,8 @@ export class ChainAlignments {
     const prev = this.results.get(p.key);
     if (prev && prev.before === p.before && prev.after === p.after) return;
     const rules = p.rules();
-    this.results.set(p.key, { before: p.before, after: p.after, result: rules ? alignEditions(...rules) : null });
+    this.results.set(p.key, { before: p.before, after: p.after, result: rules ? alignEditions(...rules, { tokens: this.tokens }) : null });
+    this.tokens.rotate();
     this.withNext.add(p.before);
     this.withPrevious.add(p.after);
   }

@@ -1,8 +1,8 @@
 import type { EditionRow, Writer } from './Writer.js';
 import type { CopyProvenance } from './copyProvenance.js';
 import { deserialize } from 'node:v8';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { ParsedCopy } from './parseTask.js';
+import { deflateRawSync, gzipSync, inflateRawSync } from 'node:zlib';
+import { isPublishedText, type ParsedCopy } from './parseTask.js';
 import { outranks } from './outranks.js';
 import { releaseBuffer } from './releaseBuffer.js';
 import { hashedRules, hashPair, storedTexts, textHashes, type TextHashes } from './textHashes.js';
@@ -261,7 +261,7 @@ export class EditionGroups {
   }
 
   /**
-   * Stores every edition no pending input can still join, each in its own transaction; returns how
+   * Stores every edition no pending input can still join (in the run's transaction, see ingestLocked); returns how
    * many. Editions holding words of uncertain code page wait for the end of the run: their evidence
    * is the words every other edition holds, gathered once before any of them is stored.
    * `stored` is called after each edition (to align it while its neighbours are at hand).
@@ -274,13 +274,13 @@ export class EditionGroups {
     const settled = ready.filter((g) => !hasAmbiguity(g));
     const uncertain = all ? ready.filter(hasAmbiguity) : [];
     for (const g of settled) {
-      this.writer.db.transaction(() => this.store(g, null))();
+      this.store(g, null);
       stored();
     }
     if (uncertain.length > 0) {
       const attested = this.writer.attested(wordsToCheck(uncertain.flatMap((g) => g.candidates.flatMap((c) => c.decoded.ambiguous ?? []))));
       for (const g of uncertain) {
-        this.writer.db.transaction(() => this.store(g, attested))();
+        this.store(g, attested);
         stored();
       }
     }
@@ -380,8 +380,12 @@ export class EditionGroups {
       editionId = g.ourPrimary ? this.writer.findEdition(family, date)!.id : g.before!.id;
     }
     const files = this.recordFiles(g, best, editionId);
-    // the published bytes of the text file stored (a Word document's text is no published text file)
-    if (replace) this.writer.storePublished(best.input.sha256, best.format.endsWith('-text') ? (parsed?.published ?? null) : null, best.input.size);
+    // the published bytes of the text file stored (a Word document's text is no published text file), compressed
+    // here: the parse worker sends them whole, as many copies it parses are not the one stored
+    if (replace) {
+      const published = isPublishedText(best.format) ? (parsed?.published ?? null) : null;
+      this.writer.storePublished(best.input.sha256, published && gzipSync(published), best.input.size);
+    }
     const primary = g.ourPrimary;
     g.report = {
       family,

@@ -1,5 +1,4 @@
 import { serialize } from 'node:v8';
-import { gzipSync } from 'node:zlib';
 import { IngestError } from '../parse/IngestError.js';
 import { parseInput } from './parseInput.js';
 import { CopyGate } from './CopyGate.js';
@@ -52,7 +51,10 @@ export type ParseOutcome =
 export interface ParsedCopy {
   doc: ParsedDocument;
   hashes: TextHashes;
-  /** The published bytes of a text file, gzip-compressed (schema/050_files.sql); null for a Word document. */
+  /**
+   * The published bytes of a text file (see isPublishedText); null for any other format. Not compressed yet:
+   * the thread that stores them compresses only the copy it stores (schema/050_files.sql keeps them gzipped).
+   */
   published: Uint8Array | null;
 }
 
@@ -77,9 +79,14 @@ export function replyOf(o: ParseOutcome, task: ParseTask, gate = new CopyGate())
   const stored =
     task.sha256 === undefined ||
     gate.admits(date === null ? null : `${doc.family}|${date}`, { official: task.official ?? false, fidelity, sha256: task.sha256 });
-  // (compressed here, on the parse worker: only a copy that may be stored carries its bytes)
-  const copy = stored ? serialize({ doc, hashes, published: bytes && gzipSync(bytes) } satisfies ParsedCopy) : null;
+  // only a copy that may be stored carries its bytes, and only a published text file's
+  const copy = stored ? serialize({ doc, hashes, published: isPublishedText(doc.format) ? bytes : null } satisfies ParsedCopy) : null;
   return { ok: true, complete: true, summary: summarizeDocument(doc, hashes), decoded, fidelity, copy };
+}
+
+/** Whether a document of this format is read from a published text file, whose bytes are stored (not a PDF, Word document or HTML page). */
+export function isPublishedText(format: string): boolean {
+  return format.endsWith('-text');
 }
 
 /**

@@ -114,7 +114,14 @@ interface Parsed {
   rejections: Array<{ index: number; source: string; reason: string }>;
 }
 
-/** An ingest under the lock, in named phases: read, parse+store, fragments, align, derived, commit. */
+/**
+ * An ingest under the lock, in named phases: read, parse+store, fragments, align, derived, commit.
+ * Everything is written in writeAtomically's one transaction, with no savepoint inside it but a
+ * fragment's (a refused fragment must leave nothing; any other failure throws the copy away): in
+ * journal_mode MEMORY a savepoint keeps the original of every page it changes in memory, and each
+ * statement that ends inside it walks that sub-journal, so a savepoint around an edition or the lineage
+ * cost the run a copy of the pages it wrote and time quadratic in them (75-90 MB and some 7 s of CPU in a full ingest).
+ */
 async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
   const started = performance.now();
   const report: IngestReport = {
@@ -149,21 +156,17 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
     try {
       const parsed = await parseAndStore(writer, groups, chain, read, opts, workersCpu);
       phase('parse+store');
-      writer.db.transaction(() => {
-        storeFragments(writer, parsed.fragments, read.inputs, opts.edition ?? null, report);
-        // replaced editions leave texts nothing refers to
-        if (groups.replacedContent) writer.pruneOrphans();
-      })();
+      storeFragments(writer, parsed.fragments, read.inputs, opts.edition ?? null, report);
+      // replaced editions leave texts nothing refers to
+      if (groups.replacedContent) writer.pruneOrphans();
       report.editions = groups.reports();
       report.rejected.push(...parsed.rejections.sort((a, b) => a.index - b.index).map(({ source, reason }) => ({ source, reason })));
       if (report.editions.length === 0 && report.fragments.length === 0) return false;
       phase('fragments');
       const alignments = chain.final();
       phase('align');
-      writer.db.transaction(() => {
-        storeDerived(writer, alignments);
-        opts.afterStore?.(writer);
-      })();
+      storeDerived(writer, alignments);
+      opts.afterStore?.(writer);
       phase('derived');
       return true;
     } finally {
@@ -251,7 +254,7 @@ async function parseAndStore(
   const progress = (all: boolean): void => {
     if (groups.storeReady(all, () => chain.alignReady()) === 0 && !all) return;
     // references of the new texts now, while the workers are still parsing
-    writer.db.transaction(() => storeReferences(writer))();
+    storeReferences(writer);
   };
   const onParsed = (i: number, o: ParseReply): void => {
     if (failure !== null) return;

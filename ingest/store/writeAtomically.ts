@@ -16,9 +16,9 @@ export async function writeAtomically(dbFile: string, maxPages: number | undefin
     const db = openWritableDb(tmp);
     let keep = false;
     try {
-      // The copy is thrown away on failure, so it needs no journal on disk; and one outer
-      // transaction (each edition's db.transaction() inside it is a savepoint) writes every
-      // page once at the end instead of at each edition's commit.
+      // The copy is thrown away on failure, so it needs no journal on disk; and one
+      // transaction for the whole run writes every page once at the end instead of at each
+      // edition's commit (fn opens no savepoint where it can help it: see ingestLocked).
       db.pragma('journal_mode = MEMORY');
       if (maxPages !== undefined) db.pragma(`max_page_count = ${Math.floor(maxPages)}`);
       db.exec('BEGIN');

@@ -3,9 +3,10 @@ import { AlignState, type AlignMethod } from './align/AlignState.js';
 import { exactPasses } from './align/exactPasses.js';
 import { headingsPass } from './align/headingsPass.js';
 import { similarityPasses } from './align/similarityPasses.js';
-import type { AlignRule } from './align/Side.js';
+import type { AlignRule, TokenCache } from './align/Side.js';
 
 export type { AlignRule } from './align/Side.js';
+export { TokenCache } from './align/Side.js';
 
 /** Lineage alignment of two consecutive editions. */
 export interface Alignment {
@@ -27,6 +28,8 @@ export interface AlignOptions {
   minSimilarity?: number;
   /** Minimum cosine when the parents are aligned or the neighbours pin the pair (default 0.3). */
   minContextSimilarity?: number;
+  /** Words of texts read by earlier alignments of the same chain (rules with text hashes only). */
+  tokens?: TokenCache;
 }
 
 /**
@@ -37,6 +40,7 @@ export interface AlignOptions {
  */
 export function alignEditions(before: AlignRule[], after: AlignRule[], opts: AlignOptions = {}): Alignment {
   const st = new AlignState(before, after, opts.minSimilarity ?? 0.55, opts.minContextSimilarity ?? 0.3);
+  if (opts.tokens) st.A.cache = st.B.cache = opts.tokens;
   exactPasses(st);
   const unpaired = st.a2b.includes(-1) || st.b2a.includes(-1);
   if (unpaired) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { alignEditions } from '../../src/engine/align.js';
+import { alignEditions, TokenCache } from '../../src/engine/align.js';
 import type { AlignRule } from '../../src/engine/align.js';
 
 const parentOf = (n: string): string | null => {
@@ -135,4 +135,37 @@ test('a rule is followed along a chain through renumbering; a new rule continues
   // the new 100.1 continues nothing, then becomes 101.1
   assert.equal(als[0]!.afterToBefore[1], -1);
   assert.equal(als[1]!.afterToBefore[1], 1);
+});
+
+test('a TokenCache shared along a chain gives the alignments made without one; it is read only for the very same text', () => {
+  const ids = new Map<string, number>();
+  const hashed = (rows: Array<[string, string]>): AlignRule[] =>
+    ed(rows).map((r) => {
+      if (!ids.has(r.text)) ids.set(r.text, ids.size + 1);
+      return { ...r, h: ids.get(r.text)!, normH: ids.get(r.text)! };
+    });
+  const old = 'A turn consists of five phases, in this order: beginning, precombat main, combat, postcombat main, and ending.';
+  const rows = (last: string): Array<[string, string]> => [
+    ['500', 'General'],
+    ['500.1', `A turn consists of five phases, in this order: beginning, precombat main, combat, postcombat main, and ${last}.`],
+    ['500.2', 'A step in which no players receive priority ends when all specified actions that take place during that step are completed.'],
+  ];
+  const plain = alignEditions(hashed(rows('ending')), hashed(rows('end')));
+  assert.deepEqual(plain.method, ['exact', 'similar', 'exact']);
+  const cache = new TokenCache();
+  // words kept under 500.1's hash for another text are not taken
+  cache.set(ids.get(old)!, 'Rolling a die', new Map([['zzz', 1]]));
+  const first = alignEditions(hashed(rows('ending')), hashed(rows('end')), { tokens: cache });
+  cache.rotate();
+  // the next pair finds the words of the last pair's texts (new rules arrays: nothing kept beside them)
+  const again = alignEditions(hashed(rows('ending')), hashed(rows('end')), { tokens: cache });
+  for (const al of [first, again]) {
+    assert.deepEqual([...al.afterToBefore], [...plain.afterToBefore]);
+    assert.deepEqual(al.method, plain.method);
+    assert.deepEqual([...al.score], [...plain.score]);
+  }
+  // and they are read from it: words planted for the very text change the pair
+  const planted = new TokenCache();
+  planted.set(ids.get(old)!, old, new Map([['zzz', 1]]));
+  assert.notDeepEqual(alignEditions(hashed(rows('ending')), hashed(rows('end')), { tokens: planted }).method, plain.method);
 });

@@ -32,6 +32,38 @@ export interface Side {
   /** Document frequencies over a stride sample of the edition, computed on first need. */
   df?: Map<string, number>;
   docs: number;
+  /** Words of rules aligned before, shared across alignments by a caller that aligns a chain (see TokenCache). */
+  cache?: TokenCache;
+}
+
+/**
+ * The words of rule texts (rules with no examples, by text hash) from the alignments of a chain's last
+ * pair and the current one: consecutive editions repeat most texts, whose words are then found, not
+ * read again. rotate() after each alignment keeps two pairs' worth.
+ */
+export class TokenCache {
+  private current = new Map<number, { text: string; tokens: Map<string, number> }>();
+  private previous = new Map<number, { text: string; tokens: Map<string, number> }>();
+
+  /** The words of `text` (hash `h`), if a rule with that very text was read in this pair or the last. */
+  get(h: number, text: string): Map<string, number> | undefined {
+    let e = this.current.get(h);
+    if (e === undefined) {
+      e = this.previous.get(h);
+      if (e !== undefined) this.current.set(h, e);
+    }
+    return e !== undefined && e.text === text ? e.tokens : undefined;
+  }
+
+  set(h: number, text: string, tokens: Map<string, number>): void {
+    this.current.set(h, { text, tokens });
+  }
+
+  /** Starts the next pair: what the pair before last read is let go. */
+  rotate(): void {
+    this.previous = this.current;
+    this.current = new Map();
+  }
 }
 
 const SAMPLE = 200;
@@ -102,11 +134,16 @@ function stem(w: string): string {
 export function tokensOf(s: Side, i: number): Map<string, number> {
   let t = s.tokens[i];
   if (t) return t;
-  t = new Map();
   const r = s.rules[i]!;
-  addWords(t, r.text, 1);
-  // examples count, at half weight, to tell apart rules with thin text
-  for (const ex of r.examples) addWords(t, ex, 0.5);
+  const cached = s.cache !== undefined && r.h !== undefined && r.examples.length === 0;
+  t = cached ? s.cache!.get(r.h!, r.text) : undefined;
+  if (t === undefined) {
+    t = new Map();
+    addWords(t, r.text, 1);
+    // examples count, at half weight, to tell apart rules with thin text
+    for (const ex of r.examples) addWords(t, ex, 0.5);
+    if (cached) s.cache!.set(r.h!, r.text, t);
+  }
   s.tokens[i] = t;
   return t;
 }
