@@ -5,13 +5,14 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { projectRoot } from '../../src/core/projectFiles.js';
 import type { PdfPage } from '../parse/pdfText.js';
 
-// What the cached pages depend on besides the file's bytes: the pdf.js build and the way readPdf calls it.
-const READER = 'readPdf-1';
+// What the cached pages depend on besides the file's bytes: the PDFium build and the way readPdf
+// groups its characters into runs (a change there is a new reader version: older entries go unused).
+const READER = 'readPdf-2';
 
 let libraryVersion: string | null = null;
-function unpdfVersion(): string {
+function pdfiumVersion(): string {
   if (libraryVersion === null) {
-    const entry = createRequire(import.meta.url).resolve('unpdf');
+    const entry = createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm');
     libraryVersion = (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version: string }).version;
   }
   return libraryVersion;
@@ -28,10 +29,10 @@ export function pdfCacheDirFromEnv(): string | null {
 }
 
 function fileOf(dir: string, sha256: string): string {
-  return join(dir, `${sha256}.unpdf-${unpdfVersion()}.${READER}.json.gz`);
+  return join(dir, `${sha256}.pdfium-${pdfiumVersion()}.${READER}.json.gz`);
 }
 
-/** The text runs pdf.js gave for the PDF with this sha256, when a run cached them; null otherwise (or when unreadable). */
+/** The text runs readPdf gave for the PDF with this sha256, when a run cached them; null otherwise (or when unreadable). */
 export function cachedPdfPages(dir: string, sha256: string): PdfPage[] | null {
   try {
     return JSON.parse(gunzipSync(readFileSync(fileOf(dir, sha256))).toString('utf8')) as PdfPage[];

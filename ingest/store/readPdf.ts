@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { IngestError } from '../parse/IngestError.js';
-import type { PdfPage } from '../parse/pdfText.js';
+import type { PdfItem, PdfPage } from '../parse/pdfText.js';
 
 const PDF = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
 
@@ -10,42 +12,216 @@ export function isPdf(location: string, bytes: Uint8Array): boolean {
   return head.indexOf(Buffer.from(PDF)) !== -1;
 }
 
+// The raw exports of PDFium's WASM build that readPdf calls (straight, without cwrap's conversions).
+interface PdfiumExports {
+  malloc(size: number): number;
+  free(ptr: number): void;
+  FPDF_LoadMemDocument(data: number, size: number, password: number): number;
+  FPDF_GetLastError(): number;
+  FPDF_CloseDocument(doc: number): void;
+  FPDF_GetPageCount(doc: number): number;
+  FPDF_LoadPage(doc: number, index: number): number;
+  FPDF_ClosePage(page: number): void;
+  FPDFPage_GetCropBox(page: number, left: number, bottom: number, right: number, top: number): number;
+  FPDFPage_GetMediaBox(page: number, left: number, bottom: number, right: number, top: number): number;
+  FPDFText_LoadPage(page: number): number;
+  FPDFText_ClosePage(text: number): void;
+  FPDFText_CountChars(text: number): number;
+  FPDFText_GetUnicode(text: number, index: number): number;
+  FPDFText_GetTextObject(text: number, index: number): number;
+  FPDFText_GetFontSize(text: number, index: number): number;
+  FPDFText_GetMatrix(text: number, index: number, matrix: number): number;
+  FPDFText_GetCharOrigin(text: number, index: number, x: number, y: number): number;
+  FPDFText_GetLooseCharBox(text: number, index: number, rect: number): number;
+  FPDFTextObj_GetFont(textObject: number): number;
+  FPDFFont_GetBaseFontName(font: number, buffer: number, length: number): number;
+}
+
+interface Pdfium {
+  ex: PdfiumExports;
+  memory: () => ArrayBuffer;
+}
+
+let loaded: Promise<Pdfium> | null = null;
+
+/** PDFium, compiled to WASM by EmbedPDF: loaded once a thread, when the thread first reads a PDF. */
+function pdfium(): Promise<Pdfium> {
+  loaded ??= (async () => {
+    const { init } = await import('@embedpdf/pdfium');
+    const wasmBinary = readFileSync(createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm'));
+    const m = (await init({ wasmBinary })) as unknown as {
+      PDFiumExt_Init(): void;
+      pdfium: { wasmExports: PdfiumExports; HEAPU8: Uint8Array };
+    };
+    m.PDFiumExt_Init();
+    return { ex: m.pdfium.wasmExports, memory: () => m.pdfium.HEAPU8.buffer as ArrayBuffer };
+  })();
+  return loaded;
+}
+
+// FPDF_GetLastError's codes
+const ERR_PASSWORD = 4;
+const ERR_SECURITY = 5;
+
 /**
- * Reads the positioned text runs of every page of a PDF (the library loading stays here, at the
- * edge); the pure layer (pdfText) turns them into lines and paragraphs. Throws IngestError naming
- * `location` for a damaged, encrypted or mislabelled PDF.
+ * Reads the positioned text runs of every page of a PDF through PDFium (the library loading stays
+ * here, at the edge): PDFium gives characters, grouped here into runs of one font and size on one
+ * baseline without a gap; the pure layer (pdfText) turns the runs into lines and paragraphs. Throws
+ * IngestError naming `location` for a damaged, encrypted or mislabelled PDF.
  */
 export async function readPdf(location: string, bytes: Uint8Array): Promise<PdfPage[]> {
   if (!isPdf('', bytes)) throw new IngestError(location, 'not a PDF: it has no %PDF- header');
-  const { getDocumentProxy } = await import('unpdf');
-  // pdf.js takes ownership of the buffer it is given: give it a copy
-  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
+  const { ex, memory } = await pdfium();
+  const data = ex.malloc(bytes.length);
+  if (data === 0) throw new IngestError(location, 'corrupt PDF: too large to read');
+  new Uint8Array(memory()).set(bytes, data);
+  const doc = ex.FPDF_LoadMemDocument(data, bytes.length, 0);
   try {
-    pdf = await getDocumentProxy(new Uint8Array(bytes), { isEvalSupported: false, disableFontFace: true, verbosity: 0 });
-  } catch (e) {
-    const message = (e as Error).message;
-    if (/password/i.test(message)) throw new IngestError(location, 'password-protected PDF: cannot be read');
-    throw new IngestError(location, `corrupt PDF: ${message}`);
-  }
-  try {
+    if (doc === 0) {
+      const code = ex.FPDF_GetLastError();
+      if (code === ERR_PASSWORD) throw new IngestError(location, 'password-protected PDF: cannot be read');
+      if (code === ERR_SECURITY) throw new IngestError(location, 'encrypted PDF with an unsupported security handler: cannot be read');
+      throw new IngestError(location, `corrupt PDF: PDFium cannot open it (error ${code})`);
+    }
     const pages: PdfPage[] = [];
-    for (let n = 1; n <= pdf.numPages; n++) {
-      const page = await pdf.getPage(n);
-      const [x0, y0, x1, y1] = page.view as [number, number, number, number];
-      const content = await page.getTextContent();
-      const items: PdfPage['items'] = [];
-      for (const it of content.items) {
-        if (!('str' in it) || it.str === '') continue;
-        const [a, b, , d, x, y] = it.transform as number[];
-        items.push({ str: it.str, x: x! - x0, y: y! - y0, width: it.width, size: Math.hypot(a!, b!) || Math.abs(d!), font: it.fontName });
+    const scratch = ex.malloc(512);
+    try {
+      const fonts = new Map<number, string>();
+      const count = ex.FPDF_GetPageCount(doc);
+      for (let n = 0; n < count; n++) {
+        const page = ex.FPDF_LoadPage(doc, n);
+        if (page === 0) throw new IngestError(location, `corrupt PDF: page ${n + 1} cannot be read`);
+        try {
+          pages.push(readPage(ex, memory, page, scratch, fonts));
+        } finally {
+          ex.FPDF_ClosePage(page);
+        }
       }
-      pages.push({ width: x1 - x0, height: y1 - y0, items });
-      page.cleanup();
+    } finally {
+      ex.free(scratch);
     }
     return pages;
-  } catch (e) {
-    throw new IngestError(location, `corrupt PDF: ${(e as Error).message}`);
   } finally {
-    await pdf.destroy();
+    if (doc !== 0) ex.FPDF_CloseDocument(doc);
+    ex.free(data);
   }
+}
+
+/**
+ * A font's name, known by its handle. A document may hold one font in several font objects (pdf.js
+ * gave them one name): a run goes on across them, as it did.
+ */
+function fontName(ex: PdfiumExports, memory: () => ArrayBuffer, handle: number, fonts: Map<number, string>, scratch: number): string {
+  let name = fonts.get(handle);
+  if (name === undefined) {
+    const length = ex.FPDFFont_GetBaseFontName(handle, scratch + 64, 448);
+    name = length > 1 && length <= 448 ? Buffer.from(memory(), scratch + 64, length - 1).toString('utf8') : `font ${fonts.size + 1}`;
+    fonts.set(handle, name);
+  }
+  return name;
+}
+
+/** A run being built, with its writing direction. */
+interface Run extends PdfItem {
+  /** Unit vector of the writing direction (rotated text runs along it). */
+  dx: number;
+  dy: number;
+}
+
+/**
+ * One page's text runs. PDFium's characters come in content order; a run ends at a change of text
+ * object font or size, of baseline, or at a gap. PDFium's generated characters (a line break it
+ * infers, a space it infers from a gap) are not in the file: a line break ends the run, a space
+ * inferred between two runs on one line becomes the second run's leading space.
+ */
+function readPage(ex: PdfiumExports, memory: () => ArrayBuffer, page: number, scratch: number, fonts: Map<number, string>): PdfPage {
+  // the crop box (the media box without one), as pdf.js's page view: coordinates are from its lower left
+  const f32 = (): Float32Array => new Float32Array(memory(), scratch, 16);
+  if (!ex.FPDFPage_GetCropBox(page, scratch, scratch + 4, scratch + 8, scratch + 12))
+    ex.FPDFPage_GetMediaBox(page, scratch, scratch + 4, scratch + 8, scratch + 12);
+  const [l, b, r, t] = f32();
+  const x0 = Math.min(l!, r!);
+  const y0 = Math.min(b!, t!);
+  const width = Math.abs(r! - l!);
+  const height = Math.abs(t! - b!);
+  const text = ex.FPDFText_LoadPage(page);
+  const items: PdfItem[] = [];
+  if (text === 0) return { width, height, items };
+  try {
+    let run: Run | null = null;
+    let space = false;
+    let object = 0;
+    let font = '';
+    let size = 0;
+    let dx = 1;
+    let dy = 0;
+    const flush = (): void => {
+      if (run) items.push({ str: run.str, x: run.x, y: run.y, width: run.width, size: run.size, font: run.font });
+      run = null;
+    };
+    const count = ex.FPDFText_CountChars(text);
+    for (let i = 0; i < count; i++) {
+      const code = ex.FPDFText_GetUnicode(text, i);
+      const obj = ex.FPDFText_GetTextObject(text, i);
+      if (obj === 0) {
+        // generated by PDFium: a space it inferred, or a line break
+        if (code === 0x20) space = true;
+        else {
+          flush();
+          space = false;
+        }
+        continue;
+      }
+      if (code === 0x0d || code === 0x0a || code === 0) {
+        flush();
+        space = false;
+        continue;
+      }
+      if (obj !== object) {
+        object = obj;
+        font = fontName(ex, memory, ex.FPDFTextObj_GetFont(obj), fonts, scratch);
+        ex.FPDFText_GetMatrix(text, i, scratch);
+        const [a, bm] = f32();
+        const scale = Math.hypot(a!, bm!);
+        size = ex.FPDFText_GetFontSize(text, i) * scale;
+        dx = scale > 0 ? a! / scale : 1;
+        dy = scale > 0 ? bm! / scale : 0;
+      }
+      ex.FPDFText_GetCharOrigin(text, i, scratch, scratch + 8);
+      const f64 = new Float64Array(memory(), scratch, 2);
+      const x = f64[0]! - x0;
+      const y = f64[1]! - y0;
+      ex.FPDFText_GetLooseCharBox(text, i, scratch + 16);
+      const box = new Float32Array(memory(), scratch + 16, 4); // left, top, right, bottom
+      // the character's advance along its writing direction
+      const advance = Math.abs(dx) >= Math.abs(dy) ? (box[2]! - box[0]!) / Math.abs(dx) : (box[1]! - box[3]!) / Math.abs(dy);
+      const ch = code === 0x02 ? '-' : String.fromCodePoint(code);
+      const cur: Run | null = run;
+      if (cur !== null) {
+        // distance from where the run ends to this character, along the run and across it
+        const along: number = (x - cur.x) * cur.dx + (y - cur.y) * cur.dy - cur.width;
+        const across: number = -(x - cur.x) * cur.dy + (y - cur.y) * cur.dx;
+        // (a run goes on across a change of size in one font on one baseline, as pdf.js's did: a
+        // larger capital or word inside a line keeps the line's size)
+        const same = cur.font === font && cur.dx === dx && cur.dy === dy && Math.abs(across) <= 0.05 * Math.min(size, cur.size);
+        if (same && along >= -0.3 * size && along <= (space ? 3 : 0.1) * size) {
+          // a run of spaces so far takes the size of its first word
+          if (cur.str.trim() === '') cur.size = size;
+          cur.str += (space ? ' ' : '') + ch;
+          cur.width = Math.max(cur.width, (x - cur.x) * dx + (y - cur.y) * dy + advance);
+          space = false;
+          continue;
+        }
+        flush();
+        // a space PDFium inferred between two runs of one line stays (pdf.js kept one there too)
+        space &&= Math.abs(across) <= 0.3 * size && along >= 0;
+      }
+      run = { str: (space ? ' ' : '') + ch, x, y, width: advance, size, font, dx, dy };
+      space = false;
+    }
+    flush();
+  } finally {
+    ex.FPDFText_ClosePage(text);
+  }
+  return { width, height, items };
 }

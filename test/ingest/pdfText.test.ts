@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { decodeGlyphs, pdfText, type PdfItem, type PdfPage } from '../../ingest/parse/pdfText.js';
 import { readPdf } from '../../ingest/store/readPdf.js';
+import { parseInput } from '../../ingest/store/parseInput.js';
 import { IngestError } from '../../ingest/parse/IngestError.js';
 
 const policy = path.resolve(process.cwd(), '..', 'shared', 'policy');
@@ -108,10 +109,55 @@ test('a real PDF: the 2014 JAR reads in order, its symbol-font bullets decoded',
   assert.ok(lines.includes('Common Issues'), 'a heading is a paragraph of its own');
 });
 
+test('a real PDF: characters become runs of one font on one baseline, a larger word inside a line keeps its size', async () => {
+  const file = path.join(policy, 'mtr', '2001-11-01.pdf');
+  const pages = await readPdf(file, fs.readFileSync(file));
+  const runs = pages.flatMap((p) => p.items).filter((i) => /Friday Night|Premier$/.test(i.str));
+  assert.ok(runs.length >= 2);
+  // "Magic" is set larger in "Friday Night Magic": the line is still one paragraph with the next
+  assert.ok(runs.every((r) => r.size === 12));
+  const { text } = pdfText(pages);
+  assert.match(text, /\nFriday Night Magic \(8K, REL 1\): This program is offered exclusively through Premier stores\. Prizes/);
+});
+
 test('bytes that are no PDF, or a damaged one, are rejected by name', async () => {
   await assert.rejects(
     readPdf('x.pdf', new TextEncoder().encode('hello')),
     (e: unknown) => e instanceof IngestError && e.source === 'x.pdf' && /no %PDF- header/.test(e.reason),
   );
   await assert.rejects(readPdf('y.pdf', new TextEncoder().encode('%PDF-1.4\n')), (e: unknown) => e instanceof IngestError && /^corrupt PDF/.test(e.reason));
+});
+
+/** A PDF of `objects` (object 1 the catalog) with a valid cross-reference table. */
+function handMadePdf(objects: string[], trailer = ''): Uint8Array {
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n` + offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailer}>>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(out);
+}
+const onePage = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>'];
+
+test('a PDF with no text (a scan) is rejected by name; a password-protected one too', async () => {
+  const blank = handMadePdf(onePage);
+  assert.deepEqual(await readPdf('blank.pdf', blank), [{ width: 612, height: 792, items: [] }]);
+  await assert.rejects(
+    parseInput('scan.pdf', blank),
+    (e: unknown) => e instanceof IngestError && e.source === 'scan.pdf' && /no text \(scanned pages\?\)/.test(e.reason),
+  );
+  // the standard security handler with an owner and user password that the empty password does not open
+  const key = 'ab'.repeat(32);
+  const locked = handMadePdf(
+    [...onePage, `<< /Filter /Standard /V 1 /R 2 /O <${key}> /U <${key}> /P -4 >>`],
+    `/Encrypt 4 0 R /ID [<${'01'.repeat(16)}> <${'01'.repeat(16)}>] `,
+  );
+  await assert.rejects(
+    readPdf('locked.pdf', locked),
+    (e: unknown) => e instanceof IngestError && e.source === 'locked.pdf' && /^password-protected PDF/.test(e.reason),
+  );
 });

@@ -37,7 +37,6 @@ test('a PDF read once is kept by sha256 and parsed from the cache to the same do
   const [entry] = fs.readdirSync(dir);
   fs.writeFileSync(path.join(dir, entry!), 'not gzip');
   assert.deepEqual(await parseInput(file, bytes, null, cache), plain);
-  // (pdf.js names fonts by a count of the documents it loaded: only the strings are compared)
   const strings = (pages: PdfPage[] | null): string[] => (pages ?? []).flatMap((p) => p.items.map((i) => i.str));
   assert.deepEqual(strings(cachedPdfPages(dir, sha256)), strings(kept));
 });
