@@ -285,10 +285,7 @@ export class Snapshot {
   private readonly infoById: Map<number, EditionInfo>;
   private readonly rows = new Map<number, EditionRows>();
   private readonly sql: (name: string) => Statement;
-  private readonly textCache = new LRUCache<number, TextEntry>({
-    maxSize: TEXT_CACHE_BYTES,
-    sizeCalculation: (t) => 64 + 2 * t.body.length + (t.refs ? 48 * t.refs.length : 0),
-  });
+  private readonly textCache: LRUCache<number, TextEntry>;
   /** Every rule version (loadAll), or null: versions are then read one by one into `versionCache`. */
   private versionTable: VersionTable | null = null;
   private readonly versionCache = new Map<number, VersionRecord>();
@@ -314,7 +311,15 @@ export class Snapshot {
   private readonly builtGroups: Array<{ members: EditionInfo[]; index: TextIndex | null }> = [];
   private allWords: Set<string> | null = null;
 
-  constructor(readonly db: Db) {
+  /** `textCacheBytes`: bytes of texts kept between reads (default TEXT_CACHE_BYTES). */
+  constructor(
+    readonly db: Db,
+    textCacheBytes = TEXT_CACHE_BYTES,
+  ) {
+    this.textCache = new LRUCache<number, TextEntry>({
+      maxSize: textCacheBytes,
+      sizeCalculation: (t) => 64 + 2 * t.body.length + (t.refs ? 48 * t.refs.length : 0),
+    });
     this.editions = (
       db.prepare(`SELECT ${EDITION_COLS} FROM editions ORDER BY family, effective_date, label`).all() as Array<
         Omit<EditionInfo, 'official'> & { official: number }
