@@ -50,6 +50,12 @@ export interface RuleHistory {
   steps: HistoryStep[];
 }
 
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
 /**
  * Shapes a rule's history from its rows (any order). `editions` lists every edition date in
  * order, so a gap (the rule missing from an edition, then back) is shown as 'returned'.
@@ -74,7 +80,7 @@ export function ruleHistory<R extends HistoryRow>(rows: R[], editions: string[] 
     const ck = order.get(r.date);
     const gap = pk !== undefined && ck !== undefined && ck - pk > 1;
     const textChanged = prev.text !== r.text;
-    const examplesChanged = JSON.stringify(prev.examples ?? []) !== JSON.stringify(r.examples ?? []);
+    const examplesChanged = !sameList(prev.examples ?? [], r.examples ?? []);
     const renumbered = prev.number !== r.number;
     const step: HistoryStep = {
       date: r.date,

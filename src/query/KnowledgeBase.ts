@@ -58,6 +58,8 @@ export { MAX_SEARCH_LENGTH, MAX_SEARCH_OFFSET, type SearchQuery } from './search
 export interface KnowledgeBaseOptions {
   /** Bytes of diffs kept (default 8 MB). */
   diffCacheBytes?: number;
+  /** Bytes of texts kept between reads (default Snapshot's 8 MB). */
+  textCacheBytes?: number;
 }
 
 /**
@@ -81,7 +83,7 @@ export class KnowledgeBase {
     /** The verified file it reads, held open (openVerified), or null. */
     readonly file: DbFile | null = null,
   ) {
-    this.snapshot = new Snapshot(db);
+    this.snapshot = new Snapshot(db, opts.textCacheBytes);
     this.diffs = new DiffCache(this.snapshot, opts.diffCacheBytes ?? 8 * 1024 * 1024);
     this.unitParts = new UnitParts(db);
   }

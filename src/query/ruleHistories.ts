@@ -67,7 +67,11 @@ export function ruleHistoryOf(s: Snapshot, edition: EditionInfo, number: string)
   const placeOf = new Map(rows.map((r) => [r.date, { editionId: r.editionId, pos: r.pos }]));
   for (const [i, step] of h.steps.entries()) {
     if (i === 0) continue;
-    const sub = subruleChanges(s, placeOf.get(h.steps[i - 1]!.date)!, placeOf.get(step.date)!);
+    const prev = placeOf.get(h.steps[i - 1]!.date)!;
+    const cur = placeOf.get(step.date)!;
+    // (most editions leave a subtree alone: told without reading either)
+    if (s.sameSubtree(prev.editionId, prev.pos, cur.editionId, cur.pos)) continue;
+    const sub = subruleChanges(s, prev, cur);
     if (!sub) continue;
     step.subrules = sub;
     if (step.change === 'unchanged') step.change = 'changed';
@@ -84,17 +88,12 @@ interface Place {
  * What changed below a rule between two of its appearances, its subrules matched by lineage; null
  * when nothing did. Read from the two subtrees' versions and lineages (single rows, not whole
  * editions): a subrule of the same version (number, text and examples) in both is skipped without
- * being read, so an edition that left the subtree alone costs a comparison of two short arrays.
+ * being read (an edition that left the whole subtree alone is told apart before: Snapshot.sameSubtree).
  */
 function subruleChanges(s: Snapshot, prev: Place, cur: Place): SubruleChanges | null {
   // index 0 is the rule itself, its subrules from 1
   const was = s.subtree(prev.editionId, prev.pos);
   const is = s.subtree(cur.editionId, cur.pos);
-  if (was.versions.length === is.versions.length) {
-    let same = true;
-    for (let k = 1; same && k < was.versions.length; k++) same = was.versions[k] === is.versions[k] && was.lineages[k] === is.lineages[k];
-    if (same) return null;
-  }
   // by lineage; a rule never aligned (negative lineage) by its number and place
   const keyed = (ids: { lineages: number[]; numbers: string[] }): Map<number | string, number> => {
     const m = new Map<number | string, number>();

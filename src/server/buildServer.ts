@@ -36,6 +36,14 @@ import { policyRoutes } from '../web/policyRoutes.js';
  */
 const SERVER_DIFF_CACHE_BYTES = 24 * 1024 * 1024;
 
+/**
+ * Bytes of texts the serving thread keeps (KnowledgeBase's text cache) when a heavy thread makes the diffs: every
+ * text of the corpus (about 11 MB by the cache's count), so pages that sweep many rules' texts (histories) do not
+ * read them again from SQLite and churn the heap. It fills only as pages read texts (0.5 MB at idle); the heavy
+ * thread, which reads most texts while diffing in the background, keeps the default 8 MB.
+ */
+const SERVING_TEXT_CACHE_BYTES = 16 * 1024 * 1024;
+
 /** Options of buildServer: a database file (verified, then opened read-only) or an open database. */
 export interface BuildServerOptions extends WorkerServerOptions {
   /** A database file: verified first (a file crkb will not serve throws DbRefused), held open for /download. */
@@ -94,7 +102,8 @@ export interface BuiltServer {
 export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer> {
   if (!opts.db && !opts.dbFile && !opts.dbImage) throw new Error('buildServer needs dbFile, db or dbImage');
   const warm = { search: opts.warmSearch !== false };
-  const kbOpts = { diffCacheBytes: opts.diffCacheBytes ?? SERVER_DIFF_CACHE_BYTES };
+  const threads = opts.heavyThreads ?? (opts.dbFile ? 1 : 0);
+  const kbOpts = { diffCacheBytes: opts.diffCacheBytes ?? SERVER_DIFF_CACHE_BYTES, ...(threads > 0 ? { textCacheBytes: SERVING_TEXT_CACHE_BYTES } : {}) };
   const kb = opts.db
     ? new KnowledgeBase(opts.db, kbOpts)
     : opts.dbImage
@@ -108,7 +117,6 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   const cache = opts.responseCache === false ? null : createResponseCache(opts.responseCacheBytes);
   const assets = new Assets();
   if (assets.missing.length > 0) log.error(`browser files missing (${assets.missing.join(', ')}): run "npm run build"`);
-  const threads = opts.heavyThreads ?? (opts.dbFile ? 1 : 0);
   const server = {
     limits,
     timeLimitMs: opts.timeLimitMs ?? 5000,
