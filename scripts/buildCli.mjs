@@ -44,7 +44,10 @@ async function bundle(opts) {
   const r = await build(opts);
   for (const f of r.outputFiles) {
     mkdirSync(dirname(f.path), { recursive: true });
-    writeFileSync(f.path, f.text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+    writeFileSync(
+      f.path,
+      f.text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    );
   }
 }
 

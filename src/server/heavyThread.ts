@@ -20,8 +20,8 @@ if (mtime(bundle) >= mtime(fileURLToPath(new URL('./heavyWorker.js', import.meta
   // (a thread is terminated, never exits: the cache is written once the thread is ready)
   const ran = runBundle(bundle, join(projectRoot(), 'dist', 'cli', 'heavyWorker.v8cache'), { saveOnExit: false });
   answer = (ran.exports as { default: Answer }).default;
-  saveCache = ran.saveCache;
-} else answer = ((await import('./heavyWorker.js')) as { default: Answer }).default;
+  saveCache = () => ran.saveCache();
+} else answer = (await import('./heavyWorker.js')).default;
 
 /** Answers one forwarded request on this worker thread (heavyWorker.ts). */
 export default async function heavyThread(task: HeavyTask): Promise<HeavyResult> {
