@@ -67,8 +67,9 @@ const SEARCH_INDEXES = 6;
 /** Bytes of texts (bodies and references) kept between reads: about the texts of a few editions. */
 const TEXT_CACHE_BYTES = 8 * 1024 * 1024;
 
-/** Texts read at once for a diff (prefetchTexts): a few megabytes of the text cache at most. */
+/** Texts read at once for a diff (prefetchTexts): a few megabytes of the text cache at most; from this many missing. */
 const PREFETCH_TEXTS = 3000;
+const PREFETCH_FROM = 100;
 
 const EDITION_COLS = `id, family, effective_date AS effectiveDate, official, label, set_code AS setCode,
   set_name AS setName, title`;
@@ -848,11 +849,12 @@ export class Snapshot {
   /**
    * Reads into the text cache, in two queries, the texts (with their references) of `ids` not kept yet: a
    * diff's changed rules, read one by one otherwise (two statements a text). At most PREFETCH_TEXTS, the
-   * first: more would evict one another before they are read.
+   * first: more would evict one another before they are read; none under PREFETCH_FROM.
    */
   prefetchTexts(ids: readonly number[]): void {
     const missing = [...new Set(ids)].filter((id) => !this.textCache.has(id)).slice(0, PREFETCH_TEXTS);
-    if (missing.length < 2) return;
+    // (a few are read faster one by one than the two statements are prepared in a fresh process)
+    if (missing.length < PREFETCH_FROM) return;
     const json = JSON.stringify(missing);
     const refs = new Map<number, TextRefRecord[]>();
     for (const [textId, ord, target, kind, start, end] of this.sql('refsIn').iterate(json) as IterableIterator<
