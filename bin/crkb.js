@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import cluster from 'node:cluster';
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -8,13 +9,15 @@ import { fileURLToPath } from 'node:url';
 // start-up does not do anyway: it must not end the process.
 if (process.argv[2] === 'serve' || process.argv[2] === 'start') process.on('SIGHUP', () => undefined);
 
-// A query command runs from its bundle (scripts/buildCli.mjs) with V8's code cache of it kept beside it
-// (src/cli/runBundle.ts) when the bundle is as new as the compiled code: a stale or missing one (a
-// build that only ran tsc) is not run, nor is one for another command.
+// A query command, and `crkb serve`, runs from its bundle (scripts/buildCli.mjs) with V8's code cache of
+// it kept beside it (src/core/runBundle.ts) when the bundle is as new as the compiled code: a stale or
+// missing one (a build that only ran tsc) is not run, nor is one for another command. A server process
+// (a cluster worker of `crkb serve`) keeps its own cache: it compiles what the supervisor never runs.
 const file = (name) => fileURLToPath(new URL(name, import.meta.url));
 const mtime = (name) => statSync(file(name), { throwIfNoEntry: false })?.mtimeMs ?? -1;
 const command = /^[a-z]+$/.test(process.argv[2] ?? '') ? process.argv[2] : null;
 if (command !== null && mtime(`../dist/cli/${command}.cjs`) >= mtime('../dist/src/cli/main.js')) {
-  const { runBundle } = await import('../dist/src/cli/runBundle.js');
-  runBundle(file(`../dist/cli/${command}.cjs`), file(`../dist/cli/${command}.v8cache`));
+  const { runBundle } = await import('../dist/src/core/runBundle.js');
+  const cache = cluster.isWorker ? `${command}-server` : command;
+  runBundle(file(`../dist/cli/${command}.cjs`), file(`../dist/cli/${cache}.v8cache`));
 } else await import('../dist/src/cli/main.js');

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { DEFAULT_LOCK_WAIT_MS, type IngestReport } from '../../ingest/store/runIngest.js';
 import { runIngestInWorker } from '../../ingest/store/runIngestInWorker.js';
+import { refusalOf } from '../db/openVerifiedDb.js';
 import { pdfCacheDirFromEnv } from '../../ingest/store/pdfTextCache.js';
 import { DEFAULT_DOWNLOAD_TIMEOUT_MS, expandInputs, planFromManifest, readManifest, type InputRef, type Manifest } from '../../ingest/store/sources.js';
 import { IngestError } from '../../ingest/parse/IngestError.js';
@@ -114,6 +115,9 @@ export async function run(argv: string[]): Promise<number> {
     },
   });
   bar?.stop();
+  // the checks a server makes of the file, made now: its first start then skips SQLite's quick_check (a
+  // whole read of the file). A file it would refuse (no CR edition yet) is for the server to name.
+  refusalOf(dbFile, true);
   if (values.json) console.log(JSON.stringify(report, null, 2));
   else console.log(formatReport(report));
   return report.rejected.length > 0 ? 2 : 0;

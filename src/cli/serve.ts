@@ -2,8 +2,8 @@ import cluster from 'node:cluster';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { projectRoot } from '../core/projectFiles.js';
 import { CONNECTION_LIMITS } from '../server/listen.js';
 import { supervise, type SupervisorTimings } from '../server/supervise.js';
 import { defaultDbFile, parseOptions } from './options.js';
@@ -165,7 +165,8 @@ export async function run(argv: string[]): Promise<number> {
   const fixedPort = port === 0 ? await freePort(values.host) : port;
   const code = await supervise({
     ...t,
-    exec: fileURLToPath(new URL('./main.js', import.meta.url)),
+    // bin/crkb.js: a server process runs from the serve bundle when it is built (scripts/buildCli.mjs)
+    exec: join(projectRoot(), 'bin', 'crkb.js'),
     args: ['serve', '--db', file, '--port', String(fixedPort), '--host', values.host, ...(publicArg ? ['--public-url', publicArg] : [])],
     execArgv: [...SERVER_FLAGS, ...process.execArgv],
     // production mode unless told otherwise (graphql-js skips its development checks)

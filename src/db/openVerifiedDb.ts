@@ -199,11 +199,14 @@ export function openHeldDb(held: { fd: number; size: number; mtimeMs: number }):
   return null;
 }
 
-/** Why `file` would be refused as a served database, or null when it passes every check (nothing is kept open). */
-export function refusalOf(file: string): string | null {
+/**
+ * Why `file` would be refused as a served database, or null when it passes every check (nothing is kept open).
+ * `remember`: a file that passed leaves the marker a server's first start then trusts (ingest's output).
+ */
+export function refusalOf(file: string, remember = false): string | null {
   try {
-    // (a file checked before it is moved into place, as a replica's download: no marker left beside it)
-    const v = openVerifiedDb(file, { remember: false });
+    // (by default no marker: a file checked before it is moved into place, as a replica's download)
+    const v = openVerifiedDb(file, { remember });
     v.db.close();
     closeSync(v.file.fd);
     return null;

@@ -10,6 +10,8 @@ export interface DiffSource {
   version(id: number): { textId: number; exampleIds: readonly number[]; examplesKey: string };
   /** A stored text (rule, example, definition) with its references and normalized-text hash. */
   diffText(id: number): Required<DiffText>;
+  /** Reads texts diffText will be asked for, at once (optional: a source that reads them one by one otherwise). */
+  prefetchTexts?(ids: readonly number[]): void;
   glossaryIds(editionId: number): Array<[term: string, textId: number]>;
   /** Splits and merges recorded on the chain after `from` up to `to` (a forward diff's span), by lineage, oldest first. */
   linksBetween(fromId: number, toId: number): Array<{ kind: 'split' | 'merge'; lineage: number; prevLineage: number }>;
@@ -47,6 +49,21 @@ function lineagesOf(reader: DiffSource, fromId: number, toId: number): [EditionI
   return [a, b];
 }
 
+/** Text ids of the rules a diff reads: both sides of changed pairs, the added and the removed rules. */
+function changedTexts(reader: DiffSource, pairing: Int32Array, from: ArrayLike<number>, to: ArrayLike<number>): number[] {
+  const out: number[] = [];
+  const paired = new Uint8Array(from.length);
+  for (let i = 0; i < pairing.length; i++) {
+    const j = pairing[i]!;
+    if (j >= 0) paired[j] = 1;
+    if (j >= 0 && from[j] === to[i]) continue;
+    out.push(reader.version(to[i]!).textId);
+    if (j >= 0) out.push(reader.version(from[j]!).textId);
+  }
+  for (let j = 0; j < from.length; j++) if (paired[j] === 0) out.push(reader.version(from[j]!).textId);
+  return out;
+}
+
 /** Example texts of the pairs whose examples changed, by examples key; the others' examples stay unread. */
 function changedExamples(reader: DiffSource, pairing: Int32Array, from: ArrayLike<number>, to: ArrayLike<number>): Map<string, DiffText[]> {
   const out = new Map<string, DiffText[]>();
@@ -81,6 +98,7 @@ export function loadDiff(
   const { rulesOnly = false, ...diffOpts } = opts;
   const [a, b] = lineagesOf(reader, from.id, to.id);
   const pairing = pairLineages(a.lineages, b.lineages);
+  if (reader.prefetchTexts) reader.prefetchTexts(changedTexts(reader, pairing, a.versions, b.versions));
   const exampleLists = rulesOnly ? new Map<string, DiffText[]>() : changedExamples(reader, pairing, a.versions, b.versions);
 
   // parts (read when a reference names no rule: few do) are the same part when their titles are

@@ -123,9 +123,10 @@ export class KnowledgeBase {
    * Builds what the first read of the newest editions and keyword lookups (the newest editions') would
    * build (a server does this at start, not in a request), and in the background the newest edition's
    * search index, the other editions and the words typo corrections compare with; `search: false`
-   * leaves the search indexes and words to be built when first searched.
+   * leaves the search indexes and words to be built when first searched, `keywords: false` the keyword
+   * lists to the first lookup of each edition (a heavy worker thread, which answers none but costly GraphQL).
    */
-  warm(opts: { search?: boolean } = {}): this {
+  warm(opts: { search?: boolean; keywords?: boolean } = {}): this {
     // the newest editions' rows now (what most requests read), the others' once serving
     this.snapshot.loadAll(EDITION_MEMO);
     void this.snapshot.editionsInBackground();
@@ -139,6 +140,7 @@ export class KnowledgeBase {
       // read in the background: a search that needs them first reads them at once
       void this.snapshot.wordsInBackground();
     }
+    if (opts.keywords === false) return this;
     // the newest editions last, so that they are the ones kept
     const newest = [...this.snapshot.editions].sort((a, b) => (a.effectiveDate < b.effectiveDate ? -1 : a.effectiveDate > b.effectiveDate ? 1 : 0));
     for (const e of newest.slice(-EDITION_MEMO)) this.keywords(e.id);

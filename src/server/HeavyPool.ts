@@ -1,6 +1,9 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { HeavyTask, HeavyResult, WorkerSetup } from './heavyTask.js';
+import { projectRoot } from '../core/projectFiles.js';
 import { log } from './logger.js';
 
 /** The kinds of costly work, each with its own admission limit and time budget. */
@@ -67,7 +70,8 @@ export class HeavyPool {
     this.limits = { ...HEAVY_LIMITS };
     for (const [k, v] of Object.entries(opts.limits ?? {})) this.limits[k as HeavyKind] = { ...HEAVY_LIMITS[k as HeavyKind], ...v };
     this.pool = new Piscina<HeavyTask & { started: MessagePort }, HeavyResult>({
-      filename: new URL('./heavyWorker.js', import.meta.url).href,
+      // (found from the project's root: this module may be part of a bundle elsewhere, scripts/buildCli.mjs)
+      filename: pathToFileURL(join(projectRoot(), 'dist', 'src', 'server', 'heavyThread.js')).href,
       minThreads: threads,
       maxThreads: threads,
       // a worker loads the whole knowledge base: keep it, never retire it for idleness

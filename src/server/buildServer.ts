@@ -56,6 +56,8 @@ export interface BuildServerOptions extends WorkerServerOptions {
   dbSha256?: string;
   /** Build the search indexes at start (default true; a heavy worker thread never searches). */
   warmSearch?: boolean;
+  /** Build the newest editions' keyword lists at start (default true; a heavy worker thread answers lookups only in costly GraphQL). */
+  warmKeywords?: boolean;
   /** Base URL printed in bot answers and pages (default http://127.0.0.1:4000); request headers never set it. */
   publicUrl?: string | (() => string);
   /** Which executor runs a GraphQL operation of a given cost (default: yoga's, in the server's thread). */
@@ -101,7 +103,7 @@ export interface BuiltServer {
  */
 export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer> {
   if (!opts.db && !opts.dbFile && !opts.dbImage) throw new Error('buildServer needs dbFile, db or dbImage');
-  const warm = { search: opts.warmSearch !== false };
+  const warm = { search: opts.warmSearch !== false, keywords: opts.warmKeywords !== false };
   const threads = opts.heavyThreads ?? (opts.dbFile ? 1 : 0);
   const kbOpts = { diffCacheBytes: opts.diffCacheBytes ?? SERVER_DIFF_CACHE_BYTES, ...(threads > 0 ? { textCacheBytes: SERVING_TEXT_CACHE_BYTES } : {}) };
   const kb = opts.db

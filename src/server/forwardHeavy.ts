@@ -91,7 +91,8 @@ export function forwardHeavy(opts: ForwardOptions): RequestHandler {
     const etag = r.headers.etag;
     const cacheControl = r.headers['cache-control'];
     if (req.method === 'GET' && etag && cacheControl && r.status < 500 && TEXT_TYPES.test(contentType)) {
-      const entry: CachedResponse = { status: r.status, contentType, body: bytes.toString('utf8'), etag, cacheControl };
+      // sent as the bytes they are (the worker's express set the content type's charset as it sent them)
+      const entry: CachedResponse = { status: r.status, contentType, body: bytes, etag, cacheControl };
       await sendCached(req, res, opts.cache?.set(req.originalUrl, entry) ?? entry);
       return;
     }

@@ -27,11 +27,13 @@ let publicUrl = 'http://127.0.0.1:4000';
 // The held file is opened in place where it can be (no copy of the whole database in this thread's
 // memory); its bytes are read into memory otherwise.
 const held = setup.dbHeld ? KnowledgeBase.openHeldDb(setup.dbHeld) : null;
-// The same app as the serving thread, answering everything inline: one code path for every answer.
-const built = await buildServer({
+// The same app as the serving thread, answering everything inline: one code path for every answer. (A
+// promise, not a top-level await: the module is also bundled as CommonJS, scripts/buildCli.mjs.)
+const building = buildServer({
   ...setup.server,
   ...(held ? { db: held, dbSha256: setup.dbHeld!.sha256 } : { dbImage: setup.dbHeld ? readHeld(setup.dbHeld) : setup.dbImage! }),
   warmSearch: false,
+  warmKeywords: false,
   publicUrl: () => publicUrl,
   responseCache: false,
   heavyThreads: 0,
@@ -39,7 +41,8 @@ const built = await buildServer({
 
 /** Answers one forwarded request on this worker thread. */
 export default async function answer(task: HeavyTask & { started?: MessagePort }): Promise<HeavyResult> {
-  // the module loaded, so the knowledge base did: this thread is ready
+  const built = await building;
+  // the knowledge base is loaded: this thread is ready
   if (task.method === 'PING') return { status: 204, headers: {}, body: new Uint8Array(0) };
   // the pool's time budget starts now (the wait for this thread is bounded apart)
   task.started?.postMessage(1);

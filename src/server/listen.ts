@@ -112,8 +112,11 @@ export function listen(app: Express, port: number, host = '127.0.0.1', limits: C
 }
 
 // Thin entry for scripts and the bench: node dist/src/server/listen.js DBFILE [PORT] [HOST]; prints the URL.
-// CRKB_RESPONSE_CACHE=0 turns the in-memory answer cache off (to measure uncached work).
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+// CRKB_RESPONSE_CACHE=0 turns the in-memory answer cache off (to measure uncached work). (A function, not
+// top-level awaits: the module is also part of the serve bundle, CommonJS: scripts/buildCli.mjs.)
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void listenMain();
+
+async function listenMain(): Promise<void> {
   const [dbFile = process.env.CRKB_DB ?? 'data/crkb.db', port = '4000', host = '127.0.0.1'] = process.argv.slice(2);
   // a server runs in production mode unless told otherwise: graphql-js skips its development checks
   // (read when it loads, hence the import after this)

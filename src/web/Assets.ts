@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Router } from 'express';
+import { projectRoot } from '../core/projectFiles.js';
 import { IMMUTABLE } from '../http/ResponseCache.js';
 
 /** One browser file built by scripts/buildWeb.mjs into dist/web/. */
@@ -24,7 +27,7 @@ export class Assets {
   /** Files missing from the build (the pages still work, without style or scripts). */
   readonly missing: string[] = [];
 
-  constructor(dir: URL = new URL('../../web/', import.meta.url)) {
+  constructor(dir: URL = pathToFileURL(join(projectRoot(), 'dist', 'web') + '/')) {
     for (const name of ASSET_NAMES) {
       try {
         const body = readFileSync(new URL(name, dir));

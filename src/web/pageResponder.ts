@@ -28,7 +28,8 @@ export function pageResponder(cache: ResponseCache | null, kbOf: () => Knowledge
         return;
       }
       const c = context(kb, req);
-      const body = 'page' in p ? layout(c, p.page) : p.fragment;
+      // encoded once, for its tag and to send (a diff page is hundreds of kilobytes)
+      const body = Buffer.from('page' in p ? layout(c, p.page) : p.fragment, 'utf8');
       const status = 'status' in p && p.status !== undefined ? p.status : 200;
       // a page saying the database is behind changes once it is updated: never immutable
       entry = { status, contentType: HTML, body, etag: etagOf(body), cacheControl: status !== 200 ? ERROR : p.exact && !c.stale ? IMMUTABLE : SHORT };

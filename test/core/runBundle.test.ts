@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const runBundle = pathToFileURL(resolve('dist/src/cli/runBundle.js')).href;
+const runBundle = pathToFileURL(resolve('dist/src/core/runBundle.js')).href;
 
 // a fresh process running `bundle` through runBundle: its output, whether the cache was used, its exit status
 function run(bundle: string, cache: string): { out: string; fromCache: string; status: number | null } {
-  const script = `import { runBundle } from ${JSON.stringify(runBundle)};\nconst used = runBundle(${JSON.stringify(bundle)}, ${JSON.stringify(cache)});\nconsole.error(used ? 'cached' : 'compiled');`;
+  const script = `import { runBundle } from ${JSON.stringify(runBundle)};\nconst used = runBundle(${JSON.stringify(bundle)}, ${JSON.stringify(cache)}).fromCache;\nconsole.error(used ? 'cached' : 'compiled');`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
   return { out: r.stdout, fromCache: r.stderr.trim(), status: r.status };
 }
