@@ -173,6 +173,9 @@ function asGraphqlJsResult(r: ExecutionResult, source: Source | undefined): Exec
   return 'data' in r ? { errors, data: r.data ?? null } : { errors };
 }
 
+/** Documents whose operations are kept compiled, the most recently run (compiled code is outside the parser cache's byte budget). */
+const COMPILED_DOCUMENTS = 500;
+
 /** A compiled operation and the variables it declares. */
 interface Compiled {
   query: CompiledQuery['query'];
@@ -187,7 +190,7 @@ interface Compiled {
  * (graphql-jit coerces some that graphql-js refuses): that executor reports them as it always has.
  */
 function useCompiledExecution(): Plugin {
-  const compiled = new WeakMap<DocumentNode, Map<string, Compiled | null | 'seen'>>();
+  const compiled = new LRUCache<DocumentNode, Map<string, Compiled | null | 'seen'>>({ max: COMPILED_DOCUMENTS });
   return {
     onExecute({ args, setExecuteFn }) {
       const document = args.document as DocumentNode;
