@@ -26,6 +26,17 @@ export function editionInForce(editions: readonly EditionInfo[], family: string,
   return found;
 }
 
+// A family's official editions by list (a snapshot's list never changes): resolving is then no scan of every edition.
+const officialByList = new WeakMap<readonly EditionInfo[], Map<string, EditionInfo[]>>();
+
+function officialOf(editions: readonly EditionInfo[], family: string): EditionInfo[] {
+  let byFamily = officialByList.get(editions);
+  if (!byFamily) officialByList.set(editions, (byFamily = new Map<string, EditionInfo[]>()));
+  let official = byFamily.get(family);
+  if (!official) byFamily.set(family, (official = editions.filter((e) => e.family === family && e.official)));
+  return official;
+}
+
 /**
  * Resolves an edition argument against the stored editions (sorted by date), the same way for
  * every edge: "latest" (or nothing), an effective date, any other date (the official edition in
@@ -36,7 +47,7 @@ export function resolveEdition(editions: readonly EditionInfo[], arg: string | n
   const a = (arg ?? '').trim();
   const fail = (problem: string): EditionResolution => ({ edition: null, exact: false, problem });
   if (a.length > MAX_EDITION_ARG) return fail(`edition "${a.slice(0, 40)}…" is longer than ${MAX_EDITION_ARG} characters`);
-  const official = editions.filter((e) => e.family === family && e.official);
+  const official = officialOf(editions, family);
   if (a === '' || a.toLowerCase() === 'latest') {
     const last = official.at(-1);
     return last ? { edition: last, exact: false } : fail(`no ${family} editions are stored`);

@@ -74,6 +74,8 @@ export function tidyTypedNumbers(text: string): string {
 
 /** Reads a typed number ("702.19B.", " CR 702.19b ", "rule 702.19", "§ 100") as the number it names, or null. */
 export function normalizeNumber(text: string): string | null {
+  // a number already as the rules print it (what generated clients and links send) reads as itself
+  if (RULE_NUMBER_RE.test(text)) return text;
   const m = TYPED_NUMBER_RE.exec(text.normalize('NFC').replace(/\s+/g, ' ').trim());
   return m ? joinNumber(m[1]!, m[2], m[3]) : null;
 }

@@ -7,6 +7,7 @@ import { sendSurfaceError } from './errors.js';
 import type { ExecutorChoice } from './limits.js';
 import { HeavyRefusal, type HeavyKind, type HeavyPool } from './HeavyPool.js';
 import type { HeavyTask } from './heavyTask.js';
+import { offsetOf } from './graphqlEndpoint.js';
 import { sendCached, type CachedResponse, type ResponseCache } from '../http/ResponseCache.js';
 
 /** Discord commands that compute a diff or a history. */
@@ -140,17 +141,6 @@ export function forwardHeavy(opts: ForwardOptions): RequestHandler {
 
 /** Operations at least this costly (in the cost table's units of about 0.1 ms) run on the heavy worker thread. */
 const HEAVY_GRAPHQL_COST = 100;
-
-/** The offset in `source` of a 1-based line and column. */
-function offsetOf(source: string, line: number, column: number): number {
-  let at = 0;
-  for (let l = 1; l < line; l++) {
-    const nl = source.indexOf('\n', at);
-    if (nl < 0) break;
-    at = nl + 1;
-  }
-  return at + column - 1;
-}
 
 interface WireError {
   message: string;

@@ -2,7 +2,20 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { useAPQ } from '@graphql-yoga/plugin-apq';
-import { GraphQLError, Kind, parse, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  getOperationAST,
+  getVariableValues,
+  parse,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type Source,
+} from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { createYoga, processRegularResult, type GraphQLParams, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { schemaDir } from '../core/projectFiles.js';
@@ -108,6 +121,99 @@ function useAnswerLimit(maxBytes: number): Plugin {
         (result as ExecutionResult & { stringify?: typeof stringify }).stringify = stringify;
       },
     }),
+  };
+}
+
+/**
+ * Validation results by parsed document (yoga's parser cache hands the same object for the same text): the
+ * schema and the rules (graphql-js's and armor's) never change, so the document is the whole key. Yoga's own
+ * validation cache keys each request by the names of every rule, joined again on every request.
+ */
+function useValidationCache(): Plugin {
+  const results = new WeakMap<DocumentNode, readonly Error[]>();
+  return {
+    onValidate({ params, setResult }) {
+      const document = params.documentAST as DocumentNode;
+      const known = results.get(document);
+      if (known) return setResult(known);
+      return ({ result }) => void results.set(document, result);
+    },
+  };
+}
+
+/** The offset in `source` of a 1-based line and column. */
+export function offsetOf(source: string, line: number, column: number): number {
+  let at = 0;
+  for (let l = 1; l < line; l++) {
+    const nl = source.indexOf('\n', at);
+    if (nl < 0) break;
+    at = nl + 1;
+  }
+  return at + column - 1;
+}
+
+/**
+ * An error of a compiled query as graphql-js would have reported it: located by source and positions
+ * (graphql-jit gives bare locations, which yoga's serializer drops), an error the resolver threw with a
+ * path as it was thrown, and one the executor raised on a field (a null in a non-null field) with an
+ * original error, so masking hides it as it hides graphql-js's.
+ */
+function asGraphqlJsError(e: GraphQLError, source: Source | undefined): GraphQLError {
+  const original = e.originalError;
+  if (original instanceof GraphQLError && Array.isArray(original.path)) return original;
+  const at = source && e.locations?.length ? { source, positions: e.locations.map((l) => offsetOf(source.body, l.line, l.column)) } : {};
+  if (!e.path) return new GraphQLError(e.message, { ...at, ...(original ? { originalError: original } : {}) });
+  return new GraphQLError(e.message, { ...at, path: e.path, originalError: original ?? new Error(e.message) });
+}
+
+/** A compiled query's result in graphql-js's shape: its errors as graphql-js's, `errors` before `data`. */
+function asGraphqlJsResult(r: ExecutionResult, source: Source | undefined): ExecutionResult {
+  if (!r.errors?.length) return { data: r.data ?? null };
+  const errors = r.errors.map((e) => asGraphqlJsError(e, source));
+  return 'data' in r ? { errors, data: r.data ?? null } : { errors };
+}
+
+/** Documents whose operations are kept compiled, the most recently run (compiled code is outside the parser cache's byte budget). */
+const COMPILED_DOCUMENTS = 500;
+
+/** A compiled operation and the variables it declares. */
+interface Compiled {
+  query: CompiledQuery['query'];
+  variables: OperationDefinitionNode['variableDefinitions'];
+}
+
+/**
+ * Operations run as compiled JavaScript (graphql-jit) from their document's second request on: a
+ * cached document's fields are resolved without the executor's per-request walk of the operation. A
+ * document seen once runs on yoga's executor (compiling costs more than one run), and so does one
+ * that does not compile (no such operation) and a request whose variables do not fit their types
+ * (graphql-jit coerces some that graphql-js refuses): that executor reports them as it always has.
+ */
+function useCompiledExecution(): Plugin {
+  const compiled = new LRUCache<DocumentNode, Map<string, Compiled | null | 'seen'>>({ max: COMPILED_DOCUMENTS });
+  return {
+    onExecute({ args, setExecuteFn }) {
+      const document = args.document as DocumentNode;
+      const schema = args.schema as GraphQLSchema;
+      const opName = (args.operationName as string | null | undefined) ?? '';
+      let byOp = compiled.get(document);
+      if (!byOp) compiled.set(document, (byOp = new Map<string, Compiled | null | 'seen'>()));
+      let c = byOp.get(opName);
+      if (c === undefined) return void byOp.set(opName, 'seen');
+      if (c === 'seen') {
+        const q = compileQuery(schema, document, opName || undefined);
+        c = isCompiledQuery(q) ? { query: q.query, variables: getOperationAST(document, opName || null)?.variableDefinitions } : null;
+        byOp.set(opName, c);
+      }
+      if (c === null) return;
+      if (c.variables?.length && getVariableValues(schema, c.variables, (args.variableValues ?? {}) as Record<string, unknown>).errors) return;
+      const { query } = c;
+      const source = document.loc?.source;
+      setExecuteFn(((a: ExecutionArgs) => {
+        const r = query(a.rootValue, a.contextValue, a.variableValues);
+        return r instanceof Promise ? r.then((x) => asGraphqlJsResult(x, source)) : asGraphqlJsResult(r, source);
+      }) as Parameters<typeof setExecuteFn>[0]);
+    },
   };
 }
 
@@ -220,12 +326,15 @@ export class GraphqlEndpoint {
       parserAndValidationCache: {
         documentCache: this.documentCache,
         errorCache: boundedCache<Error>(1024 * 1024, (k) => 2 * k.length + 1024),
+        validationCache: false,
       },
       context: ({ scope }) => createApiContext(opts.kb(), opts.timeLimitMs, scope),
       plugins: [
         useParamErrors(),
+        useValidationCache(),
         usePersistedQueries(2 * 1024 * 1024),
         ...armorPlugins(opts.limits),
+        useCompiledExecution(),
         useCostLimit(schema, opts.limits, opts.executorFor),
         useAnswerLimit(opts.limits.maxAnswerBytes),
         useErrorCodes(),
