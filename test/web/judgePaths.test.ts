@@ -54,7 +54,7 @@ test('every diff one click away: the index of releases, previous/next, pickers k
 });
 
 test('a section-scoped diff page is scoped in its counts and renumbering too, and names its scope', async () => {
-  const count = (body: string, what: string) => Number(new RegExp(`<dt>${what}</dt><dd>(\\d+)</dd>`).exec(body)![1]);
+  const count = (body: string, what: string) => Number(new RegExp(`<dt>${what}</dt><dd>(?:<a [^>]*>)?(\\d+)`).exec(body)![1]);
   const all = await page('/diff/2021-06-18/2021-07-23');
   const scoped = await page('/diff/2021-06-18/2021-07-23?section=702');
   assert.ok(count(scoped.body, 'Changed rules') < count(all.body, 'Changed rules'), 'counts of the section');
@@ -63,6 +63,27 @@ test('a section-scoped diff page is scoped in its counts and renumbering too, an
   assert.match(text(scoped.body), /Counts, renumbering, examples and glossary entries of section 702 only/);
   const ids = [...all.body.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
   assert.equal(ids.length, new Set(ids).size);
+});
+
+test("a diff's counts open the changes of their kind alone: the added rules of a release in one click", async () => {
+  const all = await page('/diff/2021-06-18/2021-07-23?view=side');
+  const added = /<dt>Added<\/dt><dd><a href="([^"]+)"[^>]*>(\d+)<\/a>/.exec(all.body);
+  assert.ok(added, 'the Added count is a link');
+  const href = added[1]!.replaceAll('&amp;', '&');
+  assert.equal(href, '/diff/2021-06-18/2021-07-23?kind=added&view=side');
+  const only = await page(href);
+  const kinds = [...only.body.matchAll(/<article class="change" data-section="[^"]*" data-kinds="([^"]*)"/g)].map((m) => m[1]!);
+  assert.equal(kinds.length, Number(added[2]));
+  assert.ok(
+    kinds.every((k) => k.split(' ').includes('added')),
+    kinds.join(' | '),
+  );
+  // on that page the Added count is no link to itself; a kind with no change is never a link
+  assert.doesNotMatch(only.body, /<dt>Added<\/dt><dd><a /);
+  assert.match(all.body, /<dt>Removed<\/dt><dd>0<\/dd>/);
+  // the section and the view are kept
+  const scoped = await page('/diff/2021-06-18/2021-07-23?section=707');
+  assert.ok(hrefs(scoped.body).includes('/diff/2021-06-18/2021-07-23?section=707&kind=renumbered'), hrefs(scoped.body).join(' '));
 });
 
 test('stale data said plainly: every page names the newest known edition that is not stored, and crkb update', async () => {

@@ -113,7 +113,7 @@ test('diff page: counts, renumbering summary, changes by section linking both ru
   const { res, body } = await page('/diff/2021-06-18/2021-07-23');
   assert.equal(res.status, 200);
   assert.equal(res.headers.get('cache-control'), IMMUTABLE);
-  assert.match(body, /<dt>Renumbered<\/dt>\s*<dd>\d+<\/dd>/);
+  assert.match(body, /<dt>Renumbered<\/dt>\s*<dd><a href="\/diff\/2021-06-18\/2021-07-23\?kind=renumbered"[^>]*>\d+<\/a><\/dd>/);
   assert.match(body, /section 706 is now 707/);
   assert.match(body, /data-section="707" data-kinds="[^"]*renumbered/);
   const links = hrefs(body);

@@ -98,14 +98,19 @@ export function diffPage(kb: KnowledgeBase, from: EditionInfo, to: EditionInfo, 
   }
   const renumbering = summarizeRenumbering(scoped.renumbering);
   const base = `/diff/${encodeURIComponent(fromArg)}/${encodeURIComponent(toArg)}`;
+  // a count opens the changes of its kind alone (one click to "only the reworded rules", with no script)
+  const only = (k: ChangeKind): Html | number =>
+    c[k] > 0 && !(v.kinds.length === 1 && v.kinds[0] === k)
+      ? html`<a href="${base}${diffQuery({ ...v, kinds: [k] })}" title="Show only these changes">${c[k]}</a>`
+      : c[k];
   const counts = html`${v.section ? html`<p class="scope">Counts, renumbering, examples and glossary entries of section ${v.section} only (<a href="${base}">the whole release</a>).</p>` : null}<dl class="counts">
 <div><dt>Changed rules</dt><dd>${c.total}</dd></div>
-<div><dt>Added</dt><dd>${c.added}</dd></div>
-<div><dt>Removed</dt><dd>${c.removed}</dd></div>
-<div><dt>Reworded</dt><dd>${c.substantive}</dd></div>
-<div><dt>Reference updates</dt><dd>${c.references}</dd></div>
-<div><dt>Renumbered</dt><dd>${c.renumbered}</dd></div>
-<div><dt>Typography only</dt><dd>${c.typography}</dd></div>
+<div><dt>Added</dt><dd>${only('added')}</dd></div>
+<div><dt>Removed</dt><dd>${only('removed')}</dd></div>
+<div><dt>Reworded</dt><dd>${only('substantive')}</dd></div>
+<div><dt>Reference updates</dt><dd>${only('references')}</dd></div>
+<div><dt>Renumbered</dt><dd>${only('renumbered')}</dd></div>
+<div><dt>Typography only</dt><dd>${only('typography')}</dd></div>
 <div><dt>Glossary entries</dt><dd>${scoped.glossary.length}</dd></div>
 </dl>`;
   const filters = html`<form class="filters" method="get" action="${base}" data-diff-filters>
