@@ -75,6 +75,33 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 const DIFF_QUEUE = 8;
 const CONSTANT = { number: '702.19b', text: 'The controller of an attacking creature with trample first assigns damage.' };
 // Child mode: a bare express app returning a constant JSON, the baseline.
+const OPTIONS = {
+  db: { type: 'string', default: process.env.CRKB_DB ?? 'data/crkb.db' },
+  duration: { type: 'string', default: '10' },
+  mixed: { type: 'string', default: '60' },
+  connections: { type: 'string', default: '10' },
+  only: { type: 'string', multiple: true },
+  reload: { type: 'string', default: '5' },
+  baseline: { type: 'string', multiple: true },
+  rounds: { type: 'string', default: '2' },
+  'node-flags': { type: 'string', default: '--max-semi-space-size=4 --max-old-space-size=96' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const USAGE = `Usage: node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--reload 5] [--connections 10]
+       [--only TEXT]... [--baseline DIR]... [--rounds 2] [--node-flags="--max-semi-space-size=4 --max-old-space-size=96"]
+(see the comment at the top of bench/serve.ts for what each does)`;
+
+/** The command line's options, or null (said on stderr, with the usage) when it is not understood. */
+function readArgs() {
+  try {
+    return parseArgs({ options: OPTIONS }).values;
+  } catch (e) {
+    console.error(`bench/serve: ${(e as Error).message}\n${USAGE}`);
+    return null;
+  }
+}
+
 if (process.argv[2] === '--http-child') {
   // the floor: node:http returning the same bytes and headers as the bare express app
   const body = JSON.stringify(CONSTANT);
@@ -154,19 +181,15 @@ function gqlPost(query: string, variables: Record<string, unknown>): AutocannonR
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      db: { type: 'string', default: process.env.CRKB_DB ?? 'data/crkb.db' },
-      duration: { type: 'string', default: '10' },
-      mixed: { type: 'string', default: '60' },
-      connections: { type: 'string', default: '10' },
-      only: { type: 'string', multiple: true },
-      reload: { type: 'string', default: '5' },
-      baseline: { type: 'string', multiple: true },
-      rounds: { type: 'string', default: '2' },
-      'node-flags': { type: 'string', default: '--max-semi-space-size=4 --max-old-space-size=96' },
-    },
-  });
+  const values = readArgs();
+  if (values === null) {
+    process.exitCode = 1;
+    return;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const dbFile = resolve(values.db);
   if (!existsSync(dbFile)) {
     console.error(`bench/serve: ${dbFile} missing; build it with "npx crkb ingest --archive ../shared/corpus"`);
