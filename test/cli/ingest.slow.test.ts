@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -101,7 +102,9 @@ test('kill -9 during an ingest leaves the database as it was; the next run remov
     const next = await crkb(['ingest', file('2003-07-01.txt'), '--db', db, '--wait', '0']).done;
     assert.equal(next.code, 0, next.err);
     assert.deepEqual(storedDates(db), ['2003-03-15', '2003-07-01']);
-    assert.deepEqual(readdirSync(dir).sort(), ['k.db', 'k.db.lock']);
+    // no copy left; the check's marker (crkb ingest writes it) names the stored file, not the killed run's
+    assert.deepEqual(readdirSync(dir).sort(), ['k.db', 'k.db.checked', 'k.db.lock']);
+    assert.equal(readFileSync(`${db}.checked`, 'latin1').trim(), createHash('sha256').update(readFileSync(db)).digest('hex'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
