@@ -249,6 +249,15 @@ function* versionRows(columns: string[]): Generator<[number, string, string, str
 }
 
 /** [key, value, key, value…] sorted by key then value, as one array. */
+/** The end (exclusive) of a rule and the rules below it in an edition's numbers: the run that extends its number; `pos` when there is no rule there. */
+function subtreeEnd(numbers: readonly string[], pos: number): number {
+  const own = numbers[pos];
+  if (own === undefined) return pos;
+  let k = pos + 1;
+  while (k < numbers.length && numbers[k]!.startsWith(own)) k++;
+  return k;
+}
+
 function sortedPairs(flat: number[]): Int32Array {
   const n = flat.length / 2;
   const order = Int32Array.from({ length: n }, (_, k) => k).sort((a, b) => flat[2 * a]! - flat[2 * b]! || flat[2 * a + 1]! - flat[2 * b + 1]!);
@@ -701,9 +710,7 @@ export class Snapshot {
     if (this.readWhole(editionId)) {
       const e = this.edition(editionId);
       const numbers = this.numbers(editionId);
-      const own = numbers[pos];
-      if (own === undefined) return out;
-      for (let k = pos; k < numbers.length && (k === pos || numbers[k]!.startsWith(own)); k++) {
+      for (let k = pos, end = subtreeEnd(numbers, pos); k < end; k++) {
         out.versions.push(e.versions[k]!);
         out.lineages.push(e.lineages[k]!);
         out.numbers.push(numbers[k]!);
@@ -733,18 +740,10 @@ export class Snapshot {
     }
     const a = this.edition(editionA);
     const b = this.edition(editionB);
-    const na = this.numbers(editionA);
-    const nb = this.numbers(editionB);
-    const ownA = na[posA];
-    const ownB = nb[posB];
-    if (ownA === undefined || ownB === undefined) return ownA === ownB;
-    let k = 1;
-    for (; posA + k < na.length && na[posA + k]!.startsWith(ownA); k++) {
-      // (the same version is the same number: below B's rule too only if it extends B's own)
-      if (a.versions[posA + k] !== b.versions[posB + k] || a.lineages[posA + k] !== b.lineages[posB + k] || !na[posA + k]!.startsWith(ownB)) return false;
-    }
-    const next = nb[posB + k];
-    return next === undefined || !next.startsWith(ownB);
+    const n = subtreeEnd(this.numbers(editionA), posA) - posA;
+    if (subtreeEnd(this.numbers(editionB), posB) - posB !== n) return false;
+    for (let k = 1; k < n; k++) if (a.versions[posA + k] !== b.versions[posB + k] || a.lineages[posA + k] !== b.lineages[posB + k]) return false;
+    return true;
   }
 
   /** The number of a lineage's first rule in an edition, or undefined when the edition has none. */
