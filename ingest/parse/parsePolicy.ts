@@ -72,8 +72,12 @@ export function policyFamilyOf(text: string): PolicyFamily | null {
   return infractions >= 3 ? 'ipg' : null;
 }
 
-function iso(year: number, monthName: string, day: number): string | null {
-  const month = MONTHS.findIndex((m) => m.startsWith(monthName.toLowerCase().slice(0, 3))) + 1;
+/** The ISO date a DATE match names ("June 1, 2000": month name, day, year), or null when there is no such day. */
+function dateOf(m: RegExpMatchArray): string | null {
+  const monthName = m[1]!;
+  const day = Number(m[2]);
+  const year = Number(m[3]);
+  const month = MONTHS.findIndex((name) => name.startsWith(monthName.toLowerCase().slice(0, 3))) + 1;
   if (month < 1 || day < 1 || day > 31) return null;
   const d = new Date(Date.UTC(year, month - 1, day));
   if (d.getUTCMonth() !== month - 1) return null;
@@ -88,7 +92,7 @@ function iso(year: number, monthName: string, day: number): string | null {
 export function policyEffectiveDate(head: string): string | null {
   let found: string | null = null;
   for (const m of head.matchAll(EFFECTIVE_RE)) {
-    const d = iso(Number(m[3]), m[1]!, Number(m[2]));
+    const d = dateOf(m);
     if (d === null) continue;
     // "Effective May 4, 2018 / Last updated May 22, 2018" (the blog renditions): a correction, filed under the effective date
     if (/last\s+$/i.test(head.slice(Math.max(0, m.index - 5), m.index))) continue;
@@ -109,11 +113,11 @@ export function yearSlipOf(stated: string, text: string): string | null {
   let statedCount = 0;
   let nextCount = 0;
   for (const m of text.matchAll(DATE_RE)) {
-    const d = iso(Number(m[3]), m[1]!, Number(m[2]));
+    const d = dateOf(m);
     if (d === stated) statedCount++;
     else if (d === next) nextCount++;
   }
-  const effectiveNext = [...text.matchAll(EFFECTIVE_RE)].some((m) => iso(Number(m[3]), m[1]!, Number(m[2])) === next);
+  const effectiveNext = [...text.matchAll(EFFECTIVE_RE)].some((m) => dateOf(m) === next);
   return statedCount <= 1 && nextCount >= 2 && effectiveNext ? next : null;
 }
 
