@@ -14,16 +14,19 @@ import { UsageError } from './UsageError.js';
 export const usage = `Usage: crkb ingest [PATH|URL ...] [--archive DIR] [--fetch] [--db FILE] [--manifest FILE] [--edition DATE]
                    [--wait SECONDS] [--download-timeout SECONDS] [--json]
 
-Ingests Comprehensive Rules editions into the database. PATHs may be files or
-folders (walked recursively); URLs are downloaded. With no PATH, walks the
-sources manifest: local copies under --archive DIR (or $CRKB_ARCHIVE) first,
-then, with --fetch, downloads the rest into data/cache/. PATHs given with
---archive DIR are ingested with the archive. PDFs are read (their text layer):
-tournament documents (MTR, IPG, JAR) are recognised and, for now, reported and
-not stored; a PDF with no text is rejected. A PDF's text is kept by sha256 in
-data/cache/pdf-text (or $CRKB_PDF_CACHE; off: no cache), so later runs need not
-read it again. Fragments and scraped
-pages are attached to the edition they match, or to --edition DATE.
+Ingests Comprehensive Rules editions and the tournament documents (Magic
+Tournament Rules, Infraction Procedure Guide) into the database. PATHs may be
+files or folders (walked recursively); URLs are downloaded. With no PATH, walks
+the sources manifest: local copies under --archive DIR (or $CRKB_ARCHIVE)
+first, then, with --fetch, downloads the rest into data/cache/. PATHs given
+with --archive DIR are ingested with the archive (e.g. ../shared/policy).
+Text, Word, HTML and PDF files are read (a PDF's text layer; a PDF with no text
+is rejected). A file whose head names the MTR or IPG is stored as an edition
+of the family mtr or ipg; a JAR document (no numbered sections) is rejected
+by name. A PDF's text is kept by sha256 in data/cache/pdf-text (or
+$CRKB_PDF_CACHE; off: no cache), so later runs need not read it again.
+Fragments and scraped pages are attached to the edition they match, or to
+--edition DATE.
 
 Each input stands alone: one that cannot be read (a dangling symbolic link, a
 link loop, a download that fails, ends short or receives nothing for
