@@ -3,7 +3,8 @@
  * with their snippets, what /v1/search and GraphQL search ask for) over the real corpus, beside
  * its floor: a bare FTS5 query over the same texts (an index of the edition's own texts, the same
  * tokenizer, the ranked page of 10, then their snippets; and the same with the snippets read in one
- * pass over the page's rowid range, as crkb reads them) and, with --baseline DIR (another built checkout),
+ * pass over the page's rowid range, as crkb reads them), crkb's own two FTS5 queries alone (its group's
+ * index: bm25 over the group's texts, the edition filter, snippets of the page) and, with --baseline DIR (another built checkout),
  * that checkout's search, in interleaved rounds. CPU time beside wall, per search.
  *
  * --compare DIR checks answers instead of timing them: some thousand searches (words, phrases,
@@ -147,9 +148,29 @@ const floorWith = (how: 'q' | 'qRange') => (): void => {
   });
 };
 
+// crkb's two FTS5 queries alone (its group's index, bm25 over the group as crkb ranks): the ranked
+// 24 texts the first page's weighing reads, then the snippets of ten; no places, hits or typo checks
+const sqlAlone = (): void => {
+  for (const e of editions) {
+    const index = kb.snapshot.searchOf(e.id);
+    for (const t of TEXTS) {
+      const fts = t
+        .match(/[\p{L}\p{N}]+/gu)!
+        .map(quote)
+        .join(' ');
+      const ids = index
+        .matches(fts, 24)
+        .slice(0, 10)
+        .map(([id]) => id);
+      for (const m of index.marks(fts, ids, '<mark>', '</mark>', 'snippet').values()) sink += m.length;
+    }
+  }
+};
+
 const rows: Array<[string, () => void, Cost]> = [
   ['bare FTS5 over the same texts (floor)', floorWith('q'), zero()],
   ['floor, snippets read in one rowid range', floorWith('qRange'), zero()],
+  ["this checkout's FTS5 queries alone", sqlAlone, zero()],
   ['this checkout', searchWith(kb), zero()],
 ];
 if (base) rows.push([`baseline ${values.baseline}`, searchWith(base), zero()]);
