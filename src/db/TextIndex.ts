@@ -36,6 +36,8 @@ export class TextIndex {
   /** Per member, the least and greatest rowid its texts can have (its least and greatest text id): the bounds of its queries. */
   private readonly bounds: Array<{ lo: bigint; hi: bigint }>;
   private words: string[] | null = null;
+  /** Each member's search, made on its first use (a search per request would otherwise make its closures again). */
+  private readonly searches: Array<EditionSearch | undefined> = [];
 
   /** `members`: the text bits (a bit per text id) of each edition of the group; `texts` are the texts they show. */
   constructor(
@@ -92,6 +94,10 @@ export class TextIndex {
     let slot = this.members.indexOf(shown);
     if (slot < 0) slot = this.members.findIndex((m) => m.length === shown.length && m.every((b, k) => b === shown[k]));
     if (slot < 0) throw new Error('the edition searched is not one of its search group');
+    return (this.searches[slot] ??= this.searchOf(slot));
+  }
+
+  private searchOf(slot: number): EditionSearch {
     const width = this.width;
     const { lo, hi } = this.bounds[slot]!;
     // (one VDBE operation a row fewer than shifting the rowid by the slot)
@@ -103,9 +109,14 @@ export class TextIndex {
       marks: (ftsQuery, ids, open, close, what) => {
         if (ids.length === 0) return new Map();
         const rowids = ids.map((id) => this.rowidOf(id));
-        const lo = BigInt(Math.min(...rowids));
-        const hi = BigInt(Math.max(...rowids));
-        return new Map(this.s[what].all({ q: ftsQuery, open, close, rowids: JSON.stringify(rowids), lo, hi, width }) as Array<[number, string]>);
+        let least = rowids[0]!;
+        let greatest = least;
+        for (const r of rowids) {
+          if (r < least) least = r;
+          else if (r > greatest) greatest = r;
+        }
+        const bounds = { lo: BigInt(least), hi: BigInt(greatest) };
+        return new Map(this.s[what].all({ q: ftsQuery, open, close, rowids: JSON.stringify(rowids), ...bounds, width }) as Array<[number, string]>);
       },
       vocabulary: () => this.vocabulary(),
     };
@@ -114,9 +125,7 @@ export class TextIndex {
   /** A text's rowid: its id, then a bit per member edition showing it. */
   private rowidOf(id: number): number {
     let mask = 0;
-    this.members.forEach((m, k) => {
-      if (((m[id >> 3] ?? 0) >> (id & 7)) & 1) mask |= 1 << k;
-    });
+    for (let k = 0; k < this.members.length; k++) if (((this.members[k]![id >> 3] ?? 0) >> (id & 7)) & 1) mask |= 1 << k;
     return id * 2 ** this.width + (mask >>> 0);
   }
 
