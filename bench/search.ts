@@ -3,10 +3,16 @@
  * with their snippets, what /v1/search and GraphQL search ask for) over the real corpus, beside
  * its floor: a bare FTS5 query over the same texts (an index of the edition's own texts, the same
  * tokenizer, the ranked page of 10, then their snippets; and the same with the snippets read in one
- * pass over the page's rowid range, as crkb reads them) and, with --baseline DIR (another built checkout),
+ * pass over the page's rowid range, as crkb reads them), crkb's own two FTS5 queries alone (its group's
+ * index: bm25 over the group's texts, the edition filter, snippets of the page) and, with --baseline DIR (another built checkout),
  * that checkout's search, in interleaved rounds. CPU time beside wall, per search.
  *
- *   node dist/bench/search.js [--db data/crkb.db] [--rounds 11] [--baseline DIR]
+ * --compare DIR checks answers instead of timing them: some thousand searches (words, phrases,
+ * typos, prefixes as typed, OR fallbacks, deep pages, old and new editions of every family) through
+ * this checkout and DIR's, compared field by field (hits with their rules, glossary entries, scores,
+ * snippets and highlights, escaped or not, and countedSearch's totals); exits 1 on a difference.
+ *
+ *   node dist/bench/search.js [--db data/crkb.db] [--rounds 11] [--baseline DIR] [--compare DIR]
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,6 +25,7 @@ const { values } = parseArgs({
     db: { type: 'string', default: process.env.CRKB_DB ?? 'data/crkb.db' },
     rounds: { type: 'string', default: '11' },
     baseline: { type: 'string' },
+    compare: { type: 'string' },
   },
 });
 const dbFile = resolve(values.db);
@@ -62,6 +69,7 @@ const load = async (dir: string): Promise<Kb> => {
 };
 
 const kb = await load(resolve(import.meta.dirname, '../..'));
+if (values.compare) process.exit(compareWith(await load(resolve(values.compare))));
 const base = values.baseline ? await load(resolve(values.baseline)) : null;
 const cr = kb.editions().filter((e) => e.family === 'cr' && e.official);
 // the newest edition (most searches), one in the middle and an old one
@@ -140,9 +148,29 @@ const floorWith = (how: 'q' | 'qRange') => (): void => {
   });
 };
 
+// crkb's two FTS5 queries alone (its group's index, bm25 over the group as crkb ranks): the ranked
+// 24 texts the first page's weighing reads, then the snippets of ten; no places, hits or typo checks
+const sqlAlone = (): void => {
+  for (const e of editions) {
+    const index = kb.snapshot.searchOf(e.id);
+    for (const t of TEXTS) {
+      const fts = t
+        .match(/[\p{L}\p{N}]+/gu)!
+        .map(quote)
+        .join(' ');
+      const ids = index
+        .matches(fts, 24)
+        .slice(0, 10)
+        .map(([id]) => id);
+      for (const m of index.marks(fts, ids, '<mark>', '</mark>', 'snippet').values()) sink += m.length;
+    }
+  }
+};
+
 const rows: Array<[string, () => void, Cost]> = [
   ['bare FTS5 over the same texts (floor)', floorWith('q'), zero()],
   ['floor, snippets read in one rowid range', floorWith('qRange'), zero()],
+  ["this checkout's FTS5 queries alone", sqlAlone, zero()],
   ['this checkout', searchWith(kb), zero()],
 ];
 if (base) rows.push([`baseline ${values.baseline}`, searchWith(base), zero()]);
@@ -165,3 +193,80 @@ if (sink < 0) console.log(sink);
 floors.forEach((f) => f.db.close());
 kb.close();
 base?.close();
+
+/** Runs the searches of --compare through this checkout and `other`, prints the differences; the exit code. */
+function compareWith(other: Kb): number {
+  const words = [
+    ...TEXTS,
+    'trampel',
+    'deathtuch',
+    'comabt damage',
+    'planeswalkr',
+    'sacrifise a creature',
+    'tram',
+    'deat',
+    'combat da',
+    'state-ba',
+    'x',
+    'zzzzqq',
+    'copy spell token',
+    'trample flying banding',
+    'phasing',
+    'mana burn',
+    'interrupt',
+    'the end of turn',
+    'deck registration',
+    'slow play',
+    'marked cards',
+    'unsporting conduct',
+    'game loss',
+    'warning',
+    'looking at extra cards',
+    'outside assistance',
+    'decklist',
+    '702.19',
+    'rule 613',
+    'Protection',
+    'ÉCLAT ünïcode',
+    '"quoted" OR NEAR(a b)',
+  ];
+  const editions = ['cr', 'mtr', 'ipg'].flatMap((family) => {
+    const chain = kb.editions().filter((e) => e.family === family);
+    return chain.filter((_, k) => k % Math.max(1, Math.floor(chain.length / 6)) === 0 || k === chain.length - 1);
+  });
+  const variants: Array<Parameters<Kb['search']>[2]> = [
+    { limit: 10 },
+    { limit: 10, prefix: true },
+    { limit: 25, offset: 25 },
+    { limit: 5, correct: false },
+    { limit: 10, marks: { open: '**', close: '**' }, escape: (t: string) => t.replace(/[*_]/g, '\\$&') },
+  ];
+  const view = (k: Kb, id: number, text: string, opts: Parameters<Kb['search']>[2]): string => {
+    try {
+      const { hits, total, capped } = k.countedSearch(id, text, opts);
+      return JSON.stringify({ total, capped, hits: hits.map((h) => ({ ...h, snippet: h.snippet, highlighted: h.highlighted })) });
+    } catch (err) {
+      return `error: ${(err as Error).message}`;
+    }
+  };
+  let runs = 0;
+  let differ = 0;
+  for (const e of editions) {
+    for (const text of words) {
+      for (const opts of variants) {
+        runs++;
+        const a = view(kb, e.id, text, opts);
+        const b = view(other, e.id, text, opts);
+        if (a === b) continue;
+        if (++differ <= 10)
+          console.log(
+            `differs: ${e.family} ${e.effectiveDate} ${JSON.stringify(text)} ${JSON.stringify(opts)}\n  this: ${a.slice(0, 300)}\n  other: ${b.slice(0, 300)}`,
+          );
+      }
+    }
+  }
+  console.log(
+    `bench/search --compare: ${runs} searches (${words.length} texts × ${editions.length} editions × ${variants.length} option sets), ${differ} differ`,
+  );
+  return differ === 0 ? 0 : 1;
+}

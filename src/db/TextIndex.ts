@@ -36,6 +36,8 @@ export class TextIndex {
   /** Per member, the least and greatest rowid its texts can have (its least and greatest text id): the bounds of its queries. */
   private readonly bounds: Array<{ lo: bigint; hi: bigint }>;
   private words: string[] | null = null;
+  /** Each member's search, made on its first use (a search per request would otherwise make its closures again). */
+  private readonly searches: Array<EditionSearch | undefined> = [];
 
   /** `members`: the text bits (a bit per text id) of each edition of the group; `texts` are the texts they show. */
   constructor(
@@ -70,7 +72,7 @@ export class TextIndex {
     // @limit rows (in C): the rest never reach JavaScript.
     // Text ids follow the editions (a text's id is given when an edition first prints it), so an old
     // edition's texts sit low in its group's rowids: the bounds keep FTS5 from reading the newer ones.
-    const shown = 'FROM texts_fts WHERE texts_fts MATCH @q AND rowid BETWEEN @lo AND @hi AND (rowid >> @slot) & 1';
+    const shown = 'FROM texts_fts WHERE texts_fts MATCH @q AND rowid BETWEEN @lo AND @hi AND rowid & @bit';
     // The page's texts: one pass over the matches between the page's least and greatest rowid (bound as
     // BigInts: FTS5 ignores a rowid bound as a double), each checked against the page's list in C. A
     // `rowid IN (…)` that FTS5 reads runs the whole query once per text: a third more for one word,
@@ -92,18 +94,29 @@ export class TextIndex {
     let slot = this.members.indexOf(shown);
     if (slot < 0) slot = this.members.findIndex((m) => m.length === shown.length && m.every((b, k) => b === shown[k]));
     if (slot < 0) throw new Error('the edition searched is not one of its search group');
+    return (this.searches[slot] ??= this.searchOf(slot));
+  }
+
+  private searchOf(slot: number): EditionSearch {
     const width = this.width;
     const { lo, hi } = this.bounds[slot]!;
+    // (one VDBE operation a row fewer than shifting the rowid by the slot)
+    const bit = 2 ** slot;
     return {
-      matches: (ftsQuery, limit) => this.s.match.all({ q: ftsQuery, limit, slot, width, lo, hi }) as Array<[number, number]>,
-      matchesAny: (ftsQuery) => this.s.any.get({ q: ftsQuery, slot, lo, hi }) !== undefined,
-      ids: (ftsQuery, limit) => this.s.ids.all({ q: ftsQuery, limit, slot, width, lo, hi }) as number[],
+      matches: (ftsQuery, limit) => this.s.match.all({ q: ftsQuery, limit, bit, width, lo, hi }) as Array<[number, number]>,
+      matchesAny: (ftsQuery) => this.s.any.get({ q: ftsQuery, bit, lo, hi }) !== undefined,
+      ids: (ftsQuery, limit) => this.s.ids.all({ q: ftsQuery, limit, bit, width, lo, hi }) as number[],
       marks: (ftsQuery, ids, open, close, what) => {
         if (ids.length === 0) return new Map();
         const rowids = ids.map((id) => this.rowidOf(id));
-        const lo = BigInt(Math.min(...rowids));
-        const hi = BigInt(Math.max(...rowids));
-        return new Map(this.s[what].all({ q: ftsQuery, open, close, rowids: JSON.stringify(rowids), lo, hi, width }) as Array<[number, string]>);
+        let least = rowids[0]!;
+        let greatest = least;
+        for (const r of rowids) {
+          if (r < least) least = r;
+          else if (r > greatest) greatest = r;
+        }
+        const bounds = { lo: BigInt(least), hi: BigInt(greatest) };
+        return new Map(this.s[what].all({ q: ftsQuery, open, close, rowids: JSON.stringify(rowids), ...bounds, width }) as Array<[number, string]>);
       },
       vocabulary: () => this.vocabulary(),
     };
@@ -112,9 +125,7 @@ export class TextIndex {
   /** A text's rowid: its id, then a bit per member edition showing it. */
   private rowidOf(id: number): number {
     let mask = 0;
-    this.members.forEach((m, k) => {
-      if (((m[id >> 3] ?? 0) >> (id & 7)) & 1) mask |= 1 << k;
-    });
+    for (let k = 0; k < this.members.length; k++) if (((this.members[k]![id >> 3] ?? 0) >> (id & 7)) & 1) mask |= 1 << k;
     return id * 2 ** this.width + (mask >>> 0);
   }
 

@@ -178,13 +178,12 @@ function placesOf(
     const best = (rows[0]?.[1] ?? 0) * TITLE_WEIGHT - 1;
     rows.forEach(([textId, score], k) => {
       const block = Math.floor(k / BLOCK);
-      for (const pos of s.positionsUsingText(editionId, textId, 'text')) {
-        const w = isTitle(s.ruleAt(editionId, pos)!.text) ? TITLE_WEIGHT : 1;
-        out.push({ textId, block, score: score * w, ord: pos, pos, exampleIndex: -1, glossary: null });
-      }
+      const asText = s.positionsUsingText(editionId, textId, 'text');
+      // the rules printing the text are titles or not alike: their text is this one
+      const w = asText.length > 0 && isTitle(s.text(textId)) ? TITLE_WEIGHT : 1;
+      for (const pos of asText) out.push({ textId, block, score: score * w, ord: pos, pos, exampleIndex: -1, glossary: null });
       for (const pos of s.positionsUsingText(editionId, textId, 'example')) {
-        const r = s.ruleAt(editionId, pos)!;
-        r.exampleIds.forEach((x, i) => {
+        s.ruleAt(editionId, pos)!.exampleIds.forEach((x, i) => {
           if (x === textId) out.push({ textId, block, score: score * EXAMPLE_WEIGHT, ord: pos, pos, exampleIndex: i, glossary: null });
         });
       }
