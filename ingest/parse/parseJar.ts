@@ -2,7 +2,7 @@ import { policyEffectiveDate } from './parsePolicy.js';
 import type { ParsedDocument, RuleNode, SourceFormat } from '../../src/core/types.js';
 
 /** The title crkb gives the JAR's opening paragraphs, which the document leaves without a heading. */
-export const JAR_INTRODUCTION = 'Introduction';
+const JAR_INTRODUCTION = 'Introduction';
 
 // a date line of the head: "Updated September 26, 2014", "Effective January 21, 2019", "Last updated …"
 const DATE_LINE = /^(?:last\s+)?(?:updated|effective)\b/i;
