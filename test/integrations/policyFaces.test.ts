@@ -202,13 +202,18 @@ test('citation checks read "MTR 4.2" and "IPG 2.2 (Looking at Extra Cards)" in t
 // the JAR numbers nothing: crkb's positions (0 the introduction, 1 Common Issues, 1.1 and 1.2 its issues, 2 Serious Problems)
 test('the JAR on every face: GraphQL, /v1, the web page, MCP and its Atom feeds, each saying its numbers are crkb’s', async () => {
   const g = await gql(
-    `{ editions(family: "jar") { effectiveDate } rule(number: "1.1", family: "jar", edition: "2014-09-26") { number unit { title } } lookup(query: "jar shuffle") { rules { number } } }`,
+    `{ editions(family: "jar") { effectiveDate } rule(number: "1.1", family: "jar", edition: "2014-09-26") { number unit { title } history { steps { edition { family effectiveDate } } } } lookup(query: "jar shuffle") { rules { number } } }`,
   );
   assert.deepEqual(
     g.editions.map((e: J) => e.effectiveDate),
     ['2014-09-26', '2019-01-21'],
   );
   assert.match(g.rule.unit.title, /^A player forgets a triggered ability/);
+  // each step in its own document's edition, not the CR's in force that day
+  assert.deepEqual(
+    g.rule.history.steps.map((x: J) => `${x.edition.family} ${x.edition.effectiveDate}`),
+    ['jar 2014-09-26', 'jar 2019-01-21'],
+  );
   assert.deepEqual(
     g.lookup.rules.map((r: J) => r.number),
     ['1.2'],
