@@ -12,7 +12,7 @@ CREATE TABLE IF NOT EXISTS meta (
 -- Rules, the 1999 Rulings Summaries, the Magic Tournament Rules and the Infraction Procedure Guide.
 CREATE TABLE IF NOT EXISTS editions (
   id             INTEGER PRIMARY KEY,
-  family         TEXT    NOT NULL CHECK (family IN ('cr', 'rulings', 'mtr', 'ipg')),
+  family         TEXT    NOT NULL CHECK (family IN ('cr', 'rulings', 'mtr', 'ipg', 'jar')),
   effective_date TEXT    NOT NULL CHECK (effective_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
   official       INTEGER NOT NULL DEFAULT 1,
   label          TEXT    NOT NULL DEFAULT '',

@@ -6,7 +6,7 @@
 CREATE TABLE IF NOT EXISTS fragment_sources (
   id          INTEGER PRIMARY KEY,
   file_id     INTEGER NOT NULL UNIQUE REFERENCES source_files (id),
-  family      TEXT    NOT NULL CHECK (family IN ('cr', 'rulings', 'mtr', 'ipg')),
+  family      TEXT    NOT NULL CHECK (family IN ('cr', 'rulings', 'mtr', 'ipg', 'jar')),
   -- the edition it is attached to (an official one, or its own unofficial one)
   edition_id  INTEGER REFERENCES editions (id),
   attached_by TEXT    NOT NULL CHECK (attached_by IN ('identified', 'option', 'unofficial')),

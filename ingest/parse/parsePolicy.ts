@@ -1,7 +1,5 @@
-import type { DocumentFamily, ParsedDocument, ParseWarning, PolicyPart, RuleNode, SourceFormat } from '../../src/core/types.js';
-
-/** The tournament-policy families. */
-export type PolicyFamily = Extract<DocumentFamily, 'mtr' | 'ipg' | 'jar'>;
+import type { PolicyFamilyName as PolicyFamily } from '../../src/core/families.js';
+import type { ParsedDocument, ParseWarning, PolicyPart, RuleNode, SourceFormat } from '../../src/core/types.js';
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const DATE = String.raw`([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})`;
@@ -227,7 +225,7 @@ export function parsePolicy(
       const t = /^(.*?\S)\s+(Infraction(?:\s+(?:REL\s+\d|Regular|Competitive|Professional))+)$/.exec(a[2]!.trim());
       return { number: `Appendix ${a[1]!.toUpperCase()}`, kind: 'appendix', title: t ? t[1]! : a[2]!.trim(), rest: t ? t[2]! : '', penalty: null };
     }
-    if (appendices || family === 'jar') return null;
+    if (appendices) return null;
     const m = NUMBERED.exec(l) ?? (scheme === 'decimal' ? NUMBERED_BARE.exec(l) : null);
     if (!m) return null;
     const number = m[2] === undefined || m[2] === '' ? m[1]! : `${m[1]}.${m[2]}`;

@@ -1,4 +1,5 @@
 import { IngestError } from './IngestError.js';
+import { parseJar } from './parseJar.js';
 import { parsePolicy, policyFamilyOf } from './parsePolicy.js';
 import { pdfText } from './pdfText.js';
 import { pdftohtmlPages } from './pdftohtmlPages.js';
@@ -8,7 +9,7 @@ import type { DecodedText, ParsedDocument, SourceFormat } from '../../src/core/t
 /**
  * Parses the decoded text of a tournament document (MTR, IPG, JAR), one paragraph a line: a PDF's
  * cleaned text, a Word document's paragraphs, a text file, an HTML rendition (its blocks). Throws
- * IngestError naming `source` when it names no tournament document or holds no numbered section.
+ * IngestError naming `source` when it names no tournament document or holds no unit (an MTR or IPG no numbered section).
  */
 export function parsePolicyText(
   source: string,
@@ -27,9 +28,11 @@ export function parsePolicyText(
   text = text.replace(/[\v\f]/g, '\n');
   const family = policyFamilyOf(text);
   if (family === null) throw new IngestError(source, 'not a tournament document: its head names no MTR, IPG or JAR');
-  const doc = parsePolicy(text, family, format, markup);
+  // the JAR numbers nothing: its units are numbered by position (parseJar)
+  const doc = family === 'jar' ? parseJar(text, format) : parsePolicy(text, family, format, markup);
   if (doc.rules.length === 0) {
-    throw new IngestError(source, `no numbered sections found in this ${family.toUpperCase()} document (${format}): not stored`);
+    const what = family === 'jar' ? 'headings or paragraphs' : 'numbered sections';
+    throw new IngestError(source, `no ${what} found in this ${family.toUpperCase()} document (${format}): not stored`);
   }
   // a rendition whose headings were read but not the text under them (its contents list taken for the
   // headings, the text lost to the last of them) is no edition: the PDFs' sections are rarely bare

@@ -11,7 +11,8 @@ import { repairAmbiguousWords, wordsToCheck } from './resolveAmbiguousWords.js';
 import { countDiffering, findingsOf, type DocumentSummary, type EditionCounts } from './summarizeDocument.js';
 import type { AlignRule } from '../../src/engine/align.js';
 import type { DecodedText, DocumentFamily, ParsedDocument } from '../../src/core/types.js';
-import { isPolicyFamily, STORED_FAMILIES } from '../../src/core/policyUnit.js';
+import { FAMILIES } from '../../src/core/families.js';
+import { isPolicyFamily } from '../../src/core/policyUnit.js';
 import { addDays, daysBetween } from '../../src/core/daysBetween.js';
 import { RENDITION_WINDOW_DAYS, renditionOf, type Heading, type OfficialEdition, type RenditionMatch } from './renditionOf.js';
 
@@ -295,7 +296,7 @@ export class EditionGroups {
     const expected = [...this.pending.values()];
     if (expected.includes(null)) return [];
     const out: AlignablePair[] = [];
-    for (const family of STORED_FAMILIES) {
+    for (const family of FAMILIES) {
       const dates = new Set<string>();
       for (const k of existing) if (k.startsWith(`${family}|`)) dates.add(k.slice(family.length + 1));
       for (const g of this.groups.values()) if (g.family === family) dates.add(g.date);

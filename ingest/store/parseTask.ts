@@ -98,13 +98,6 @@ export async function parseTask(task: ParseTask, pair: (text: string) => readonl
     const bytes = bytesOf(task);
     const cache = task.pdfCache ? { dir: task.pdfCache, sha256: task.sha256 ?? sha256Hex(bytes) } : null;
     const { doc, decoded } = await parseInput(task.path, bytes, task.contentType, cache);
-    if (doc.family === 'jar') {
-      return {
-        ok: false,
-        source: task.path,
-        reason: 'a JAR (Judging at Regular REL) document: not stored, crkb stores the MTR and IPG of the tournament documents',
-      };
-    }
     if (isPolicyFamily(doc.family)) storablePolicy(doc);
     const t = decoded.text;
     const typographic = t.match(/[’“”—–™]/g)?.length ?? 0;

@@ -5,7 +5,8 @@ import type { AlignRule, Alignment } from '../../src/engine/align.js';
 import { extractReferences } from '../../src/core/references.js';
 import { normalizeText } from '../../src/core/normalize.js';
 import type { DocumentFamily } from '../../src/core/types.js';
-import { STORED_FAMILIES, isPolicyFamily } from '../../src/core/policyUnit.js';
+import { FAMILIES } from '../../src/core/families.js';
+import { isPolicyFamily } from '../../src/core/policyUnit.js';
 import { extractPolicyReferences } from '../../src/core/policyReferences.js';
 
 /** What storeDerived did, for reports and benchmarks. */
@@ -30,7 +31,7 @@ export function storeDerived(writer: Writer, precomputed: ReadonlyMap<string, Al
   const report: DerivedReport = { texts: writer.insertedTexts, aligned: 0, editionsUpdated: 0, rowsUpdated: 0 };
   const lineage = new Lineage(writer.db);
   const norms = new Map<number, string>();
-  for (const family of STORED_FAMILIES) storeLineage(lineage, family, norms, report, precomputed);
+  for (const family of FAMILIES) storeLineage(lineage, family, norms, report, precomputed);
   return report;
 }
 

@@ -1,3 +1,4 @@
+import { FAMILIES } from '../core/families.js';
 import type { Family } from '../core/records.js';
 import { diffToJson } from '../engine/diffEditions.js';
 import { textClass } from '../engine/compareRule.js';
@@ -11,7 +12,7 @@ import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 import { cliArg, withKb } from './withKb.js';
 
-export const usage = `Usage: crkb diff FROM TO [--section N] [--kind K[,K]] [--json|--markdown] [--renumbering] [--explain] [--family cr|rulings|mtr|ipg] [--db FILE]
+export const usage = `Usage: crkb diff FROM TO [--section N] [--kind K[,K]] [--json|--markdown] [--renumbering] [--explain] [--family ${FAMILIES.join('|')}] [--db FILE]
 
 Compares two editions rule by rule, following each rule across renumbering.
 FROM and TO are dates (the edition in force that day) or "latest"; FROM may be
@@ -28,10 +29,11 @@ later than TO (a reverse diff).
 
 const KINDS: ChangeKind[] = ['added', 'removed', 'renumbered', 'substantive', 'references', 'typography'];
 
-/** Reads a --family option: "cr" (the Comprehensive Rules), "rulings" (the Rulings Summaries), "mtr" or "ipg" (the tournament documents). */
+/** Reads a --family option: "cr" (the Comprehensive Rules), "rulings" (the Rulings Summaries), "mtr", "ipg" or "jar" (the tournament documents). */
 export function familyOption(value: string | undefined, help: string): Family {
-  if (value === undefined || value === 'cr' || value === 'rulings' || value === 'mtr' || value === 'ipg') return value ?? 'cr';
-  throw new UsageError(`--family must be cr, rulings, mtr or ipg, not "${value}"`, help);
+  if (value === undefined) return 'cr';
+  if ((FAMILIES as readonly string[]).includes(value)) return value as Family;
+  throw new UsageError(`--family must be ${FAMILIES.join(', ')}, not "${value}"`, help);
 }
 
 /** `crkb diff`: compare two editions. */

@@ -1,4 +1,5 @@
 import type { HistoryStep } from '../engine/history.js';
+import { FAMILIES } from '../core/families.js';
 import type { Family } from '../core/records.js';
 import { historyStepWords, historySummary } from '../query/chatText.js';
 import { currentPlace } from '../query/currentPlace.js';
@@ -9,7 +10,7 @@ import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 import { cliArg, withKb } from './withKb.js';
 
-export const usage = `Usage: crkb history NUMBER [--edition DATE|latest] [--family cr|rulings|mtr|ipg] [--json] [--db FILE]
+export const usage = `Usage: crkb history NUMBER [--edition DATE|latest] [--family ${FAMILIES.join('|')}] [--json] [--db FILE]
        crkb history --term TERM [--edition DATE|latest] [--json] [--db FILE]
 
 Shows every edition a rule appears in, under which number, and what changed at

@@ -15,15 +15,17 @@ export const usage = `Usage: crkb ingest [PATH|URL ...] [--archive DIR] [--fetch
                    [--wait SECONDS] [--download-timeout SECONDS] [--json]
 
 Ingests Comprehensive Rules editions and the tournament documents (Magic
-Tournament Rules, Infraction Procedure Guide) into the database. PATHs may be
+Tournament Rules, Infraction Procedure Guide, Judging at Regular REL) into the
+database. PATHs may be
 files or folders (walked recursively); URLs are downloaded. With no PATH, walks
 the sources manifest: local copies under --archive DIR (or $CRKB_ARCHIVE)
 first, then, with --fetch, downloads the rest into data/cache/. PATHs given
 with --archive DIR are ingested with the archive (e.g. ../shared/policy).
 Text, Word, HTML and PDF files are read (a PDF's text layer; a PDF with no text
-is rejected). A file whose head names the MTR or IPG is stored as an edition
-of the family mtr or ipg; a JAR document (no numbered sections) is rejected
-by name. A PDF's text is kept by sha256 in data/cache/pdf-text (or
+is rejected). A file whose head names the MTR, IPG or JAR is stored as an
+edition of the family mtr, ipg or jar (the JAR numbers nothing: its units are
+numbered by their position, 0 the introduction, 1, 2, ... its headings, 1.1,
+1.2, ... the issues under one). A PDF's text is kept by sha256 in data/cache/pdf-text (or
 $CRKB_PDF_CACHE; off: no cache), so later runs need not read it again.
 Fragments and scraped pages are attached to the edition they match, or to
 --edition DATE.

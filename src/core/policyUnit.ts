@@ -1,31 +1,33 @@
-import type { Family } from './records.js';
+import { FAMILIES, POLICY_FAMILIES, type Family, type PolicyFamilyName } from './families.js';
 
-/** The families of the tournament documents stored as editions (numbered units with titles). */
-export const POLICY_FAMILIES = ['mtr', 'ipg'] as const;
-
-/** A tournament-document family that is stored: the Magic Tournament Rules or the Infraction Procedure Guide. */
-export type PolicyFamilyName = (typeof POLICY_FAMILIES)[number];
-
-/** Every family whose editions are stored, each with its own chain of editions (lineage, diffs, history). */
-export const STORED_FAMILIES = ['cr', 'rulings', ...POLICY_FAMILIES] as const;
-
-/** Whether a family is a tournament document (MTR, IPG). */
+/** Whether a family is a tournament document (MTR, IPG, JAR). */
 export function isPolicyFamily(family: string): family is PolicyFamilyName {
   return (POLICY_FAMILIES as readonly string[]).includes(family);
+}
+
+/**
+ * What a unit number of `family` is, when it is not the document's own: the JAR numbers nothing, so crkb numbers
+ * its units by position (the introduction 0, each heading 1, 2, …, each issue under a heading 1.1, 1.2, …); null
+ * for the documents that publish their numbers.
+ */
+export function numberingNote(family: Family): string | null {
+  return family === 'jar'
+    ? 'The JAR numbers nothing: these numbers are crkb’s, its units’ positions in the document (the introduction 0, each heading 1, 2, …, each issue under a heading 1.1, 1.2, …), not published ones.'
+    : null;
 }
 
 /** The family a word names ("mtr", "IPG", "cr"), or null. */
 export function familyOf(word: string): Family | null {
   const w = word.trim().toLowerCase();
-  return (STORED_FAMILIES as readonly string[]).includes(w) ? (w as Family) : null;
+  return (FAMILIES as readonly string[]).includes(w) ? (w as Family) : null;
 }
 
-/** A family's name for people: "MTR", "IPG", "CR", "Rulings". */
+/** A family's name for people: "MTR", "IPG", "JAR", "CR", "Rulings". */
 export function familyLabel(family: Family): string {
   return family === 'rulings' ? 'Rulings Summaries' : family.toUpperCase();
 }
 
-/** A family's full name: "Comprehensive Rules", "Magic Tournament Rules", "Infraction Procedure Guide". */
+/** A family's full name: "Comprehensive Rules", "Magic Tournament Rules", "Infraction Procedure Guide", "Judging at Regular Rules Enforcement Level". */
 export function documentName(family: Family): string {
   return DOCUMENT_NAMES[family];
 }
@@ -34,7 +36,7 @@ const DOCUMENT_NAMES: Record<Family, string> = {
   rulings: 'Rulings Summaries',
   mtr: 'Magic Tournament Rules',
   ipg: 'Infraction Procedure Guide',
-  jar: 'Judging at Regular',
+  jar: 'Judging at Regular Rules Enforcement Level',
 };
 
 /**
@@ -56,12 +58,12 @@ export function splitUnitText(text: string): { title: string; penalty: string | 
   return tab === -1 ? { title: heading, penalty: null, body } : { title: heading.slice(0, tab), penalty: heading.slice(tab + 1), body };
 }
 
+// a document's name or "section" before a typed number ("IPG 2.1", "jar 1.2", "section 4.2")
+const FAMILY_PREFIX = new RegExp(String.raw`^(?:${POLICY_FAMILIES.join('|')}|section|§)\s*`, 'i');
+
 /** A typed section number of a tournament document ("2.1", "IPG 2.1.", "101", "appendix b"), normalized, or null. */
 export function policyNumberArg(text: string): string | null {
-  const t = text
-    .trim()
-    .replace(/^(?:mtr|ipg|section|§)\s*/i, '')
-    .replace(/\.$/, '');
+  const t = text.trim().replace(FAMILY_PREFIX, '').replace(/\.$/, '');
   const appendix = /^appendix\s+([a-z])$/i.exec(t);
   if (appendix) return `Appendix ${appendix[1]!.toUpperCase()}`;
   return /^\d{1,3}(?:\.\d{1,2})?$/.test(t) ? t : null;

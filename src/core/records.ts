@@ -3,8 +3,10 @@
  * edge (CLI, REST, GraphQL, web, integrations) see them.
  */
 
-/** Which family of documents an edition belongs to. */
-export type Family = 'cr' | 'rulings' | 'mtr' | 'ipg' | 'jar';
+import type { Family } from './families.js';
+
+/** Which family of documents an edition belongs to (the list is in families.ts). */
+export type { Family };
 
 /** An edition as the read side sees it. */
 export interface EditionInfo {

@@ -4,8 +4,10 @@
  * a `ParsedDocument`.
  */
 
-/** Which family of documents an edition belongs to. */
-export type DocumentFamily = 'cr' | 'rulings' | 'mtr' | 'ipg' | 'jar';
+import type { Family } from './families.js';
+
+/** Which family of documents an edition belongs to (the list is in families.ts). */
+export type DocumentFamily = Family;
 
 /** The source format a parser recognised. */
 export type SourceFormat =

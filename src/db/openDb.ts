@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { readFileSync, readdirSync } from 'node:fs';
+import { familyCheckSql } from '../core/families.js';
 import { schemaDir } from '../core/projectFiles.js';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -54,23 +55,27 @@ export function openWritableDb(file: string): Db {
   return db;
 }
 
-// a database written before the tournament documents were stored: its family CHECKs allow two families
-const OLD_FAMILIES = "family IN ('cr', 'rulings')";
-const FAMILIES = "family IN ('cr', 'rulings', 'mtr', 'ipg')";
+// the family CHECK a table was created with: a database written before the tournament documents (cr, rulings),
+// or before the JAR (cr, rulings, mtr, ipg), allows fewer families than FAMILIES
+const FAMILY_CHECK = /family IN \([^)]*\)/;
 
 /**
- * Rebuilds the tables whose family CHECK predates the tournament documents (SQLite cannot alter a
+ * Rebuilds the tables whose family CHECK predates a family of FAMILIES (SQLite cannot alter a
  * CHECK; defensive mode forbids editing the schema table), the way SQLite's documentation describes:
  * a new table, the rows copied, the old one dropped, the new one renamed, foreign keys off meanwhile.
  */
 function widenFamilyChecks(db: Db): void {
-  const stale = db
-    .prepare(`SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name IN ('editions', 'fragment_sources') AND instr(sql, @old) > 0`)
-    .all({ old: OLD_FAMILIES }) as Array<{ name: string; sql: string }>;
+  const current = familyCheckSql();
+  const stale = (
+    db.prepare(`SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name IN ('editions', 'fragment_sources')`).all() as Array<{
+      name: string;
+      sql: string;
+    }>
+  ).filter(({ sql }) => FAMILY_CHECK.exec(sql)?.[0] !== current);
   if (stale.length === 0) return;
   db.transaction(() => {
     for (const { name, sql } of stale) {
-      const widened = sql.replace(OLD_FAMILIES, FAMILIES).replace(/^CREATE TABLE\s+("?)(\w+)\1/i, `CREATE TABLE ${name}__widened`);
+      const widened = sql.replace(FAMILY_CHECK, current).replace(/^CREATE TABLE\s+("?)(\w+)\1/i, `CREATE TABLE ${name}__widened`);
       db.exec(`${widened}; INSERT INTO ${name}__widened SELECT * FROM ${name}; DROP TABLE ${name}; ALTER TABLE ${name}__widened RENAME TO ${name};`);
     }
     // the dropped tables' indexes

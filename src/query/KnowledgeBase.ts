@@ -11,6 +11,7 @@ import type { EditionDiff, RuleChange } from '../engine/diffEditions.js';
 import { explainPairs, type PairReason } from '../engine/explainPairs.js';
 import type { GlossaryHistory } from '../engine/glossaryHistory.js';
 import { familyInQuery } from './familyQuery.js';
+import { DOCUMENT_FAMILIES } from '../core/families.js';
 import { isPolicyFamily, splitUnitText } from '../core/policyUnit.js';
 import { refTarget } from '../core/policyReferences.js';
 import { UnitParts, type UnitPartRecord } from '../db/UnitParts.js';
@@ -403,14 +404,14 @@ export class KnowledgeBase {
   }
 
   /**
-   * Rules and sections of the other documents (CR, MTR, IPG) citing `rule`: each document's edition in force
+   * Rules and sections of the other documents (CR, MTR, IPG, JAR) citing `rule`: each document's edition in force
    * when the rule's edition took effect, in document order.
    */
   citingElsewhere(rule: RuleRecord): RuleRecord[] {
     const at = this.snapshot.editionById(rule.editionId);
     if (!at) return [];
     const out: RuleRecord[] = [];
-    for (const f of ['cr', 'mtr', 'ipg'] as const) {
+    for (const f of DOCUMENT_FAMILIES) {
       if (f === at.family) continue;
       const e = this.editionInForce(f, at.effectiveDate);
       if (!e) continue;

@@ -1,7 +1,7 @@
 import { escapeSnippet } from '../core/escapeHtml.js';
 import { stripItalics } from '../core/italics.js';
 import type { Family, RuleRecord, SearchHitRecord } from '../core/records.js';
-import { familyLabel, isPolicyFamily, splitUnitText } from '../core/policyUnit.js';
+import { familyLabel, isPolicyFamily, numberingNote, splitUnitText } from '../core/policyUnit.js';
 import { ruleLabel } from '../core/ruleNumber.js';
 import { textClass, type TextClass } from '../engine/compareRule.js';
 import type { RuleChange } from '../engine/diffEditions.js';
@@ -76,10 +76,14 @@ function duplicateNote(a: LookupAnswer): string {
   return `${a.duplicated} is printed ${n === 2 ? 'twice' : `${n} times`} in the ${a.edition.effectiveDate} edition; each is shown.`;
 }
 
-/** The line naming the edition an answer comes from: "(CR 2021-07-23)", "*CR 2021-07-23*", "(IPG 2021-02-05)". */
+/**
+ * The line naming the edition an answer comes from: "(CR 2021-07-23)", "*CR 2021-07-23*", "(IPG 2021-02-05)"; the
+ * JAR's says its numbers are crkb's ("(JAR 2019-01-21; numbers by crkb, not published)").
+ */
 export function editionLine(date: string, f: ChatFormat, family: Family = 'cr'): string {
   const name = family === 'cr' ? 'CR' : familyLabel(family);
-  return f === 'markdown' ? `*${name} ${date}*` : `(${name} ${date})`;
+  const note = numberingNote(family) === null ? '' : '; numbers by crkb, not published';
+  return f === 'markdown' ? `*${name} ${date}${note}*` : `(${name} ${date}${note})`;
 }
 
 /** A rule's label and text on one line; a tournament document's unit as "2.1 Title [Penalty]" and its body. */

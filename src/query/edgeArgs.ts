@@ -1,7 +1,8 @@
 import type { Family } from '../core/records.js';
 import { RULINGS_NUMBER_RE, SCOPE_RE, normalizeNumber } from '../core/ruleNumber.js';
 import { parseQuery } from './parseQuery.js';
-import { familyOf, isPolicyFamily, policyNumberArg, STORED_FAMILIES } from '../core/policyUnit.js';
+import { FAMILIES } from '../core/families.js';
+import { familyOf, isPolicyFamily, policyNumberArg } from '../core/policyUnit.js';
 import { QueryError } from './QueryError.js';
 
 // The arguments every edge reads from its users, read once here: each mistake is a BAD_INPUT QueryError naming the argument.
@@ -16,7 +17,7 @@ export function familyArg(text: string | null | undefined, argument = 'family', 
   const t = text?.trim();
   if (!t) return fallback;
   const f = familyOf(t);
-  if (f === null) throw bad(argument, `${argument} must be ${STORED_FAMILIES.join(', ')}, not "${t.slice(0, 20)}"`);
+  if (f === null) throw bad(argument, `${argument} must be ${FAMILIES.join(', ')}, not "${t.slice(0, 20)}"`);
   return f;
 }
 

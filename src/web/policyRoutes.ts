@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import type { Family } from '../core/records.js';
-import { POLICY_FAMILIES } from '../core/policyUnit.js';
+import { POLICY_FAMILIES } from '../core/families.js';
 import { oneParam, ruleNumberArg } from '../query/edgeArgs.js';
 import type { KnowledgeBase } from '../query/KnowledgeBase.js';
 import { QueryError } from '../query/QueryError.js';
@@ -11,7 +11,7 @@ import type { WebOptions } from './webRoutes.js';
 const param = (req: Request, name: string): string | undefined => oneParam(req.query, name);
 
 /**
- * The tournament documents in the web app, one set of routes per family (/mtr, /ipg): an edition's
+ * The tournament documents in the web app, one set of routes per family (/mtr, /ipg, /jar): an edition's
  * contents (/ipg/latest), a unit (/ipg/2021-02-05/2.1), what changed between two editions
  * (/ipg/diff/2020-09-25/2021-02-05) and a unit's history (/ipg/history/2.1?edition=…).
  */

@@ -49,13 +49,13 @@ async function capture(argv: string[]) {
   }
 }
 
-test('crkb discord commands prints the seven slash commands with their options', async () => {
+test('crkb discord commands prints the eight slash commands with their options', async () => {
   const r = await capture(['commands']);
   assert.equal(r.code, 0);
   const cmds = JSON.parse(r.out) as Array<{ name: string; options: Array<{ name: string; autocomplete?: boolean }> }>;
   assert.deepEqual(
     cmds.map((c) => c.name),
-    ['cr', 'mtr', 'ipg', 'define', 'search', 'diff', 'history'],
+    ['cr', 'mtr', 'ipg', 'jar', 'define', 'search', 'diff', 'history'],
   );
   for (const c of cmds)
     assert.ok(
@@ -74,7 +74,7 @@ test('the commands are user-installable and usable in DMs: discord-api-types acc
     integration_types: c.integration_types as ApplicationIntegrationType[],
     contexts: c.contexts as InteractionContextType[],
   }));
-  assert.equal(body.length, 7);
+  assert.equal(body.length, 8);
   for (const c of body) {
     assert.deepEqual(c.integration_types, [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall], c.name);
     assert.deepEqual(c.contexts, [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel], c.name);
@@ -84,11 +84,11 @@ test('the commands are user-installable and usable in DMs: discord-api-types acc
 test('crkb discord register PUTs them to the API with the bot token; a refusal is exit 1 with the reason', async () => {
   const r = await capture(['register', '--application-id', '123456789', '--token', 'good-token', '--api-base', base]);
   assert.equal(r.code, 0, r.err);
-  assert.match(r.out, /registered 7 commands for application 123456789/);
+  assert.match(r.out, /registered 8 commands for application 123456789/);
   const req = seen.at(-1)!;
   assert.equal(req.method, 'PUT');
   assert.equal(req.url, '/api/v10/applications/123456789/commands');
-  assert.equal((req.body as unknown[]).length, 7);
+  assert.equal((req.body as unknown[]).length, 8);
   const guild = await capture(['register', '--application-id', '123456789', '--token', 'good-token', '--guild', '987654321', '--api-base', base]);
   assert.equal(guild.code, 0);
   assert.equal(seen.at(-1)!.url, '/api/v10/applications/123456789/guilds/987654321/commands');

@@ -28,5 +28,7 @@ test('a query names its document at its head; a CR query is read as it always wa
   assert.deepEqual(familyInQuery('ipgs are fun'), { family: null, text: 'ipgs are fun' });
   assert.equal(familyOf('IPG'), 'ipg');
   assert.equal(familyArg(undefined), 'cr');
-  assert.throws(() => familyArg('jar'), /family must be cr, rulings, mtr, ipg/);
+  assert.equal(familyArg('JAR'), 'jar');
+  assert.deepEqual(familyInQuery('jar missed trigger'), { family: 'jar', text: 'missed trigger' });
+  assert.throws(() => familyArg('tmr'), /family must be cr, rulings, mtr, ipg, jar, not "tmr"/);
 });

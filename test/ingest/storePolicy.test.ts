@@ -118,7 +118,7 @@ test('crkb rule reads a tournament document named in the query or by --family', 
   assert.match(byName.out, /\(IPG 2021-02-05\)/);
   const byOption = await captureCli(runRule, db, ['4.2', '--family', 'mtr']);
   assert.match(byOption.out, /^4\.2 Tournament Shortcuts: A tournament shortcut/);
-  await assert.rejects(captureCli(runRule, db, ['4.2', '--family', 'jar']), /--family must be cr, rulings, mtr, ipg, not "jar"/);
+  await assert.rejects(captureCli(runRule, db, ['4.2', '--family', 'tmr']), /--family must be cr, rulings, mtr, ipg, jar, not "tmr"/);
   const diff = await captureCli(runDiff, db, ['2020-09-25', '2021-02-05', '--family', 'ipg', '--json']);
   assert.equal(diff.code, 0, diff.err);
   const renumbered = (JSON.parse(diff.out) as { changes: Array<{ before: { number: string } | null; after: { number: string } | null }> }).changes.find(
@@ -129,25 +129,60 @@ test('crkb rule reads a tournament document named in the query or by --family', 
   assert.match(history.out, /2020-09-25\s+2\.2/);
 });
 
-test('a database written before the tournament documents gets its family CHECKs widened, its rows kept', () => {
-  const dir = tempDir('crkb-widen-');
-  const file = join(dir, 'old.db');
-  const old = new Database(file);
-  old.exec(`CREATE TABLE editions (id INTEGER PRIMARY KEY, family TEXT NOT NULL CHECK (family IN ('cr', 'rulings')),
-    effective_date TEXT NOT NULL, official INTEGER NOT NULL DEFAULT 1, label TEXT NOT NULL DEFAULT '', set_code TEXT, set_name TEXT,
-    title TEXT, introduction TEXT, credits TEXT, primary_file_id INTEGER, warnings TEXT NOT NULL DEFAULT '[]', UNIQUE (family, effective_date, label))`);
-  old.exec(`INSERT INTO editions (family, effective_date) VALUES ('cr', '2021-07-23')`);
-  old.close();
-  const db = openWritableDb(file);
+test('the JAR through the bot and the CLI: /jar in Discord, crkb rule "jar 1.1", crkb diff and history --family jar', async () => {
+  const { db } = await build();
+  const kb = KnowledgeBase.open(db);
   try {
-    db.exec(`INSERT INTO editions (family, effective_date) VALUES ('ipg', '2021-02-05')`);
-    assert.deepEqual(db.prepare('SELECT family, effective_date AS d FROM editions ORDER BY id').all(), [
-      { family: 'cr', d: '2021-07-23' },
-      { family: 'ipg', d: '2021-02-05' },
-    ]);
-    assert.throws(() => db.exec(`INSERT INTO editions (family, effective_date) VALUES ('nope', '2021-02-05')`), /CHECK constraint failed/);
-    assert.deepEqual(db.pragma('foreign_key_check'), []);
+    const r = answerInteraction(kb, { type: 2, data: { name: 'jar', options: [{ name: 'query', value: 'triggered ability' }] } }, 'https://crkb.example');
+    const content = 'data' in r && 'content' in r.data ? r.data.content : '';
+    assert.match(content, /^\*\*1\.1\*\* A player forgets a triggered ability/);
+    assert.match(content, /\*JAR 2019-01-21; numbers by crkb, not published\*/);
+    assert.match(content, /https:\/\/crkb\.example\/jar\/2019-01-21\/1\.1/);
   } finally {
-    db.close();
+    kb.close();
+  }
+  const rule = await captureCli(runRule, db, ['jar 1.1', '--edition', '2014-09-26']);
+  assert.equal(rule.code, 0, rule.err);
+  assert.match(rule.out, /^1\.1 A player forgets a triggered ability .*use your judgement/);
+  assert.match(rule.out, /\(JAR 2014-09-26; numbers by crkb, not published\)/);
+  const diff = await captureCli(runDiff, db, ['2014-09-26', '2019-01-21', '--family', 'jar', '--json']);
+  assert.equal(diff.code, 0, diff.err);
+  const changes = (JSON.parse(diff.out) as { changes: Array<{ after: { number: string } | null; textChange: string }> }).changes;
+  assert.deepEqual(
+    changes.map((c) => [c.after?.number, c.textChange]),
+    [
+      ['1.1', 'substantive'],
+      ['1.2', 'substantive'],
+    ],
+  );
+  const history = await captureCli(runHistory, db, ['1.2', '--family', 'jar']);
+  assert.match(history.out, /2014-09-26\s+1\.2/);
+  assert.match(history.out, /2019-01-21\s+1\.2/);
+});
+
+test('a database written before the tournament documents, or before the JAR, gets its family CHECKs widened, its rows kept', () => {
+  for (const families of ["'cr', 'rulings'", "'cr', 'rulings', 'mtr', 'ipg'"]) {
+    const dir = tempDir('crkb-widen-');
+    const file = join(dir, 'old.db');
+    const old = new Database(file);
+    old.exec(`CREATE TABLE editions (id INTEGER PRIMARY KEY, family TEXT NOT NULL CHECK (family IN (${families})),
+      effective_date TEXT NOT NULL, official INTEGER NOT NULL DEFAULT 1, label TEXT NOT NULL DEFAULT '', set_code TEXT, set_name TEXT,
+      title TEXT, introduction TEXT, credits TEXT, primary_file_id INTEGER, warnings TEXT NOT NULL DEFAULT '[]', UNIQUE (family, effective_date, label))`);
+    old.exec(`INSERT INTO editions (family, effective_date) VALUES ('cr', '2021-07-23')`);
+    old.close();
+    const db = openWritableDb(file);
+    try {
+      db.exec(`INSERT INTO editions (family, effective_date) VALUES ('ipg', '2021-02-05')`);
+      db.exec(`INSERT INTO editions (family, effective_date) VALUES ('jar', '2019-01-21')`);
+      assert.deepEqual(db.prepare('SELECT family, effective_date AS d FROM editions ORDER BY id').all(), [
+        { family: 'cr', d: '2021-07-23' },
+        { family: 'ipg', d: '2021-02-05' },
+        { family: 'jar', d: '2019-01-21' },
+      ]);
+      assert.throws(() => db.exec(`INSERT INTO editions (family, effective_date) VALUES ('nope', '2021-02-05')`), /CHECK constraint failed/);
+      assert.deepEqual(db.pragma('foreign_key_check'), []);
+    } finally {
+      db.close();
+    }
   }
 });

@@ -37,7 +37,7 @@ test('MCP: lookup_rule, search_rules, diff_editions and rule_history read the IP
   const tools = (await client.listTools()).tools;
   for (const name of ['lookup_rule', 'search_rules', 'diff_editions', 'rule_history']) {
     const t = tools.find((x) => x.name === name)!;
-    assert.deepEqual((t.inputSchema.properties as J).family.enum, ['cr', 'mtr', 'ipg'], name);
+    assert.deepEqual((t.inputSchema.properties as J).family.enum, ['cr', 'mtr', 'ipg', 'jar'], name);
   }
   const byFamily = await call('lookup_rule', { query: 'missed trigger', family: 'ipg' });
   assert.equal(byFamily.isError, false, byFamily.text);
@@ -197,4 +197,64 @@ test('citation checks read "MTR 4.2" and "IPG 2.2 (Looking at Extra Cards)" in t
   assert.equal(mcp.isError, false, mcp.text);
   assert.deepEqual([mcp.data.citations[0].cited, mcp.data.citations[0].status, mcp.data.citations[0].titleMatches], ['MTR 4.2', 'same', true]);
   assert.match(mcp.text, /\| MTR 4\.2 \| same \| MTR 4\.2 \|/);
+});
+
+// the JAR numbers nothing: crkb's positions (0 the introduction, 1 Common Issues, 1.1 and 1.2 its issues, 2 Serious Problems)
+test('the JAR on every face: GraphQL, /v1, the web page, MCP and its Atom feeds, each saying its numbers are crkb’s', async () => {
+  const g = await gql(
+    `{ editions(family: "jar") { effectiveDate } rule(number: "1.1", family: "jar", edition: "2014-09-26") { number unit { title } history { steps { edition { family effectiveDate } } } } lookup(query: "jar shuffle") { rules { number } } }`,
+  );
+  assert.deepEqual(
+    g.editions.map((e: J) => e.effectiveDate),
+    ['2014-09-26', '2019-01-21'],
+  );
+  assert.match(g.rule.unit.title, /^A player forgets a triggered ability/);
+  // each step in its own document's edition, not the CR's in force that day
+  assert.deepEqual(
+    g.rule.history.steps.map((x: J) => `${x.edition.family} ${x.edition.effectiveDate}`),
+    ['jar 2014-09-26', 'jar 2019-01-21'],
+  );
+  assert.deepEqual(
+    g.lookup.rules.map((r: J) => r.number),
+    ['1.2'],
+  );
+
+  const v1 = await (await fetch(`${url}/v1/lookup?q=${encodeURIComponent('jar 1.2')}&format=text`)).text();
+  assert.match(v1, /^1\.2 A player sees a card in a library that they shouldn’t have seen: Shuffle/);
+  assert.match(v1, /\(JAR 2019-01-21; numbers by crkb, not published\)/);
+  const byFamily = (await (await fetch(`${url}/v1/rules/1.2?family=jar&edition=2014-09-26`)).json()) as J;
+  assert.match(byFamily.rules[0].text, /he or she/);
+
+  const page = await (await fetch(`${url}/jar/2019-01-21/1.1`)).text();
+  assert.match(page, /<h1><span class="num">1\.1<\/span> A player forgets a triggered ability/);
+  assert.match(page, /<p class="numbering-note">The JAR numbers nothing: these numbers are crkb’s/);
+  assert.match(page, /<strong>Judging at Regular REL \(JAR\)<\/strong>/);
+  const toc = await (await fetch(`${url}/jar/latest`)).text();
+  assert.match(toc, /<span class="num">0<\/span> Introduction<\/a>/);
+  const diff = await (await fetch(`${url}/jar/diff/2014-09-26/2019-01-21`)).text();
+  assert.match(diff, /2 changes: 0 added, 0 removed, 0 renumbered, 2 reworded/);
+  const history = await (await fetch(`${url}/jar/history/1.1`)).text();
+  assert.match(history, /History of JAR 1\.1/);
+
+  const mcp = await call('lookup_rule', { query: 'triggered ability', family: 'jar' });
+  assert.equal(mcp.isError, false, mcp.text);
+  assert.match(mcp.text, /^\*\*1\.1\*\* A player forgets a triggered ability/);
+  const h = await call('rule_history', { family: 'jar', number: '1.1' });
+  assert.deepEqual(
+    h.data.steps.map((x: J) => [x.date, x.number]),
+    [
+      ['2014-09-26', '1.1'],
+      ['2019-01-21', '1.1'],
+    ],
+  );
+
+  const feed = await atom('/feed/jar.atom');
+  assert.deepEqual(
+    feed.entry.map((e: J) => e.id),
+    ['tag:crkb,2026:jar/diff/2014-09-26/2019-01-21', 'tag:crkb,2026:jar/2014-09-26'],
+  );
+  assert.match(feed.subtitle, /numbers are crkb’s/);
+  assert.match(feed.entry[0].summary, /^Since 2014-09-26: 0 sections added, 0 removed, 0 renumbered, 2 with new wording/);
+  const unitFeed = await atom('/feed/jar/1.2.atom');
+  assert.equal(unitFeed.entry.length, 2);
 });

@@ -57,19 +57,40 @@ const MTR = [
   'A shortcut never skips a state-based action (CR 704.5z); a missed one is handled as section 2.1 of the Infraction Procedure Guide says.',
 ].join('\n');
 
-/** A database of two IPG editions, one MTR and one CR, written by the tests (in a temporary folder). */
+/** A JAR as its PDF's text reads (no numbers: crkb numbers its units); `later` rewords the missed trigger's remedy (1.1) and 1.2's title. */
+export function jarText(later: boolean): string {
+  return [
+    'Judging at Regular Rules Enforcement Level (REL)',
+    later ? 'Effective January 21, 2019' : 'Updated September 26, 2014',
+    'Most Magic players play for fun and see a tournament as a social event.',
+    'Common Issues',
+    'A player forgets a triggered ability (one that uses the words “when,” “whenever,” or “at the beginning”)',
+    later
+      ? 'These abilities are considered missed if the player did not acknowledge them. Otherwise, put the ability on the stack unless it would be too disruptive.'
+      : 'These abilities are considered missed if the player did not acknowledge them. Otherwise, use your judgement to decide if putting the trigger on the stack now would be too disruptive.',
+    later ? 'A player sees a card in a library that they shouldn’t have seen' : 'A player sees a card in a library that he or she shouldn’t have seen',
+    'Shuffle the card seen into the unknown portion of the library.',
+    'Serious Problems',
+    'Certain actions will not be tolerated under any circumstances.',
+    '• Theft (including things like replacing a card in a draft with one from a player’s binder).',
+  ].join('\n');
+}
+
+/** A database of two IPG editions, two JAR editions, one MTR and one CR, written by the tests (in a temporary folder). */
 export async function buildPolicyDb(): Promise<{ dir: string; db: string }> {
   const dir = tempDir('crkb-policy-');
   writeFileSync(join(dir, 'ipg-2020.txt'), ipgText(false));
   writeFileSync(join(dir, 'ipg-2021.txt'), ipgText(true));
   writeFileSync(join(dir, 'mtr-2021.txt'), MTR);
+  writeFileSync(join(dir, 'jar-2014.txt'), jarText(false));
+  writeFileSync(join(dir, 'jar-2019.txt'), jarText(true));
   writeFileSync(join(dir, 'cr.txt'), crFixtureText('2026-06-19').replace(/\n/g, '\r\n'));
   const db = join(dir, 'kb.db');
   const report = await runIngest({ inputs: expandInputs([dir]), dbFile: db });
   assert.deepEqual(report.rejected, []);
   assert.deepEqual(
     report.editions.map((e) => `${e.family}:${e.effectiveDate}:${e.unaccountedLines}`),
-    ['ipg:2020-09-25:0', 'ipg:2021-02-05:0', 'mtr:2021-07-23:0', 'cr:2026-06-19:0'],
+    ['jar:2014-09-26:0', 'jar:2019-01-21:0', 'ipg:2020-09-25:0', 'ipg:2021-02-05:0', 'mtr:2021-07-23:0', 'cr:2026-06-19:0'],
   );
   return { dir, db };
 }

@@ -96,7 +96,8 @@ function command(kb: KnowledgeBase, name: string, str: (n: string) => string | u
       return body.includes(`(<${url}>)`) ? body : `${body}\n${link}`;
     }
     case 'mtr':
-    case 'ipg': {
+    case 'ipg':
+    case 'jar': {
       const q = required('query');
       const e = kb.resolveEdition(str('edition'), name, 'edition').edition;
       const a = kb.lookup(e, q);

@@ -1,3 +1,4 @@
+import { POLICY_FAMILIES, type PolicyFamilyName } from '../../core/families.js';
 /** Discord's option types used here. */
 const STRING = 3;
 const BOOLEAN = 5;
@@ -39,13 +40,20 @@ const edition: DiscordOption = {
 const ephemeral: DiscordOption = { type: BOOLEAN, name: 'ephemeral', description: 'Only you see the answer' };
 
 /**
- * The slash commands of the crkb bot: /cr, /mtr, /ipg, /define, /search, /diff and /history, each installable to a
+ * The slash commands of the crkb bot: /cr, /mtr, /ipg, /jar, /define, /search, /diff and /history, each installable to a
  * server or to a user, and usable in servers, in a DM with the bot and in other DMs (global commands:
  * a guild's commands take neither field).
  */
 export function discordCommands(): DiscordCommand[] {
   return COMMANDS.map((c) => ({ ...c, integration_types: INSTALLS, contexts: CONTEXTS }));
 }
+
+// each tournament document's command, as Discord lists it (at most 100 characters)
+const POLICY_COMMANDS: Record<PolicyFamilyName, string> = {
+  mtr: 'A section of the Magic Tournament Rules (4.2, tournament shortcuts)',
+  ipg: 'A section of the Infraction Procedure Guide (2.1, missed trigger)',
+  jar: 'Judging at Regular REL: an issue or heading (missed trigger, 1.1: numbers are crkb’s positions)',
+};
 
 const COMMANDS: DiscordCommand[] = [
   {
@@ -58,13 +66,10 @@ const COMMANDS: DiscordCommand[] = [
       ephemeral,
     ],
   },
-  ...(['mtr', 'ipg'] as const).map((name): DiscordCommand => ({
+  ...POLICY_FAMILIES.map((name): DiscordCommand => ({
     name,
     type: 1,
-    description:
-      name === 'mtr'
-        ? 'A section of the Magic Tournament Rules (4.2, tournament shortcuts)'
-        : 'A section of the Infraction Procedure Guide (2.1, missed trigger)',
+    description: POLICY_COMMANDS[name],
     options: [
       { type: STRING, name: 'query', description: 'Section number or words of its title', required: true, max_length: 100 },
       { ...edition, description: 'Edition: a date or latest (default)', autocomplete: false },

@@ -3,8 +3,8 @@ import { ruleLabel } from '../../core/ruleNumber.js';
 import { historyStepWords } from '../../query/chatText.js';
 import { currentPlace } from '../../query/currentPlace.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
-import type { PolicyFamilyName } from '../../core/policyUnit.js';
-import { documentName, familyLabel, splitUnitText } from '../../core/policyUnit.js';
+import type { PolicyFamilyName } from '../../core/families.js';
+import { documentName, familyLabel, numberingNote, splitUnitText } from '../../core/policyUnit.js';
 import { QueryError } from '../../query/QueryError.js';
 
 /** Editions the main feed lists, newest first (each entry summarizes a diff, computed once per database). */
@@ -60,7 +60,7 @@ function feed(f: { id: string; title: string; subtitle: string; self: string; al
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
- * A document's editions feed (/feed.atom for the CR, /feed/mtr.atom, /feed/ipg.atom): its newest editions, each
+ * A document's editions feed (/feed.atom for the CR, /feed/mtr.atom, /feed/ipg.atom, /feed/jar.atom): its newest editions, each
  * with its release notes summary and a link to its diff page; a tournament document's ids name its family.
  */
 export function editionsFeed(kb: KnowledgeBase, family: 'cr' | PolicyFamilyName, base: string): string {
@@ -115,7 +115,7 @@ export function editionsFeed(kb: KnowledgeBase, family: 'cr' | PolicyFamilyName,
   return feed({
     id: `${TAG}feed/${family}/editions`,
     title: `${documentName(family)} (${familyLabel(family)}) — new editions`,
-    subtitle: `Every stored edition of the ${documentName(family)}, with what changed since the one before.`,
+    subtitle: `Every stored edition of the ${documentName(family)}, with what changed since the one before.${numberingNote(family) === null ? '' : ` ${numberingNote(family)}`}`,
     self: `${base}/feed/${family}.atom`,
     alternate: `${base}/${family}/latest`,
     updated: stamp(chain.at(-1)?.effectiveDate ?? '1994-01-01'),
@@ -148,7 +148,7 @@ export function policySectionFeed(kb: KnowledgeBase, family: PolicyFamilyName, n
   return feed({
     id: `${TAG}${family}/section/${first.date}/${first.number}`,
     title: `${documentName(family)} ${last.number}: changes`,
-    subtitle: `${familyLabel(family)} ${last.number} (${h.numbers.join(' → ')}) across every edition it appears in.`,
+    subtitle: `${familyLabel(family)} ${last.number} (${h.numbers.join(' → ')}) across every edition it appears in.${numberingNote(family) === null ? '' : ` ${numberingNote(family)}`}`,
     self: `${base}/feed/${family}/${encodeURIComponent(last.number)}.atom?edition=${last.date}`,
     alternate: `${base}/${family}/history/${encodeURIComponent(last.number)}?edition=${last.date}`,
     updated: stamp(entries[0]?.updated.slice(0, 10) ?? last.date),

@@ -5,7 +5,7 @@ import { QueryError } from '../../query/QueryError.js';
 import { errorResponse } from '../../query/sendError.js';
 import { ERROR, SHORT, etagOf, sendCached } from '../../http/ResponseCache.js';
 import { editionsFeed, policySectionFeed, ruleFeed } from './atomFeeds.js';
-import { POLICY_FAMILIES, type PolicyFamilyName } from '../../core/policyUnit.js';
+import { POLICY_FAMILIES, type PolicyFamilyName } from '../../core/families.js';
 
 /** Options of the feeds. */
 export interface FeedRouteOptions {
@@ -21,7 +21,7 @@ const send = (req: Request, res: Response, status: number, contentType: string, 
 
 /**
  * GET /feed.atom (new editions), /feed/{number}.atom?edition=… (the changes to one rule, followed along its
- * lineage), and the same for the tournament documents: /feed/mtr.atom, /feed/ipg.atom, /feed/ipg/{section}.atom;
+ * lineage), and the same for the tournament documents: /feed/mtr.atom, /feed/ipg.atom, /feed/jar.atom, /feed/ipg/{section}.atom;
  * with ETags.
  */
 export function feedRoutes(opts: FeedRouteOptions): Router {

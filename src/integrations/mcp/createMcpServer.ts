@@ -2,7 +2,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { EditionInfo, Family } from '../../core/records.js';
-import { documentName, familyLabel } from '../../core/policyUnit.js';
+import { CITED_FAMILIES, DOCUMENT_FAMILIES } from '../../core/families.js';
+import { documentName, familyLabel, isPolicyFamily } from '../../core/policyUnit.js';
 import { checkCitations, citationsJson } from '../../query/checkCitations.js';
 import { textClass } from '../../query/changeSegments.js';
 import { diffCounts } from '../../query/diffCounts.js';
@@ -145,7 +146,7 @@ const citationsOut = {
   citations: z.array(
     z.object({
       cited: z.string().describe('The number as cited ("IPG 2.1" for a tournament document).'),
-      family: z.enum(['cr', 'mtr', 'ipg']).describe('The document cited, checked in its own editions in force at asOf and to.'),
+      family: z.enum(CITED_FAMILIES).describe('The document cited, checked in its own editions in force at asOf and to.'),
       title: z.string().nullable(),
       then: citedRule.nullable(),
       status: citationStatus,
@@ -161,9 +162,11 @@ const clip = (t: string): string => (t.length > MAX_LINE_TEXT ? `${t.slice(0, MA
 const offsetArg = z.number().int().min(0).max(100_000).optional().describe('Skip this many (paging; the answer gives the next offset).');
 
 const family = z
-  .enum(['cr', 'mtr', 'ipg'])
+  .enum(DOCUMENT_FAMILIES)
   .optional()
-  .describe('The document: cr (Comprehensive Rules, default), mtr (Magic Tournament Rules) or ipg (Infraction Procedure Guide).');
+  .describe(
+    'The document: cr (Comprehensive Rules, default), mtr (Magic Tournament Rules), ipg (Infraction Procedure Guide) or jar (Judging at Regular REL, whose unit numbers are crkb’s positions, not published ones).',
+  );
 
 const edition = z
   .string()
@@ -181,7 +184,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     { name: 'crkb', version },
     {
       instructions:
-        'Every edition of the Magic: The Gathering Comprehensive Rules (1999 to today), the Magic Tournament Rules (MTR) and the Infraction Procedure Guide (IPG). Pick the document with `family`. Cite rules and sections with the edition and sha256 the answers give.',
+        'Every edition of the Magic: The Gathering Comprehensive Rules (1999 to today), the Magic Tournament Rules (MTR), the Infraction Procedure Guide (IPG) and Judging at Regular REL (JAR; it numbers nothing, so its unit numbers are crkb’s positions). Pick the document with `family`. Cite rules and sections with the edition and sha256 the answers give.',
     },
   );
   const summaries = new Map(kb.editionSummaries().map((s) => [s.id, s]));
@@ -232,7 +235,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     {
       title: 'Look up a rule',
       description:
-        'A rule with its subrules as it reads in any edition: a number ("702.19b"), a range ("601.2a-h"), one example ("702.19b ex 2"), a keyword ("trample"), a glossary term or abbreviation ("sba", "etb"). With family mtr or ipg (or a query naming it: "ipg 2.1", "mtr 4.2"), a section of the tournament documents by number or title words ("missed trigger"), with its penalty.',
+        'A rule with its subrules as it reads in any edition: a number ("702.19b"), a range ("601.2a-h"), one example ("702.19b ex 2"), a keyword ("trample"), a glossary term or abbreviation ("sba", "etb"). With family mtr, ipg or jar (or a query naming it: "ipg 2.1", "mtr 4.2", "jar missed trigger"), a section of the tournament documents by number or title words ("missed trigger"), with its penalty.',
       inputSchema: {
         query: z.string().min(1).max(100).describe('What to look up.'),
         family,
@@ -269,7 +272,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     {
       title: 'Search the rules',
       description:
-        'Full-text search (bm25 ranking, typo tolerant) over the rules, examples and glossary of one edition; with family mtr or ipg, over the sections of the tournament documents.',
+        'Full-text search (bm25 ranking, typo tolerant) over the rules, examples and glossary of one edition; with family mtr, ipg or jar, over the sections of the tournament documents.',
       inputSchema: {
         query: z.string().min(1).max(500).describe('Plain words.'),
         family,
@@ -318,7 +321,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     {
       title: 'Diff two editions',
       description:
-        'Rules added, removed, renumbered or changed between two editions (any two), optionally within a part, section or rule; with family mtr or ipg, the sections of two editions of the tournament documents.',
+        'Rules added, removed, renumbered or changed between two editions (any two), optionally within a part, section or rule; with family mtr, ipg or jar, the sections of two editions of the tournament documents.',
       inputSchema: {
         family,
         from: z.string().max(64).describe('The earlier edition (date or set code).'),
@@ -348,7 +351,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
       }) => {
         const a = ed(from, 'from', f);
         const b = ed(to, 'to', f);
-        const s = f === 'mtr' || f === 'ipg' ? (section ? ruleNumberArg(section, 'section', f) : null) : scopeArg(section);
+        const s = f !== undefined && isPolicyFamily(f) ? (section ? ruleNumberArg(section, 'section', f) : null) : scopeArg(section);
         const d = kb.diff(a, b, { ...(s ? { section: s } : {}), rulesOnly: true, segments: false });
         const at = offset ?? 0;
         const shown = d.changes.slice(at, at + (limit ?? 20));
@@ -379,7 +382,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
     {
       title: "A rule's history",
       description:
-        'Every edition a rule (or, with family mtr or ipg, a section of the tournament documents) appears in, across renumbering, and what changed at each step.',
+        'Every edition a rule (or, with family mtr, ipg or jar, a section of the tournament documents) appears in, across renumbering, and what changed at each step.',
       inputSchema: {
         number: z.string().max(20).describe('The rule number (or section, "2.1"), as numbered in `edition`.'),
         family,
@@ -405,7 +408,7 @@ export function createMcpServer(kb: KnowledgeBase, version = '0.1.0'): McpServer
         offset?: number | undefined;
       }) => {
         const n = ruleNumberArg(number, 'number', f ?? 'cr');
-        const en = f === 'mtr' || f === 'ipg' ? ed(e, 'edition', f) : currentPlace(kb, n, ed(e)).edition;
+        const en = f !== undefined && isPolicyFamily(f) ? ed(e, 'edition', f) : currentPlace(kb, n, ed(e)).edition;
         const h = kb.history(en, n);
         if (!h) throw new QueryError('NOT_FOUND', `no ${familyLabel(en.family)} ${n} in the ${en.effectiveDate} edition`, { edition: en.effectiveDate });
         const changed = h.steps.filter((s) => s.change !== 'unchanged');

@@ -1,3 +1,4 @@
+import { CITED_FAMILIES } from '../../core/families.js';
 import { RULE_NUMBER_RE } from '../../core/ruleNumber.js';
 import { CHAT_LIMIT } from '../../query/chatText.js';
 
@@ -312,7 +313,7 @@ export function openApiDocument(server: string) {
         },
         Citation: obj({
           cited: str('The number as cited ("IPG 2.1" for a tournament document).'),
-          family: { type: 'string', enum: ['cr', 'mtr', 'ipg'], description: 'The document cited, checked in its own editions in force at asOf and to.' },
+          family: { type: 'string', enum: [...CITED_FAMILIES], description: 'The document cited, checked in its own editions in force at asOf and to.' },
           title: nullable(str('A title quoted or in parentheses after the number.')),
           then: { oneOf: [ref('RuleSide'), { type: 'null' }], description: 'The rule the number named in the asOf edition.' },
           status: { type: 'string', enum: ['same', 'moved', 'changed', 'gone', 'unknown'], description: 'unknown: the number named no rule then.' },

@@ -115,7 +115,7 @@ export const Query = {
     const n = ctx.run(() => ruleNumberArg(a.number, 'number', e.family));
     ctx.check();
     const h = ctx.kb.history(e, n);
-    if (h) return { lineageId: h.lineage, steps: h.steps };
+    if (h) return { lineageId: h.lineage, family: e.family, steps: h.steps };
     return ctx.run(() => ctx.kb.ruleOrThrow(e, n) && null);
   },
   citations(_: unknown, a: QueryCitationsArgs, ctx: ApiContext) {

@@ -41,6 +41,6 @@ export const Rule = {
     ctx.check();
     const e = ctx.kb.editionById(r.editionId)!;
     const h = ctx.kb.history(e, r.number);
-    return h && { lineageId: h.lineage, steps: h.steps };
+    return h && { lineageId: h.lineage, family: e.family, steps: h.steps };
   },
 };

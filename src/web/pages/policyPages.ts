@@ -1,6 +1,6 @@
 import type { EditionInfo, Family, RuleRecord, TextRefRecord } from '../../core/records.js';
 import { refPath } from '../RuleLinker.js';
-import { familyLabel } from '../../core/policyUnit.js';
+import { familyLabel, numberingNote } from '../../core/policyUnit.js';
 import { capitalize, historyStepWords } from '../../query/chatText.js';
 import type { EditionDiff, KnowledgeBase, RuleHistoryAnswer } from '../../query/KnowledgeBase.js';
 import { emphasized, html, type Html } from '../html.js';
@@ -10,18 +10,28 @@ import { inlineSegments } from './diffPage.js';
 const NAMES = new Map<Family, string>([
   ['mtr', 'Magic: The Gathering Tournament Rules'],
   ['ipg', 'Magic Infraction Procedure Guide'],
+  ['jar', 'Judging at Regular Rules Enforcement Level'],
 ]);
+
+// the switch's documents, in its order
+const SWITCH: ReadonlyArray<readonly [Family, string]> = [
+  ['cr', 'Comprehensive Rules'],
+  ['mtr', 'Tournament Rules (MTR)'],
+  ['ipg', 'Infraction Procedure Guide (IPG)'],
+  ['jar', 'Judging at Regular REL (JAR)'],
+];
 
 /** The path of a tournament document's unit in an edition: "/ipg/2021-02-05/2.1". */
 export function unitPath(family: Family, edition: string, number: string): string {
   return `/${family}/${encodeURIComponent(edition)}/${encodeURIComponent(number)}`;
 }
 
-/** The switch between documents: the CR, the MTR and the IPG, the current one marked. */
+/** The switch between documents: the CR, the MTR, the IPG and the JAR, the current one marked; under it, what the numbers are when they are crkb's. */
 function documentSwitch(current: Family): Html {
-  const link = (f: Family, href: string, label: string) =>
-    f === current ? html`<li aria-current="page"><strong>${label}</strong></li>` : html`<li><a href="${href}">${label}</a></li>`;
-  return html`<nav class="documents" aria-label="Documents"><ul>${link('cr', '/cr/latest', 'Comprehensive Rules')}${link('mtr', '/mtr/latest', 'Tournament Rules (MTR)')}${link('ipg', '/ipg/latest', 'Infraction Procedure Guide (IPG)')}</ul></nav>`;
+  const link = (f: Family, label: string) =>
+    f === current ? html`<li aria-current="page"><strong>${label}</strong></li>` : html`<li><a href="/${f}/latest">${label}</a></li>`;
+  const note = numberingNote(current);
+  return html`<nav class="documents" aria-label="Documents"><ul>${SWITCH.map(([f, label]) => link(f, label))}</ul></nav>${note ? html`<p class="numbering-note">${note}</p>` : null}`;
 }
 
 /** The editions of a family as a picker (newest first) that opens one. */
