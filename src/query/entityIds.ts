@@ -1,4 +1,4 @@
-import type { EditionInfo } from '../core/records.js';
+import type { EditionInfo, Family } from '../core/records.js';
 import { RULE_NUMBER_RE, RULINGS_NUMBER_RE } from '../core/ruleNumber.js';
 import { termKey } from '../core/termKey.js';
 
@@ -28,8 +28,13 @@ export function keywordId(edition: string, kind: string, name: string): string {
   return `Keyword:${edition}:${kind}:${termKey(name)}`;
 }
 
-/** One step of a history: a rule's version (`RuleVersion:2014-05-01:100.1`) or a glossary term's (`GlossaryVersion:…`), by edition date. */
-export function versionId(date: string, number: string): string {
+/**
+ * One step of a history: a rule's version (`RuleVersion:2014-05-01:100.1`) or a CR glossary term's
+ * (`GlossaryVersion:…`), by edition date; another document's unit names its family as its edition's id
+ * does (`RuleVersion:jar:2019-01-21:1.1`), since the MTR's and the JAR's 1.1 can share a date.
+ */
+export function versionId(date: string, number: string, family: Family = 'cr'): string {
+  if (family !== 'cr') return `RuleVersion:${family}:${date}:${number}`;
   const rule = RULE_NUMBER_RE.test(number) || RULINGS_NUMBER_RE.test(number);
   return rule ? `RuleVersion:${date}:${number}` : `GlossaryVersion:${date}:${termKey(number)}`;
 }

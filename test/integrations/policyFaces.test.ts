@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { openReadOnlyDb } from '../../src/db/openDb.js';
+import { versionId } from '../../src/query/entityIds.js';
 import { buildPolicyDb } from '../support/policyFixture.js';
 import { fixtureServer, type J } from '../server/helpers.js';
 
@@ -197,6 +198,26 @@ test('citation checks read "MTR 4.2" and "IPG 2.2 (Looking at Extra Cards)" in t
   assert.equal(mcp.isError, false, mcp.text);
   assert.deepEqual([mcp.data.citations[0].cited, mcp.data.citations[0].status, mcp.data.citations[0].titleMatches], ['MTR 4.2', 'same', true]);
   assert.match(mcp.text, /\| MTR 4\.2 \| same \| MTR 4\.2 \|/);
+});
+
+test('history steps have global ids naming their document: one id per object across the CR, the MTR, the IPG and the JAR', async () => {
+  const steps = async (family: string, number: string): Promise<J[]> =>
+    (await gql(`{ rule(number: "${number}", family: "${family}") { history { id steps { id number edition { id family effectiveDate } } } } }`)).rule.history
+      .steps;
+  const jar = await steps('jar', '1.1');
+  assert.deepEqual(
+    jar.map((s: J) => s.id),
+    jar.map((s: J) => `RuleVersion:jar:${s.edition.effectiveDate}:1.1`),
+  );
+  assert.ok(jar.every((s: J) => s.edition.id === `Edition:jar:${s.edition.effectiveDate}`));
+  const all = [...jar, ...(await steps('ipg', '2.1')), ...(await steps('mtr', '4.2')), ...(await steps('cr', '704.5'))];
+  assert.ok(
+    all.every((s: J) => s.id.startsWith('RuleVersion:')),
+    'a unit’s version is a rule version, never a glossary term’s',
+  );
+  assert.equal(new Set(all.map((s: J) => s.id)).size, all.length);
+  // the same number on the same day in two documents: two objects, two ids
+  assert.notEqual(versionId('2019-01-21', '1.1', 'mtr'), versionId('2019-01-21', '1.1', 'jar'));
 });
 
 // the JAR numbers nothing: crkb's positions (0 the introduction, 1 Common Issues, 1.1 and 1.2 its issues, 2 Serious Problems)

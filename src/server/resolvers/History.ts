@@ -12,6 +12,6 @@ export interface HistoryParent {
 
 /** Resolvers of History: its global id is its lineage's (or, in a database without lineages, its first version's); its steps know their family. */
 export const History = {
-  id: (h: HistoryParent) => (h.lineageId !== null ? lineageId(h.lineageId) : `Lineage:${versionId(h.steps[0]!.date, h.steps[0]!.number)}`),
+  id: (h: HistoryParent) => (h.lineageId !== null ? lineageId(h.lineageId) : `Lineage:${versionId(h.steps[0]!.date, h.steps[0]!.number, h.family)}`),
   steps: (h: HistoryParent): HistoryStepParent[] => h.steps.map((s) => ({ ...s, family: h.family })),
 };

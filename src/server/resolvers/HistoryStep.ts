@@ -8,7 +8,7 @@ export type HistoryStepParent = Step & { family?: Family };
 
 /** Resolvers of HistoryStep: the step's edition by effective date, among its document's editions. */
 export const HistoryStep = {
-  id: (s: HistoryStepParent) => versionId(s.date, s.number),
+  id: (s: HistoryStepParent) => versionId(s.date, s.number, s.family),
   // a tournament document's step is its own edition, not the CR's in force that day
   edition: (s: HistoryStepParent, _: unknown, ctx: ApiContext) => ctx.kb.resolveEdition(s.date, s.family ?? 'cr').edition,
   textChange: (s: HistoryStepParent) => (s.change === 'added' ? null : (s.textChange ?? 'none')),
