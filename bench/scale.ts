@@ -14,7 +14,9 @@
  *   lookup, search, diff: server CPU per request (ms) over --requests distinct requests of each kind
  *             (the answer cache never hits): /v1/lookup of rule numbers, /v1/search of words, and the
  *             web page of a neighbouring diff, each in rotating editions: the newest 25 of the real
- *             database, which every size holds (--files: of the CR).
+ *             database, which every size holds (--files: of the CR); the diff made before (in the
+ *             background, or asked first in another view), as a running server answers it;
+ *   fresh diff: the page of a diff made for that request (editions two apart), CPU ms.
  * Then the CLI against the floor (node, a better-sqlite3 open and one query), CPU ms per process,
  * median over --runs interleaved rounds: `crkb rule`, `crkb history`, a neighbouring `crkb diff`, `crkb search`, for both checkouts.
  *
@@ -168,9 +170,21 @@ async function measure(checkout: string, db: string, editions: string[]): Promis
       // each edition's search index built first (a word not measured): the rows are the steady cost, not where the groups fall
       newest.map((e) => `/v1/search?q=rules&edition=${e}`),
     );
+    // neighbouring diffs as a running server answers them: made in the background at start, or asked once
+    // before. Which neighbours the background makes (newest first, until its cache is three quarters full)
+    // depends on the size: at 500 editions the real ones asked here are not among them, so each is first
+    // asked in another view (the side by side one: another answer to cache, the same diff), unmeasured.
+    const neighbours = Array.from({ length: Math.min(n, newest.length - 1) }, (_, k) => `/diff/${newest[k]}/${newest[k + 1]}`);
     const diff = await perRequest(
       s,
-      Array.from({ length: Math.min(n, newest.length - 1) }, (_, k) => `/diff/${newest[k]}/${newest[k + 1]}`),
+      neighbours,
+      neighbours.map((p) => `${p}?view=side`),
+    );
+    // a diff never made before at any size (editions two apart: no background makes them): alignment,
+    // texts and word diffs of the changes the page lists
+    const fresh = await perRequest(
+      s,
+      Array.from({ length: Math.min(n, newest.length - 2) }, (_, k) => `/diff/${newest[k]}/${newest[k + 2]}`),
     );
     // reload: the new process loads while the old one serves; peak RSS of the service meanwhile
     const before = new Set(tree(s.supervisor));
@@ -206,6 +220,7 @@ async function measure(checkout: string, db: string, editions: string[]): Promis
       f1(lookup),
       f1(search),
       f1(diff),
+      f1(fresh),
     ];
   } finally {
     await s.stop();
@@ -224,8 +239,9 @@ try {
     'lookup ms',
     'search ms',
     'diff ms',
+    'fresh diff ms',
   ];
-  const widths = [9, 10, 28, 12, 22, 38, 10, 10, 8];
+  const widths = [9, 10, 28, 12, 22, 38, 10, 10, 8, 14];
   console.log(header.map((h, k) => pad(h, widths[k]!)).join(''));
   const files = values.files?.split(',').map((f) => resolve(f)) ?? [];
   for (const size of files.length > 0 ? files : values.sizes.split(',').map(Number)) {

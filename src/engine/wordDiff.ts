@@ -79,13 +79,48 @@ function pushSeg(out: DiffSegment[], op: DiffSegment['op'], text: string): void 
   else out.push({ op, text });
 }
 
+const isSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
+
+/**
+ * How many leading and trailing characters `before` and `after` share, each cut back to a point where
+ * whitespace is followed by other text: a token boundary in both texts (a whitespace run is one token,
+ * no other token holds whitespace), so the shared ends need not be split into words at all.
+ */
+function sharedEnds(before: string, after: string): [head: number, tail: number] {
+  const n = Math.min(before.length, after.length);
+  let p = 0;
+  while (p < n && before.charCodeAt(p) === after.charCodeAt(p)) p++;
+  // (before and after agree up to p; at p either may have ended, an end being a boundary too)
+  while (p > 0 && !(isSpace(before.charCodeAt(p - 1)) && !isSpace(before.charCodeAt(p)) && !isSpace(after.charCodeAt(p)))) p--;
+  let s = 0;
+  while (s < n - p && before.charCodeAt(before.length - 1 - s) === after.charCodeAt(after.length - 1 - s)) s++;
+  // the tail starts after whitespace and with other text, in both texts (whose characters before it may differ)
+  const startsTail = (t: string, k: number): boolean => k > 0 && isSpace(t.charCodeAt(k - 1)) && !isSpace(t.charCodeAt(k));
+  while (s > 0 && !(startsTail(before, before.length - s) && startsTail(after, after.length - s))) s--;
+  return [p, s];
+}
+
 /** Word-level diff: equal/insert/delete segments whose equal+delete texts rebuild `before` and equal+insert rebuild `after`. */
 export function wordDiff(before: string, after: string): DiffSegment[] {
   if (before === after) return before ? [{ op: 'equal', text: before }] : [];
-  const ta = tokenizeWords(before);
-  const tb = tokenizeWords(after);
+  // The shared ends are left out of the words (long texts changed in a few words: most of the work); the
+  // answer is the whole texts' unless the shared start runs into the end of either middle, where the
+  // whole texts' split between shared start and shared end may differ: those are split whole.
+  const [head, tail] = sharedEnds(before, after);
+  let ta = tokenizeWords(before.slice(head, before.length - tail));
+  let tb = tokenizeWords(after.slice(head, after.length - tail));
   let pre = 0;
   while (pre < ta.length && pre < tb.length && ta[pre] === tb[pre]) pre++;
+  let start = head;
+  let end = tail;
+  if ((head > 0 || tail > 0) && (pre === ta.length || pre === tb.length)) {
+    ta = tokenizeWords(before);
+    tb = tokenizeWords(after);
+    start = 0;
+    end = 0;
+    pre = 0;
+    while (pre < ta.length && pre < tb.length && ta[pre] === tb[pre]) pre++;
+  }
   let suf = 0;
   while (suf < ta.length - pre && suf < tb.length - pre && ta[ta.length - 1 - suf] === tb[tb.length - 1 - suf]) suf++;
   const ids = new Map<string, number>();
@@ -99,7 +134,7 @@ export function wordDiff(before: string, after: string): DiffSegment[] {
   const a = Int32Array.from(midA, intern);
   const b = Int32Array.from(midB, intern);
   const raw: DiffSegment[] = [];
-  pushSeg(raw, 'equal', ta.slice(0, pre).join(''));
+  pushSeg(raw, 'equal', before.slice(0, start) + ta.slice(0, pre).join(''));
   let ia = 0;
   let ib = 0;
   for (const [op] of myers(a, b)) {
@@ -109,7 +144,7 @@ export function wordDiff(before: string, after: string): DiffSegment[] {
     } else if (op === -1) pushSeg(raw, 'delete', midA[ia++]!);
     else pushSeg(raw, 'insert', midB[ib++]!);
   }
-  pushSeg(raw, 'equal', ta.slice(ta.length - suf).join(''));
+  pushSeg(raw, 'equal', ta.slice(ta.length - suf).join('') + before.slice(before.length - end));
   return cleanup(raw);
 }
 

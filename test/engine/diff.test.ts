@@ -43,6 +43,26 @@ test('word diff rebuilds both texts and marks only the changed words', () => {
   );
 });
 
+test('word diff: shared starts and ends split as the whole texts are', () => {
+  // the shared start runs into the shorter text's end: the whole texts' split (equal start, inserted end)
+  assert.deepEqual(wordDiff('a a', 'a a a'), [
+    { op: 'equal', text: 'a a' },
+    { op: 'insert', text: ' a' },
+  ]);
+  // a shared start ending inside one text's whitespace run, and a shared end starting inside a word
+  assert.deepEqual(wordDiff('See rule  706.1 now', 'See rule 706.10 now'), [
+    { op: 'equal', text: 'See rule' },
+    { op: 'delete', text: '  706.1' },
+    { op: 'insert', text: ' 706.10' },
+    { op: 'equal', text: ' now' },
+  ]);
+  assert.deepEqual(wordDiff('The player’s turn ends.', 'The player’s next turn ends.'), [
+    { op: 'equal', text: 'The player’s ' },
+    { op: 'insert', text: 'next ' },
+    { op: 'equal', text: 'turn ends.' },
+  ]);
+});
+
 test('a change of reference numbers only, to the same rule, is a reference update', () => {
   const r = compareRuleText('A copy copies the mode(s). (See rule 706.10.)', 'A copy copies the mode(s). (See rule 707.10.)', rb, ra);
   assert.equal(r.textChange, 'references');

@@ -2,7 +2,7 @@ import type { EditionInfo } from '../../core/records.js';
 import type { ChangeKind, DiffSegment, EditionDiff, KnowledgeBase, RuleChange } from '../../query/KnowledgeBase.js';
 import { neighbourReleases } from '../../query/releaseList.js';
 import { summarizeRenumbering } from '../../query/summarizeRenumbering.js';
-import { emphasized, html, type Html } from '../html.js';
+import { emphasized, html, trusted, type Html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';
 import { rulePath } from '../RuleLinker.js';
 import { editionOptions } from './tocPage.js';
@@ -30,11 +30,37 @@ export interface DiffView {
 
 /** Word segments as one text: deletions struck, insertions underlined. */
 export function inlineSegments(segs: readonly DiffSegment[]): Html {
-  return html`${segs.map((s) => (s.op === 'equal' ? emphasized(s.text) : s.op === 'insert' ? html`<ins>${emphasized(s.text)}</ins>` : html`<del>${emphasized(s.text)}</del>`))}`;
+  let out = '';
+  for (const s of segs) {
+    const text = emphasized(s.text).value;
+    out += s.op === 'equal' ? text : s.op === 'insert' ? '<ins>' + text + '</ins>' : '<del>' + text + '</del>';
+  }
+  return trusted(out);
 }
 
-function sideSegments(segs: readonly DiffSegment[], keep: 'insert' | 'delete'): Html {
-  return html`${segs.map((s) => (s.op === 'equal' ? emphasized(s.text) : s.op !== keep ? null : keep === 'insert' ? html`<ins>${emphasized(s.text)}</ins>` : html`<del>${emphasized(s.text)}</del>`))}`;
+// A word diff's inline view and both sides in one pass, each segment escaped once (a change shows all three):
+// strings joined directly, not a template and an Html per segment (most of a diff page is these texts).
+function segmentViews(segs: readonly DiffSegment[]): { inline: Html; before: Html; after: Html } {
+  let inline = '';
+  let before = '';
+  let after = '';
+  for (const s of segs) {
+    const text = emphasized(s.text).value;
+    if (s.op === 'equal') {
+      inline += text;
+      before += text;
+      after += text;
+    } else if (s.op === 'insert') {
+      const m = '<ins>' + text + '</ins>';
+      inline += m;
+      after += m;
+    } else {
+      const m = '<del>' + text + '</del>';
+      inline += m;
+      before += m;
+    }
+  }
+  return { inline: trusted(inline), before: trusted(before), after: trusted(after) };
 }
 
 function change(c: RuleChange, fromArg: string, toArg: string): Html {
@@ -47,9 +73,10 @@ function change(c: RuleChange, fromArg: string, toArg: string): Html {
   if (a && b && (!c.segments || c.textChange === 'none')) {
     return html`<article class="change" data-section="${c.section}" data-kinds="${c.kinds.join(' ')}">${head}<p>${c.segments ? inlineSegments(c.segments) : a.text}</p></article>\n`;
   }
-  const inline = c.segments ? inlineSegments(c.segments) : !a ? html`<del>${emphasized(b!.text)}</del>` : html`<ins>${emphasized(a.text)}</ins>`;
-  const before = c.segments ? sideSegments(c.segments, 'delete') : b ? html`<del>${emphasized(b.text)}</del>` : null;
-  const after = c.segments ? sideSegments(c.segments, 'insert') : a ? html`<ins>${emphasized(a.text)}</ins>` : null;
+  const views = c.segments ? segmentViews(c.segments) : null;
+  const inline = views ? views.inline : !a ? html`<del>${emphasized(b!.text)}</del>` : html`<ins>${emphasized(a.text)}</ins>`;
+  const before = views ? views.before : b ? html`<del>${emphasized(b.text)}</del>` : null;
+  const after = views ? views.after : a ? html`<ins>${emphasized(a.text)}</ins>` : null;
   return html`<article class="change" data-section="${c.section}" data-kinds="${c.kinds.join(' ')}">${head}
 <p class="inline">${inline}</p>
 <div class="side"><div class="before"><span class="side-label">Before<span class="visually-hidden">:</span></span> ${before ?? html`<em>(not in this edition)</em>`}</div><div class="after"><span class="side-label">After<span class="visually-hidden">:</span></span> ${after ?? html`<em>(not in this edition)</em>`}</div></div>

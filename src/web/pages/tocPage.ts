@@ -1,12 +1,29 @@
 import type { EditionInfo } from '../../core/records.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
-import { html, type Html } from '../html.js';
+import { html, trusted, type Html } from '../html.js';
 import { editionLabel, type PageSpec } from '../layout.js';
+
+// Each official edition's option, unselected and selected, made once per knowledge base (its editions never
+// change): a diff page lists every edition twice, some 500 with the tournament documents' growth in mind.
+const OPTIONS = new WeakMap<KnowledgeBase, Array<{ id: number; plain: string; selected: string }>>();
 
 /** The official editions as options of a select, newest first. */
 export function editionOptions(kb: KnowledgeBase, selected: EditionInfo | null): Html {
-  const editions = kb.officialEditions('cr').reverse();
-  return html`${editions.map((e) => html`<option value="${e.effectiveDate}"${e.id === selected?.id ? html` selected` : null}>${editionLabel(e)}</option>`)}`;
+  let options = OPTIONS.get(kb);
+  if (!options) {
+    options = kb
+      .officialEditions('cr')
+      .reverse()
+      .map((e) => ({
+        id: e.id,
+        plain: html`<option value="${e.effectiveDate}">${editionLabel(e)}</option>`.value,
+        selected: html`<option value="${e.effectiveDate}" selected>${editionLabel(e)}</option>`.value,
+      }));
+    OPTIONS.set(kb, options);
+  }
+  let out = '';
+  for (const o of options) out += o.id === selected?.id ? o.selected : o.plain;
+  return trusted(out);
 }
 
 /** The edition picker: a form that opens an edition (GET /cr?edition=…), optionally at a rule number. */
