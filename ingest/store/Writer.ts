@@ -6,8 +6,11 @@ import { normalizeText } from '../../src/core/normalize.js';
 import { storedTexts, type TextHashes } from './textHashes.js';
 import { wholeWords } from './resolveAmbiguousWords.js';
 import type { Db } from '../../src/db/openDb.js';
+import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { STORE_FORMAT, storeFormatProblem } from '../../src/db/storeFormat.js';
+
+const gzipAsync = promisify(gzip);
 
 /** What is stored of an edition besides its parsed document. */
 export interface EditionMeta {
@@ -377,17 +380,9 @@ export class Writer {
     if (bytes && this.s.insertPublished.run({ sha256, size }).changes > 0) {
       // a copy: the caller's bytes may be a view of a buffer it releases (see releaseBuffer) before the compression ends
       const own = Buffer.from(bytes);
-      const done = new Promise<void>((resolve, reject) => {
-        gzip(own, (e, compressed) => {
-          try {
-            if (e) throw e;
-            // a row pruned meanwhile stays pruned
-            this.s.setPublished.run({ sha256, gzip: compressed });
-            resolve();
-          } catch (failure) {
-            reject(failure as Error);
-          }
-        });
+      const done = gzipAsync(own).then((compressed) => {
+        // a row pruned meanwhile stays pruned
+        this.s.setPublished.run({ sha256, gzip: compressed });
       });
       // failures are reported by publishedStored
       done.catch(() => {});
