@@ -1,7 +1,7 @@
 import type { EditionRow, Writer } from './Writer.js';
 import type { CopyProvenance } from './copyProvenance.js';
 import { deserialize } from 'node:v8';
-import { deflateRawSync, gzipSync, inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { isPublishedText, type ParsedCopy } from './parseTask.js';
 import { outranks } from './outranks.js';
 import { releaseBuffer } from './releaseBuffer.js';
@@ -382,11 +382,8 @@ export class EditionGroups {
     }
     const files = this.recordFiles(g, best, editionId);
     // the published bytes of the text file stored (a Word document's text is no published text file), compressed
-    // here: the parse worker sends them whole, as many copies it parses are not the one stored
-    if (replace) {
-      const published = isPublishedText(best.format) ? (parsed?.published ?? null) : null;
-      this.writer.storePublished(best.input.sha256, published && gzipSync(published), best.input.size);
-    }
+    // by the writer: the parse worker sends them whole, as many copies it parses are not the one stored
+    if (replace) this.writer.storePublished(best.input.sha256, isPublishedText(best.format) ? (parsed?.published ?? null) : null, best.input.size);
     const primary = g.ourPrimary;
     g.report = {
       family,

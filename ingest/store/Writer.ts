@@ -6,7 +6,11 @@ import { normalizeText } from '../../src/core/normalize.js';
 import { storedTexts, type TextHashes } from './textHashes.js';
 import { wholeWords } from './resolveAmbiguousWords.js';
 import type { Db } from '../../src/db/openDb.js';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { STORE_FORMAT, storeFormatProblem } from '../../src/db/storeFormat.js';
+
+const gzipAsync = promisify(gzip);
 
 /** What is stored of an edition besides its parsed document. */
 export interface EditionMeta {
@@ -63,6 +67,8 @@ export class Writer {
   private internFamily: DocumentFamily = 'cr';
   /** How many texts this writer inserted. */
   insertedTexts = 0;
+  /** Published files being compressed (see storePublished). */
+  private readonly compressing: Array<Promise<void>> = [];
 
   private readonly s;
 
@@ -131,7 +137,8 @@ export class Writer {
       textBody: db.prepare('SELECT body FROM texts WHERE id = ?').pluck(),
       fileBySha: db.prepare('SELECT id FROM source_files WHERE sha256 = ?'),
       primaryReport: db.prepare(`SELECT report FROM source_files WHERE edition_id = @id AND role = 'primary'`).pluck(),
-      insertPublished: db.prepare('INSERT OR IGNORE INTO source_bytes (sha256, size, gzip) VALUES (@sha256, @size, @gzip)'),
+      insertPublished: db.prepare(`INSERT OR IGNORE INTO source_bytes (sha256, size, gzip) VALUES (@sha256, @size, X'')`),
+      setPublished: db.prepare('UPDATE source_bytes SET gzip = @gzip WHERE sha256 = @sha256'),
       // bytes of a file no edition stores any more (its edition got a better copy)
       prunePublished: db.prepare(
         'DELETE FROM source_bytes WHERE sha256 NOT IN (SELECT f.sha256 FROM editions e JOIN source_files f ON f.id = e.primary_file_id)',
@@ -365,12 +372,29 @@ export class Writer {
   }
 
   /**
-   * Keeps the published bytes (gzip) of an edition's primary text file, once per sha256, and drops those of files
-   * no edition stores any more; `gzip` null for a primary that is no text file (a Word document).
+   * Keeps the published bytes of an edition's primary text file (gzip), once per sha256, and drops those of files
+   * no edition stores any more; `bytes` null for a primary that is no text file (a Word document). The row is
+   * written now and its gzip when compressed, off this thread (some 3 s of CPU in a full ingest): see publishedStored.
    */
-  storePublished(sha256: string, gzip: Uint8Array | null, size: number): void {
-    if (gzip) this.s.insertPublished.run({ sha256, size, gzip });
+  storePublished(sha256: string, bytes: Uint8Array | null, size: number): void {
+    if (bytes && this.s.insertPublished.run({ sha256, size }).changes > 0) {
+      // a copy: the caller's bytes may be a view of a buffer it releases (see releaseBuffer) before the compression ends
+      const own = Buffer.from(bytes);
+      const done = gzipAsync(own).then((compressed) => {
+        // a row pruned meanwhile stays pruned
+        this.s.setPublished.run({ sha256, gzip: compressed });
+      });
+      // failures are reported by publishedStored
+      done.catch(() => {});
+      this.compressing.push(done);
+    }
     this.s.prunePublished.run();
+  }
+
+  /** Settles when every published file given to storePublished is stored compressed; rejects if one could not be. */
+  async publishedStored(): Promise<void> {
+    const failed = (await Promise.allSettled(this.compressing.splice(0))).find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   /** Records a source file; a primary file becomes the edition's stored text source. */

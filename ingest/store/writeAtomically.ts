@@ -22,7 +22,16 @@ export async function writeAtomically(dbFile: string, maxPages: number | undefin
       db.pragma('journal_mode = MEMORY');
       if (maxPages !== undefined) db.pragma(`max_page_count = ${Math.floor(maxPages)}`);
       db.exec('BEGIN');
-      keep = await fn(new Writer(db));
+      const writer = new Writer(db);
+      try {
+        keep = await fn(writer);
+      } catch (e) {
+        // no compression may write once the database is closed
+        await writer.publishedStored().catch(() => {});
+        throw e;
+      }
+      // the published files compressed meanwhile are written before the commit
+      await writer.publishedStored();
       if (keep) {
         db.exec('COMMIT');
         db.pragma('optimize');
