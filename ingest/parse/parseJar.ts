@@ -1,4 +1,4 @@
-import { policyEffectiveDate } from './parsePolicy.js';
+import { policyDocument, policyEffectiveDate } from './parsePolicy.js';
 import type { ParsedDocument, RuleNode, SourceFormat } from '../../src/core/types.js';
 
 /** The title crkb gives the JAR's opening paragraphs, which the document leaves without a heading. */
@@ -79,20 +79,6 @@ export function parseJar(text: string, format: SourceFormat): ParsedDocument {
     if (l !== '' && !claimed.has(i)) unaccounted.push(i + 1);
   });
   const effectiveDate = policyEffectiveDate(head.join('\n'));
-  return {
-    family: 'jar',
-    format,
-    effectiveDate,
-    complete: true,
-    title,
-    introduction: null,
-    credits: null,
-    parts: [],
-    rules,
-    glossary: [],
-    abilityWords: [],
-    index: [],
-    accounting: { bodyLines, accounted: bodyLines - unaccounted.length, unaccounted },
-    warnings: effectiveDate === null ? [{ line: null, code: 'no-effective-date', message: 'the document states no effective date in its head' }] : [],
-  };
+  const warnings = effectiveDate === null ? [{ line: null, code: 'no-effective-date', message: 'the document states no effective date in its head' }] : [];
+  return policyDocument({ family: 'jar', format, effectiveDate, title, introduction: null, rules, warnings }, bodyLines, unaccounted);
 }

@@ -447,21 +447,28 @@ export function parsePolicy(
     if (l !== '' && !claimed.has(i)) unaccounted.push(i + 1);
   });
   if (introduction.length > 0 && title !== null && introduction[0] === title) introduction = introduction.slice(1);
+  return policyDocument(
+    { family, format, effectiveDate, title, introduction: introduction.length > 0 ? introduction.join('\n') : null, rules, warnings },
+    bodyLines,
+    unaccounted,
+  );
+}
+
+/** A whole tournament document of numbered units (no parts, glossary or index), with its lines' accounting. */
+export function policyDocument(
+  d: Pick<ParsedDocument, 'family' | 'format' | 'effectiveDate' | 'title' | 'introduction' | 'rules' | 'warnings'>,
+  bodyLines: number,
+  unaccounted: number[],
+): ParsedDocument {
   return {
-    family,
-    format,
-    effectiveDate,
+    ...d,
     complete: true,
-    title,
-    introduction: introduction.length > 0 ? introduction.join('\n') : null,
     credits: null,
     parts: [],
-    rules,
     glossary: [],
     abilityWords: [],
     index: [],
     accounting: { bodyLines, accounted: bodyLines - unaccounted.length, unaccounted },
-    warnings,
   };
 }
 
