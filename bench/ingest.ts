@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './benchArgs.js';
 import type { IngestReport } from '../ingest/store/runIngest.js';
 import { projectRoot } from '../src/core/projectFiles.js';
 
@@ -21,32 +21,15 @@ const USAGE = `Usage: node dist/bench/ingest.js [--archive DIR] [--policy DIR] [
        [--no-corpus-only] [--reingest]
 (see the comment at the top of bench/ingest.ts for what each does)`;
 
-/** The command line's options; one not understood is said on stderr with the usage (exit 1), --help prints the usage. */
-function readArgs() {
-  try {
-    const { values } = parseArgs({
-      options: {
-        archive: { type: 'string', default: '../shared/corpus' },
-        policy: { type: 'string', default: '../shared/policy' },
-        runs: { type: 'string', default: '1' },
-        baseline: { type: 'string', multiple: true, default: [] },
-        'no-corpus-only': { type: 'boolean', default: false },
-        reingest: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-    if (values.help) {
-      console.log(USAGE);
-      process.exit(0);
-    }
-    return values;
-  } catch (e) {
-    console.error(`bench/ingest: ${(e as Error).message}\n${USAGE}`);
-    process.exit(1);
-  }
-}
-
-const values = readArgs();
+const values = benchArgs('ingest', USAGE, {
+  archive: { type: 'string', default: '../shared/corpus' },
+  policy: { type: 'string', default: '../shared/policy' },
+  runs: { type: 'string', default: '1' },
+  baseline: { type: 'string', multiple: true, default: [] },
+  'no-corpus-only': { type: 'boolean', default: false },
+  reingest: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+});
 const root = projectRoot();
 const archive = resolve(root, values.archive);
 const policy = resolve(root, values.policy);

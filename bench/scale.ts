@@ -29,22 +29,25 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './benchArgs.js';
 import Database from 'better-sqlite3';
 import { projectRoot } from '../src/core/projectFiles.js';
 import { cpuMs, floorScript, interleavedCpu, rssMb, sleep, stopChild, tree } from './processes.js';
 import { makeScaleDb } from './scaleDbs.js';
 
-const { values } = parseArgs({
-  options: {
-    db: { type: 'string', default: 'data/crkb.db' },
-    baseline: { type: 'string' },
-    sizes: { type: 'string', default: '25,125,250,500' },
-    files: { type: 'string' },
-    requests: { type: 'string', default: '30' },
-    runs: { type: 'string', default: '5' },
-    'heap-limit': { type: 'string', default: '96' },
-  },
+const USAGE = `Usage: node dist/bench/scale.js [--db data/crkb.db] [--baseline DIR] [--sizes 25,125,250,500] [--files A.db,B.db]
+       [--requests 30] [--runs 5] [--heap-limit 96]
+(see the comment at the top of bench/scale.ts for what each does)`;
+
+const values = benchArgs('scale', USAGE, {
+  db: { type: 'string', default: 'data/crkb.db' },
+  baseline: { type: 'string' },
+  sizes: { type: 'string', default: '25,125,250,500' },
+  files: { type: 'string' },
+  requests: { type: 'string', default: '30' },
+  runs: { type: 'string', default: '5' },
+  'heap-limit': { type: 'string', default: '96' },
+  help: { type: 'boolean', short: 'h', default: false },
 });
 const root = projectRoot();
 const source = resolve(values.db);

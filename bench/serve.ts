@@ -34,7 +34,7 @@ import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './benchArgs.js';
 import express from 'express';
 import { KnowledgeBase } from '../src/query/KnowledgeBase.js';
 
@@ -85,22 +85,12 @@ const OPTIONS = {
   baseline: { type: 'string', multiple: true },
   rounds: { type: 'string', default: '2' },
   'node-flags': { type: 'string', default: '--max-semi-space-size=4 --max-old-space-size=96' },
-  help: { type: 'boolean', short: 'h' },
+  help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
 const USAGE = `Usage: node dist/bench/serve.js [--db data/crkb.db] [--duration 10] [--mixed 60] [--reload 5] [--connections 10]
        [--only TEXT]... [--baseline DIR]... [--rounds 2] [--node-flags="--max-semi-space-size=4 --max-old-space-size=96"]
 (see the comment at the top of bench/serve.ts for what each does)`;
-
-/** The command line's options, or null (said on stderr, with the usage) when it is not understood. */
-function readArgs() {
-  try {
-    return parseArgs({ options: OPTIONS }).values;
-  } catch (e) {
-    console.error(`bench/serve: ${(e as Error).message}\n${USAGE}`);
-    return null;
-  }
-}
 
 if (process.argv[2] === '--http-child') {
   // the floor: node:http returning the same bytes and headers as the bare express app
@@ -181,15 +171,7 @@ function gqlPost(query: string, variables: Record<string, unknown>): AutocannonR
 }
 
 async function main(): Promise<void> {
-  const values = readArgs();
-  if (values === null) {
-    process.exitCode = 1;
-    return;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
+  const values = benchArgs('serve', USAGE, OPTIONS);
   const dbFile = resolve(values.db);
   if (!existsSync(dbFile)) {
     console.error(`bench/serve: ${dbFile} missing; build it with "npx crkb ingest --archive ../shared/corpus"`);
