@@ -17,6 +17,9 @@
  *             database, which every size holds (--files: of the CR); the diff made before (in the
  *             background, or asked first in another view), as a running server answers it;
  *   fresh diff: the page of a diff made for that request (editions two apart), CPU ms.
+ *             Requests ask for no compression (Accept-Encoding: identity, as bench/serve's load does): the
+ *             rows are the answer's cost, not gzip's (which fetch would otherwise ask for, and which adds
+ *             up to 10 ms to a 300 KB diff page when the answer cache is off).
  * Then the CLI against the floor (node, a better-sqlite3 open and one query), CPU ms per process,
  * median over --runs interleaved rounds: `crkb rule`, `crkb history`, a neighbouring `crkb diff`, `crkb search`, for both checkouts.
  *
@@ -130,10 +133,11 @@ function serve(checkout: string, db: string): Promise<Served & { startMs: number
 async function perRequest(s: Served, paths: string[], warm: string[] = []): Promise<number> {
   const pid = s.server();
   // one request first (and `warm`): what a first request builds (a search index, a diff's editions) is not the steady cost
-  for (const p of [...warm, paths[0]!]) await (await fetch(s.url + p)).arrayBuffer();
+  const headers = { 'accept-encoding': 'identity' };
+  for (const p of [...warm, paths[0]!]) await (await fetch(s.url + p, { headers })).arrayBuffer();
   const c0 = cpuMs(pid);
   for (const p of paths.slice(1)) {
-    const r = await fetch(s.url + p);
+    const r = await fetch(s.url + p, { headers });
     await r.arrayBuffer();
     if (r.status >= 500) throw new Error(`${p}: ${r.status}`);
   }
