@@ -1,4 +1,4 @@
-import type { GlossaryRecord, HighlightMarks, SearchHitKind, SearchHitRecord } from '../core/records.js';
+import type { GlossaryRecord, HighlightMarks, RuleRecord, SearchHitKind, SearchHitRecord } from '../core/records.js';
 import { closestTerms, typoBudget } from '../core/suggest.js';
 import type { Snapshot } from '../db/Snapshot.js';
 import type { EditionSearch } from '../db/TextIndex.js';
@@ -112,34 +112,83 @@ function runSearch(s: Snapshot, editionId: number, text: string, opts: SearchQue
   const all = places.complete ? places.length : null;
   const page = places.slice(offset, offset + opts.limit);
   if (page.length === 0) return { hits: [], fts, all };
-  const wanted = opts.marks ?? { open: '<mark>', close: '</mark>' };
-  // With `escape`, texts are marked with private-use characters, escaped, then given the real marks.
-  const escape = opts.escape;
-  const marks = escape ? { open: '\ue000', close: '\ue001' } : wanted;
-  const finish = (m: string): string => (escape ? escape(m).replaceAll('\ue000', wanted.open).replaceAll('\ue001', wanted.close) : m);
   const ids = [...new Set(page.map((p) => p.textId))];
-  // Snippets and highlights are made for the whole page on first use: many callers read neither.
-  const marked: { snippet?: Map<number, string>; highlight?: Map<number, string> } = {};
-  const markOf = (id: number, what: 'snippet' | 'highlight') => (marked[what] ??= index.marks(fts, ids, marks.open, marks.close, what)).get(id);
-  const hits = page.map((p): SearchHitRecord => {
-    const kind: SearchHitKind = p.glossary ? 'glossary' : p.exampleIndex >= 0 ? 'example' : 'rule';
-    return {
-      kind,
-      textId: p.textId,
-      score: p.score,
-      rule: p.glossary ? null : s.ruleAt(editionId, p.pos),
-      exampleIndex: p.exampleIndex >= 0 ? p.exampleIndex : null,
-      glossary: p.glossary,
-      correctedQuery,
-      get snippet() {
-        return finish(markOf(p.textId, 'snippet') ?? '');
-      },
-      get highlighted() {
-        return finish(markOf(p.textId, 'highlight') ?? '');
-      },
-    };
-  });
+  const marks = new PageMarks(index, fts, ids, opts.marks ?? DEFAULT_MARKS, opts.escape);
+  const hits = page.map(
+    (p): SearchHitRecord =>
+      new SearchHit(
+        p.glossary ? 'glossary' : p.exampleIndex >= 0 ? 'example' : 'rule',
+        p.textId,
+        p.score,
+        p.glossary ? null : s.ruleAt(editionId, p.pos),
+        p.exampleIndex >= 0 ? p.exampleIndex : null,
+        p.glossary,
+        correctedQuery,
+        marks,
+      ),
+  );
   return { hits, fts, all };
+}
+
+const DEFAULT_MARKS: HighlightMarks = { open: '<mark>', close: '</mark>' };
+/** With an `escape`, texts are marked with these private-use characters, escaped, then given the real marks. */
+const PRIVATE_MARKS: HighlightMarks = { open: '\ue000', close: '\ue001' };
+
+/** A page's snippets and highlights, each made for the whole page on first use: many callers read neither. */
+class PageMarks {
+  private snippets: Map<number, string> | null = null;
+  private highlights: Map<number, string> | null = null;
+
+  constructor(
+    private readonly index: EditionSearch,
+    private readonly fts: string,
+    private readonly ids: readonly number[],
+    private readonly wanted: HighlightMarks,
+    private readonly escape: ((text: string) => string) | undefined,
+  ) {}
+
+  /** A text's snippet or highlight, marked (and escaped). */
+  of(textId: number, what: 'snippet' | 'highlight'): string {
+    const map = what === 'snippet' ? (this.snippets ??= this.read(what)) : (this.highlights ??= this.read(what));
+    const m = map.get(textId) ?? '';
+    const escape = this.escape;
+    return escape ? escape(m).replaceAll(PRIVATE_MARKS.open, this.wanted.open).replaceAll(PRIVATE_MARKS.close, this.wanted.close) : m;
+  }
+
+  private read(what: 'snippet' | 'highlight'): Map<number, string> {
+    const marks = this.escape ? PRIVATE_MARKS : this.wanted;
+    return this.index.marks(this.fts, this.ids, marks.open, marks.close, what);
+  }
+}
+
+/**
+ * A search hit: snippet and highlighted are read from the page's marks when asked for (getters of the
+ * class, not of each hit: an object literal with accessors costs about a microsecond to make).
+ */
+class SearchHit implements SearchHitRecord {
+  // (a # field: neither an own property a spread or JSON copies, nor one a caller sees)
+  readonly #marks: PageMarks;
+
+  constructor(
+    readonly kind: SearchHitKind,
+    readonly textId: number,
+    readonly score: number,
+    readonly rule: RuleRecord | null,
+    readonly exampleIndex: number | null,
+    readonly glossary: GlossaryRecord | null,
+    readonly correctedQuery: string | null,
+    marks: PageMarks,
+  ) {
+    this.#marks = marks;
+  }
+
+  get snippet(): string {
+    return this.#marks.of(this.textId, 'snippet');
+  }
+
+  get highlighted(): string {
+    return this.#marks.of(this.textId, 'highlight');
+  }
 }
 
 /** How much a title's match counts more than a rule text's; examples count less (see placesOf). */
