@@ -72,7 +72,7 @@ export function countedSearch(s: Snapshot, editionId: number, text: string, opts
   let total = 0;
   for (const id of ids.slice(0, MAX_SEARCH_COUNT)) {
     total += s.positionsUsingText(editionId, id, 'text').length + s.glossaryUsingText(editionId, id).length;
-    for (const pos of s.positionsUsingText(editionId, id, 'example')) for (const x of s.ruleAt(editionId, pos)!.exampleIds) if (x === id) total++;
+    for (const pos of s.positionsUsingText(editionId, id, 'example')) for (const x of s.exampleIdsAt(editionId, pos)) if (x === id) total++;
   }
   return { hits, total, capped: ids.length > MAX_SEARCH_COUNT };
 }
@@ -94,23 +94,23 @@ function runSearch(s: Snapshot, editionId: number, text: string, opts: SearchQue
   const query = (ws: string[], join: string): string => ws.map((w, i) => (prefix && i === ws.length - 1 ? `${quote(w)}*` : quote(w))).join(join);
   let fts = query(words, ' ');
   const depth = offset + opts.limit;
-  let places = placesOf(s, editionId, index, fts, depth, words);
+  let ranked = placesOf(s, editionId, index, fts, depth, words);
   let correctedQuery: string | null = null;
-  if (places.length === 0) {
+  if (ranked.places.length === 0) {
     const fixed = opts.correct === false ? null : correctTypos(s, index, words, prefix);
     if (fixed) {
       fts = query(fixed, ' ');
-      places = placesOf(s, editionId, index, fts, depth, fixed);
+      ranked = placesOf(s, editionId, index, fts, depth, fixed);
       correctedQuery = fixed.join(' ');
     }
     // the same choice on every page: OR only when no text has all the words
-    if (places.length === 0 && words.length > 1) {
+    if (ranked.places.length === 0 && words.length > 1) {
       fts = query(fixed ?? words, ' OR ');
-      places = placesOf(s, editionId, index, fts, depth, fixed ?? words);
+      ranked = placesOf(s, editionId, index, fts, depth, fixed ?? words);
     }
   }
-  const all = places.complete ? places.length : null;
-  const page = places.slice(offset, offset + opts.limit);
+  const all = ranked.complete ? ranked.places.length : null;
+  const page = ranked.places.slice(offset, offset + opts.limit);
   if (page.length === 0) return { hits: [], fts, all };
   const ids = [...new Set(page.map((p) => p.textId))];
   const marks = new PageMarks(index, fts, ids, opts.marks ?? DEFAULT_MARKS, opts.escape);
@@ -201,6 +201,9 @@ const isTitle = (text: string): boolean => text.length <= 60 && !/[.:;]/.test(te
 /** The glossary term without a trailing "(Obsolete)", lower case: what a search for the term types. */
 const plainTerm = (term: string): string => term.replace(/\s*\(.*\)$/, '').toLowerCase();
 
+/** The order of places: by block, then weighed score, then document order. */
+const byRank = (a: Place, b: Place): number => a.block - b.block || a.score - b.score || a.ord - b.ord || a.exampleIndex - b.exampleIndex;
+
 /** Texts ranked together by where their match is: bm25 decides between blocks, the weighing within one. */
 const BLOCK = 24;
 
@@ -218,33 +221,36 @@ function placesOf(
   fts: string,
   wanted: number,
   words: readonly string[],
-): Place[] & { complete: boolean } {
+): { places: Place[]; complete: boolean } {
   const asked = words.join(' ').toLowerCase();
   for (let limit = BLOCK * Math.ceil((wanted + 1) / BLOCK); ; limit *= 4) {
     const rows = index.matches(fts, limit);
     const out: Place[] = [];
     // bm25 scores are negative, lower is better: a weight above 1 raises a place
     const best = (rows[0]?.[1] ?? 0) * TITLE_WEIGHT - 1;
-    rows.forEach(([textId, score], k) => {
+    for (let k = 0; k < rows.length; k++) {
+      const [textId, score] = rows[k]!;
       const block = Math.floor(k / BLOCK);
       const asText = s.positionsUsingText(editionId, textId, 'text');
-      // the rules printing the text are titles or not alike: their text is this one
-      const w = asText.length > 0 && isTitle(s.text(textId)) ? TITLE_WEIGHT : 1;
-      for (const pos of asText) out.push({ textId, block, score: score * w, ord: pos, pos, exampleIndex: -1, glossary: null });
+      if (asText.length > 0) {
+        // the rules printing the text are titles or not alike: their text is this one
+        const weighed = isTitle(s.text(textId)) ? score * TITLE_WEIGHT : score;
+        for (const pos of asText) out.push({ textId, block, score: weighed, ord: pos, pos, exampleIndex: -1, glossary: null });
+      }
       for (const pos of s.positionsUsingText(editionId, textId, 'example')) {
-        s.ruleAt(editionId, pos)!.exampleIds.forEach((x, i) => {
-          if (x === textId) out.push({ textId, block, score: score * EXAMPLE_WEIGHT, ord: pos, pos, exampleIndex: i, glossary: null });
-        });
+        const examples = s.exampleIdsAt(editionId, pos);
+        for (let i = 0; i < examples.length; i++) {
+          if (examples[i] === textId) out.push({ textId, block, score: score * EXAMPLE_WEIGHT, ord: pos, pos, exampleIndex: i, glossary: null });
+        }
       }
       for (const g of s.glossaryUsingText(editionId, textId)) {
         const exact = block === 0 && plainTerm(g.term) === asked;
         out.push({ textId, block, score: exact ? best : score, ord: 1_000_000 + g.ord, pos: -1, exampleIndex: -1, glossary: g });
       }
-    });
+    }
     if (rows.length < limit || out.length >= wanted) {
-      out.sort((a, b) => a.block - b.block || a.score - b.score || a.ord - b.ord || a.exampleIndex - b.exampleIndex);
       // every matching text read (fewer than asked for): the places are all the search's places
-      return Object.assign(out, { complete: rows.length < limit });
+      return { places: out.sort(byRank), complete: rows.length < limit };
     }
   }
 }
