@@ -335,7 +335,7 @@ export class Snapshot {
     /** Glossary versions by term folded (termKey). */
     byTerm: Map<string, number[]>;
     /** Glossary versions by definition text id. */
-    byText: Map<number, number[]>;
+    byText: KeyedIds;
   } | null = null;
   private links: LinkRow[] | null = null;
   /** linkPlaces of a loaded snapshot (loadAll), made on first use: every history asks for them. */
@@ -550,18 +550,16 @@ export class Snapshot {
     if (this.glossaryTable) return this.glossaryTable;
     const versions = new Map<number, { term: string; textId: number }>();
     const byTerm = new Map<string, number[]>();
-    const byText = new Map<number, number[]>();
+    const textVersions: number[] = [];
     for (const [id, term, textId] of this.sql('glossaryVersions').iterate() as IterableIterator<[number, string, number]>) {
       versions.set(id, { term, textId });
-      const t = byText.get(textId);
-      if (t) t.push(id);
-      else byText.set(textId, [id]);
+      textVersions.push(textId, id);
       const key = termKey(term);
       const same = byTerm.get(key);
       if (same) same.push(id);
       else byTerm.set(key, [id]);
     }
-    return (this.glossaryTable = { versions, byTerm, byText });
+    return (this.glossaryTable = { versions, byTerm, byText: keyedIds(textVersions) });
   }
 
   /** The newest edition of each family (what a search is of unless it names another). */
@@ -978,12 +976,16 @@ export class Snapshot {
 
   /** Glossary entries of an edition defined by a text. */
   glossaryUsingText(editionId: number, textId: number): GlossaryRecord[] {
-    const ids = this.glossaryTables().byText.get(textId);
-    if (!ids) return [];
+    const { start, ids } = this.glossaryTables().byText;
+    // (most texts define nothing: two reads say so)
+    if (textId < 0 || textId + 1 >= start.length || start[textId] === start[textId + 1]) return [];
     const g = this.glossaryOf(this.edition(editionId));
     const out: GlossaryRecord[] = [];
     // a text defines a handful of versions: find each (native scans) rather than walk the glossary
-    for (const id of ids) for (let ord = g.indexOf(id); ord >= 0; ord = g.indexOf(id, ord + 1)) out.push(this.glossaryRecord(editionId, ord, id));
+    for (let k = start[textId]!; k < start[textId + 1]!; k++) {
+      const id = ids[k]!;
+      for (let ord = g.indexOf(id); ord >= 0; ord = g.indexOf(id, ord + 1)) out.push(this.glossaryRecord(editionId, ord, id));
+    }
     return out.sort((x, y) => x.ord - y.ord);
   }
 

@@ -112,7 +112,9 @@ function runSearch(s: Snapshot, editionId: number, text: string, opts: SearchQue
   const all = ranked.complete ? ranked.places.length : null;
   const page = ranked.places.slice(offset, offset + opts.limit);
   if (page.length === 0) return { hits: [], fts, all };
-  const ids = [...new Set(page.map((p) => p.textId))];
+  // (a page's few texts: a list, not a set)
+  const ids: number[] = [];
+  for (const p of page) if (!ids.includes(p.textId)) ids.push(p.textId);
   const marks = new PageMarks(index, fts, ids, opts.marks ?? DEFAULT_MARKS, opts.escape);
   const hits = page.map(
     (p): SearchHitRecord =>
@@ -196,7 +198,25 @@ const TITLE_WEIGHT = 1.5;
 const EXAMPLE_WEIGHT = 0.6;
 
 /** A rule whose text is only a name: a section's or a keyword's title ("Trample", "Combat Damage Step"). */
-const isTitle = (text: string): boolean => text.length <= 60 && !/[.:;]/.test(text);
+const isTitle = (text: string): boolean => text.length <= 60 && !text.includes('.') && !text.includes(':') && !text.includes(';');
+
+/** Per snapshot, a byte per text id: 1 a title (isTitle), 2 not, 0 not read yet. */
+const titleBytes = new WeakMap<Snapshot, Uint8Array>();
+
+/**
+ * Whether a text is a title, each text read once a snapshot: a search weighs two dozen texts, and
+ * reading each through the text cache (a map, its order kept, the text) cost more than the weighing.
+ */
+function isTitleText(s: Snapshot, textId: number): boolean {
+  let bytes = titleBytes.get(s);
+  if (bytes === undefined || textId >= bytes.length) {
+    const grown = new Uint8Array(Math.max(1024, 2 ** Math.ceil(Math.log2(textId + 1))));
+    if (bytes) grown.set(bytes);
+    titleBytes.set(s, (bytes = grown));
+  }
+  if (bytes[textId] === 0) bytes[textId] = isTitle(s.text(textId)) ? 1 : 2;
+  return bytes[textId] === 1;
+}
 
 /** The glossary term without a trailing "(Obsolete)", lower case: what a search for the term types. */
 const plainTerm = (term: string): string => term.replace(/\s*\(.*\)$/, '').toLowerCase();
@@ -229,12 +249,14 @@ function placesOf(
     // bm25 scores are negative, lower is better: a weight above 1 raises a place
     const best = (rows[0]?.[1] ?? 0) * TITLE_WEIGHT - 1;
     for (let k = 0; k < rows.length; k++) {
-      const [textId, score] = rows[k]!;
+      const row = rows[k]!;
+      const textId = row[0];
+      const score = row[1];
       const block = Math.floor(k / BLOCK);
       const asText = s.positionsUsingText(editionId, textId, 'text');
       if (asText.length > 0) {
         // the rules printing the text are titles or not alike: their text is this one
-        const weighed = isTitle(s.text(textId)) ? score * TITLE_WEIGHT : score;
+        const weighed = isTitleText(s, textId) ? score * TITLE_WEIGHT : score;
         for (const pos of asText) out.push({ textId, block, score: weighed, ord: pos, pos, exampleIndex: -1, glossary: null });
       }
       for (const pos of s.positionsUsingText(editionId, textId, 'example')) {
