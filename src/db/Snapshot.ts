@@ -27,7 +27,7 @@ interface EditionRows {
   /** Lineage id per position; a rule outside the chain (never aligned) is its own lineage, negative. */
   lineages: Int32Array;
   /** `versions` sorted, with the position of each: membership and position by binary search (built on first use). */
-  sorted: { versions: Int32Array; positions: Int32Array } | null;
+  sorted: SortedVersions | null;
   glossary: Int32Array | null;
   parts: PartRecord[] | null;
   abilityWords: string[] | null;
@@ -115,9 +115,9 @@ class VersionTable {
   /** Version ids by number (index into names), then id; `byNumberStart[k]` is where number k's start. */
   private readonly byNumber: Int32Array;
   private readonly byNumberStart: Int32Array;
-  /** [text id, version id] pairs sorted: rule texts, and example texts. */
-  private readonly byText: Int32Array;
-  private readonly byExample: Int32Array;
+  /** Version ids by text id, in id order: as their rule text, and as one of their examples. */
+  private readonly byText: KeyedIds;
+  private readonly byExample: KeyedIds;
   private readonly numberCount: number;
   /** Indexes into `names` of version numbers, in order of first appearance as a number (by version id). */
   private readonly numberOrder: number[] = [];
@@ -159,8 +159,8 @@ class VersionTable {
     this.byNumberStart = count.slice();
     this.byNumber = new Int32Array(count[this.numberCount]!);
     for (let id = 0; id <= maxId; id++) if (this.number[id]! >= 0) this.byNumber[count[this.number[id]!]!++] = id;
-    this.byText = sortedPairs(texts);
-    this.byExample = sortedPairs(exampleText);
+    this.byText = keyedIds(texts);
+    this.byExample = keyedIds(exampleText);
   }
 
   private intern(name: string): number {
@@ -219,9 +219,16 @@ class VersionTable {
     return this.numberOrder.map((k) => this.names[k]!);
   }
 
-  /** Versions whose text (or one of whose examples) is a text, by id. */
-  usingText(textId: number, as: 'text' | 'example'): number[] {
-    return pairsOf(as === 'text' ? this.byText : this.byExample, textId);
+  /** The versions whose text (or one of whose examples) is a text that an edition holds (`sorted`: its sortedOf), as their positions in it, by version id. */
+  positionsUsing(textId: number, as: 'text' | 'example', sorted: SortedVersions): number[] {
+    const { start, ids } = as === 'text' ? this.byText : this.byExample;
+    const out: number[] = [];
+    if (textId < 0 || textId + 1 >= start.length) return out;
+    for (let k = start[textId]!, end = start[textId + 1]!; k < end; k++) {
+      const p = positionIn(sorted, ids[k]!);
+      if (p >= 0) out.push(p);
+    }
+    return out;
   }
 }
 
@@ -248,7 +255,6 @@ function* versionRows(columns: string[]): Generator<[number, string, string, str
   for (let k = 0; k < ids.length; k++) yield [ids[k]!, numbers[k]!, kinds[k]!, parents[k]!, texts[k]!, examples[k]!];
 }
 
-/** [key, value, key, value…] sorted by key then value, as one array. */
 /** The end (exclusive) of a rule and the rules below it in an edition's numbers: the run that extends its number; `pos` when there is no rule there. */
 function subtreeEnd(numbers: readonly string[], pos: number): number {
   const own = numbers[pos];
@@ -258,29 +264,51 @@ function subtreeEnd(numbers: readonly string[], pos: number): number {
   return k;
 }
 
-function sortedPairs(flat: number[]): Int32Array {
-  const n = flat.length / 2;
-  const order = Int32Array.from({ length: n }, (_, k) => k).sort((a, b) => flat[2 * a]! - flat[2 * b]! || flat[2 * a + 1]! - flat[2 * b + 1]!);
-  const out = new Int32Array(flat.length);
-  for (let k = 0; k < n; k++) {
-    out[2 * k] = flat[2 * order[k]!]!;
-    out[2 * k + 1] = flat[2 * order[k]! + 1]!;
-  }
-  return out;
+/** Values by key (compressed rows: a key's values are ids[start[key]] to ids[start[key + 1]]), each key's in ascending order. */
+interface KeyedIds {
+  start: Int32Array;
+  ids: Int32Array;
 }
 
-/** The values of a key in sortedPairs' array. */
-function pairsOf(pairs: Int32Array, key: number): number[] {
+/** KeyedIds of [key, value, key, value…] (keys small non-negative integers: text ids): a key's values in two reads, not a binary search. */
+function keyedIds(flat: number[]): KeyedIds {
+  let keys = 0;
+  for (let k = 0; k < flat.length; k += 2) keys = Math.max(keys, flat[k]! + 1);
+  const start = new Int32Array(keys + 1);
+  for (let k = 0; k < flat.length; k += 2) start[flat[k]! + 1]!++;
+  for (let key = 0; key < keys; key++) start[key + 1]! += start[key]!;
+  const ids = new Int32Array(flat.length / 2);
+  const next = start.slice(0, keys);
+  for (let k = 0; k < flat.length; k += 2) ids[next[flat[k]!]!++] = flat[k + 1]!;
+  // (the rows come by version id: each key's ids are in order already, unless a caller gives them otherwise)
+  for (let key = 0; key < keys; key++) {
+    for (let k = start[key]! + 1; k < start[key + 1]!; k++) {
+      if (ids[k]! < ids[k - 1]!) {
+        ids.subarray(start[key], start[key + 1]).sort();
+        break;
+      }
+    }
+  }
+  return { start, ids };
+}
+
+/** An edition's rule versions sorted by id, with the position of each (binary search: membership and position). */
+interface SortedVersions {
+  versions: Int32Array;
+  positions: Int32Array;
+}
+
+/** The position of a version in an edition (its SortedVersions), or -1. */
+function positionIn(sorted: SortedVersions, versionId: number): number {
+  const s = sorted.versions;
   let lo = 0;
-  let hi = pairs.length / 2;
+  let hi = s.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (pairs[2 * mid]! < key) lo = mid + 1;
+    if (s[mid]! < versionId) lo = mid + 1;
     else hi = mid;
   }
-  const out: number[] = [];
-  for (let k = lo; 2 * k < pairs.length && pairs[2 * k] === key; k++) out.push(pairs[2 * k + 1]!);
-  return out;
+  return lo < s.length && s[lo] === versionId ? sorted.positions[lo]! : -1;
 }
 
 /**
@@ -307,7 +335,7 @@ export class Snapshot {
     /** Glossary versions by term folded (termKey). */
     byTerm: Map<string, number[]>;
     /** Glossary versions by definition text id. */
-    byText: Map<number, number[]>;
+    byText: KeyedIds;
   } | null = null;
   private links: LinkRow[] | null = null;
   /** linkPlaces of a loaded snapshot (loadAll), made on first use: every history asks for them. */
@@ -473,7 +501,7 @@ export class Snapshot {
     return (e.glossary ??= Int32Array.from(JSON.parse(this.sql('editionGlossary').get(e.info.id) as string) as number[]));
   }
 
-  private sortedOf(e: EditionRows): { versions: Int32Array; positions: Int32Array } {
+  private sortedOf(e: EditionRows): SortedVersions {
     if (e.sorted) return e.sorted;
     // one key a rule, version id then position, sorted natively (a comparator costs about 1 ms an edition)
     const v = e.versions;
@@ -522,18 +550,16 @@ export class Snapshot {
     if (this.glossaryTable) return this.glossaryTable;
     const versions = new Map<number, { term: string; textId: number }>();
     const byTerm = new Map<string, number[]>();
-    const byText = new Map<number, number[]>();
+    const textVersions: number[] = [];
     for (const [id, term, textId] of this.sql('glossaryVersions').iterate() as IterableIterator<[number, string, number]>) {
       versions.set(id, { term, textId });
-      const t = byText.get(textId);
-      if (t) t.push(id);
-      else byText.set(textId, [id]);
+      textVersions.push(textId, id);
       const key = termKey(term);
       const same = byTerm.get(key);
       if (same) same.push(id);
       else byTerm.set(key, [id]);
     }
-    return (this.glossaryTable = { versions, byTerm, byText });
+    return (this.glossaryTable = { versions, byTerm, byText: keyedIds(textVersions) });
   }
 
   /** The newest edition of each family (what a search is of unless it names another). */
@@ -649,6 +675,13 @@ export class Snapshot {
       exampleIds: v.exampleIds,
       lineageId: lineage < 0 ? null : lineage,
     };
+  }
+
+  /** The example text ids of the rule at a position (none when no rule is there), its text and record unread. */
+  exampleIdsAt(editionId: number, pos: number): readonly number[] {
+    const at = this.idsAt(editionId, pos);
+    if (at === null) return NO_IDS;
+    return this.versionTable ? this.versionTable.examplesOf(at[0]) : this.version(at[0]).exampleIds;
   }
 
   /** The number and kind of the rule at a position of an edition's document order (its text unread), or null. */
@@ -783,17 +816,7 @@ export class Snapshot {
 
   /** Position of a rule version in an edition, or -1. */
   positionOf(editionId: number, versionId: number): number {
-    const e = this.edition(editionId);
-    const sorted = this.sortedOf(e);
-    const s = sorted.versions;
-    let lo = 0;
-    let hi = s.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (s[mid]! < versionId) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < s.length && s[lo] === versionId ? sorted.positions[lo]! : -1;
+    return positionIn(this.sortedOf(this.edition(editionId)), versionId);
   }
 
   /** Rule versions printed with a number, by id. */
@@ -921,12 +944,12 @@ export class Snapshot {
 
   /** Positions of an edition's rules whose text is `textId` (asText) or whose examples hold it. */
   positionsUsingText(editionId: number, textId: number, as: 'text' | 'example'): number[] {
-    const versions = this.versionTable
-      ? this.versionTable.usingText(textId, as)
-      : (this.sql(as === 'text' ? 'usingText' : 'usingExample').all(textId) as number[]);
+    const sorted = this.sortedOf(this.edition(editionId));
+    // (a search asks for two dozen texts' places: no array of versions in between)
+    if (this.versionTable) return this.versionTable.positionsUsing(textId, as, sorted);
     const out: number[] = [];
-    for (const id of versions) {
-      const p = this.positionOf(editionId, id);
+    for (const id of this.sql(as === 'text' ? 'usingText' : 'usingExample').all(textId) as number[]) {
+      const p = positionIn(sorted, id);
       if (p >= 0) out.push(p);
     }
     return out;
@@ -953,12 +976,16 @@ export class Snapshot {
 
   /** Glossary entries of an edition defined by a text. */
   glossaryUsingText(editionId: number, textId: number): GlossaryRecord[] {
-    const ids = this.glossaryTables().byText.get(textId);
-    if (!ids) return [];
+    const { start, ids } = this.glossaryTables().byText;
+    // (most texts define nothing: two reads say so)
+    if (textId < 0 || textId + 1 >= start.length || start[textId] === start[textId + 1]) return [];
     const g = this.glossaryOf(this.edition(editionId));
     const out: GlossaryRecord[] = [];
     // a text defines a handful of versions: find each (native scans) rather than walk the glossary
-    for (const id of ids) for (let ord = g.indexOf(id); ord >= 0; ord = g.indexOf(id, ord + 1)) out.push(this.glossaryRecord(editionId, ord, id));
+    for (let k = start[textId]!; k < start[textId + 1]!; k++) {
+      const id = ids[k]!;
+      for (let ord = g.indexOf(id); ord >= 0; ord = g.indexOf(id, ord + 1)) out.push(this.glossaryRecord(editionId, ord, id));
+    }
     return out.sort((x, y) => x.ord - y.ord);
   }
 

@@ -36,6 +36,8 @@ export class TextIndex {
   /** Per member, the least and greatest rowid its texts can have (its least and greatest text id): the bounds of its queries. */
   private readonly bounds: Array<{ lo: bigint; hi: bigint }>;
   private words: string[] | null = null;
+  /** Each indexed text's member bits (its rowid's low bits) by text id: a page's rowids in one read each, not a read of every member's bits. */
+  private readonly masks: Uint32Array;
   /** Each member's search, made on its first use (a search per request would otherwise make its closures again). */
   private readonly searches: Array<EditionSearch | undefined> = [];
 
@@ -57,11 +59,15 @@ export class TextIndex {
       return { lo: BigInt(first * 8 + lowBit) << BigInt(this.width), hi: ((BigInt(last * 8 + highBit) + 1n) << BigInt(this.width)) - 1n };
     });
     this.db = openSearchDb();
+    this.masks = new Uint32Array(Math.max(0, ...members.map((m) => m.length)) * 8);
     const insert = this.db.prepare('INSERT INTO texts_fts (rowid, body) VALUES (@rowid, @body)');
     this.db.transaction(() => {
       for (const [id, body] of texts) {
-        const rowid = this.rowidOf(id);
-        if (!Number.isSafeInteger(rowid)) throw new Error(`text ${id} is too large an id for a search rowid`);
+        let mask = 0;
+        for (let k = 0; k < members.length; k++) if (((members[k]![id >> 3] ?? 0) >> (id & 7)) & 1) mask |= 1 << k;
+        const rowid = id * 2 ** this.width + (mask >>> 0);
+        if (!Number.isSafeInteger(rowid) || id >= this.masks.length) throw new Error(`text ${id} is too large an id for a search rowid`);
+        this.masks[id] = mask;
         insert.run({ rowid, body });
       }
     })();
@@ -122,11 +128,9 @@ export class TextIndex {
     };
   }
 
-  /** A text's rowid: its id, then a bit per member edition showing it. */
+  /** An indexed text's rowid: its id, then a bit per member edition showing it. */
   private rowidOf(id: number): number {
-    let mask = 0;
-    for (let k = 0; k < this.members.length; k++) if (((this.members[k]![id >> 3] ?? 0) >> (id & 7)) & 1) mask |= 1 << k;
-    return id * 2 ** this.width + (mask >>> 0);
+    return id * 2 ** this.width + (this.masks[id] ?? 0);
   }
 
   private vocabulary(): string[] {

@@ -1,4 +1,4 @@
-import type { GlossaryRecord, HighlightMarks, SearchHitKind, SearchHitRecord } from '../core/records.js';
+import type { GlossaryRecord, HighlightMarks, RuleRecord, SearchHitKind, SearchHitRecord } from '../core/records.js';
 import { closestTerms, typoBudget } from '../core/suggest.js';
 import type { Snapshot } from '../db/Snapshot.js';
 import type { EditionSearch } from '../db/TextIndex.js';
@@ -72,7 +72,7 @@ export function countedSearch(s: Snapshot, editionId: number, text: string, opts
   let total = 0;
   for (const id of ids.slice(0, MAX_SEARCH_COUNT)) {
     total += s.positionsUsingText(editionId, id, 'text').length + s.glossaryUsingText(editionId, id).length;
-    for (const pos of s.positionsUsingText(editionId, id, 'example')) for (const x of s.ruleAt(editionId, pos)!.exampleIds) if (x === id) total++;
+    for (const pos of s.positionsUsingText(editionId, id, 'example')) for (const x of s.exampleIdsAt(editionId, pos)) if (x === id) total++;
   }
   return { hits, total, capped: ids.length > MAX_SEARCH_COUNT };
 }
@@ -94,52 +94,103 @@ function runSearch(s: Snapshot, editionId: number, text: string, opts: SearchQue
   const query = (ws: string[], join: string): string => ws.map((w, i) => (prefix && i === ws.length - 1 ? `${quote(w)}*` : quote(w))).join(join);
   let fts = query(words, ' ');
   const depth = offset + opts.limit;
-  let places = placesOf(s, editionId, index, fts, depth, words);
+  let ranked = placesOf(s, editionId, index, fts, depth, words);
   let correctedQuery: string | null = null;
-  if (places.length === 0) {
+  if (ranked.places.length === 0) {
     const fixed = opts.correct === false ? null : correctTypos(s, index, words, prefix);
     if (fixed) {
       fts = query(fixed, ' ');
-      places = placesOf(s, editionId, index, fts, depth, fixed);
+      ranked = placesOf(s, editionId, index, fts, depth, fixed);
       correctedQuery = fixed.join(' ');
     }
     // the same choice on every page: OR only when no text has all the words
-    if (places.length === 0 && words.length > 1) {
+    if (ranked.places.length === 0 && words.length > 1) {
       fts = query(fixed ?? words, ' OR ');
-      places = placesOf(s, editionId, index, fts, depth, fixed ?? words);
+      ranked = placesOf(s, editionId, index, fts, depth, fixed ?? words);
     }
   }
-  const all = places.complete ? places.length : null;
-  const page = places.slice(offset, offset + opts.limit);
+  const all = ranked.complete ? ranked.places.length : null;
+  const page = ranked.places.slice(offset, offset + opts.limit);
   if (page.length === 0) return { hits: [], fts, all };
-  const wanted = opts.marks ?? { open: '<mark>', close: '</mark>' };
-  // With `escape`, texts are marked with private-use characters, escaped, then given the real marks.
-  const escape = opts.escape;
-  const marks = escape ? { open: '\ue000', close: '\ue001' } : wanted;
-  const finish = (m: string): string => (escape ? escape(m).replaceAll('\ue000', wanted.open).replaceAll('\ue001', wanted.close) : m);
-  const ids = [...new Set(page.map((p) => p.textId))];
-  // Snippets and highlights are made for the whole page on first use: many callers read neither.
-  const marked: { snippet?: Map<number, string>; highlight?: Map<number, string> } = {};
-  const markOf = (id: number, what: 'snippet' | 'highlight') => (marked[what] ??= index.marks(fts, ids, marks.open, marks.close, what)).get(id);
-  const hits = page.map((p): SearchHitRecord => {
-    const kind: SearchHitKind = p.glossary ? 'glossary' : p.exampleIndex >= 0 ? 'example' : 'rule';
-    return {
-      kind,
-      textId: p.textId,
-      score: p.score,
-      rule: p.glossary ? null : s.ruleAt(editionId, p.pos),
-      exampleIndex: p.exampleIndex >= 0 ? p.exampleIndex : null,
-      glossary: p.glossary,
-      correctedQuery,
-      get snippet() {
-        return finish(markOf(p.textId, 'snippet') ?? '');
-      },
-      get highlighted() {
-        return finish(markOf(p.textId, 'highlight') ?? '');
-      },
-    };
-  });
+  // (a page's few texts: a list, not a set)
+  const ids: number[] = [];
+  for (const p of page) if (!ids.includes(p.textId)) ids.push(p.textId);
+  const marks = new PageMarks(index, fts, ids, opts.marks ?? DEFAULT_MARKS, opts.escape);
+  const hits = page.map(
+    (p): SearchHitRecord =>
+      new SearchHit(
+        p.glossary ? 'glossary' : p.exampleIndex >= 0 ? 'example' : 'rule',
+        p.textId,
+        p.score,
+        p.glossary ? null : s.ruleAt(editionId, p.pos),
+        p.exampleIndex >= 0 ? p.exampleIndex : null,
+        p.glossary,
+        correctedQuery,
+        marks,
+      ),
+  );
   return { hits, fts, all };
+}
+
+const DEFAULT_MARKS: HighlightMarks = { open: '<mark>', close: '</mark>' };
+/** With an `escape`, texts are marked with these private-use characters, escaped, then given the real marks. */
+const PRIVATE_MARKS: HighlightMarks = { open: '\ue000', close: '\ue001' };
+
+/** A page's snippets and highlights, each made for the whole page on first use: many callers read neither. */
+class PageMarks {
+  private snippets: Map<number, string> | null = null;
+  private highlights: Map<number, string> | null = null;
+
+  constructor(
+    private readonly index: EditionSearch,
+    private readonly fts: string,
+    private readonly ids: readonly number[],
+    private readonly wanted: HighlightMarks,
+    private readonly escape: ((text: string) => string) | undefined,
+  ) {}
+
+  /** A text's snippet or highlight, marked (and escaped). */
+  of(textId: number, what: 'snippet' | 'highlight'): string {
+    const map = what === 'snippet' ? (this.snippets ??= this.read(what)) : (this.highlights ??= this.read(what));
+    const m = map.get(textId) ?? '';
+    const escape = this.escape;
+    return escape ? escape(m).replaceAll(PRIVATE_MARKS.open, this.wanted.open).replaceAll(PRIVATE_MARKS.close, this.wanted.close) : m;
+  }
+
+  private read(what: 'snippet' | 'highlight'): Map<number, string> {
+    const marks = this.escape ? PRIVATE_MARKS : this.wanted;
+    return this.index.marks(this.fts, this.ids, marks.open, marks.close, what);
+  }
+}
+
+/**
+ * A search hit: snippet and highlighted are read from the page's marks when asked for (getters of the
+ * class, not of each hit: an object literal with accessors costs about a microsecond to make).
+ */
+class SearchHit implements SearchHitRecord {
+  // (a # field: neither an own property a spread or JSON copies, nor one a caller sees)
+  readonly #marks: PageMarks;
+
+  constructor(
+    readonly kind: SearchHitKind,
+    readonly textId: number,
+    readonly score: number,
+    readonly rule: RuleRecord | null,
+    readonly exampleIndex: number | null,
+    readonly glossary: GlossaryRecord | null,
+    readonly correctedQuery: string | null,
+    marks: PageMarks,
+  ) {
+    this.#marks = marks;
+  }
+
+  get snippet(): string {
+    return this.#marks.of(this.textId, 'snippet');
+  }
+
+  get highlighted(): string {
+    return this.#marks.of(this.textId, 'highlight');
+  }
 }
 
 /** How much a title's match counts more than a rule text's; examples count less (see placesOf). */
@@ -147,10 +198,31 @@ const TITLE_WEIGHT = 1.5;
 const EXAMPLE_WEIGHT = 0.6;
 
 /** A rule whose text is only a name: a section's or a keyword's title ("Trample", "Combat Damage Step"). */
-const isTitle = (text: string): boolean => text.length <= 60 && !/[.:;]/.test(text);
+const isTitle = (text: string): boolean => text.length <= 60 && !text.includes('.') && !text.includes(':') && !text.includes(';');
+
+/** Per snapshot, a byte per text id: 1 a title (isTitle), 2 not, 0 not read yet. */
+const titleBytes = new WeakMap<Snapshot, Uint8Array>();
+
+/**
+ * Whether a text is a title, each text read once a snapshot: a search weighs two dozen texts, and
+ * reading each through the text cache (a map, its order kept, the text) cost more than the weighing.
+ */
+function isTitleText(s: Snapshot, textId: number): boolean {
+  let bytes = titleBytes.get(s);
+  if (bytes === undefined || textId >= bytes.length) {
+    const grown = new Uint8Array(Math.max(1024, 2 ** Math.ceil(Math.log2(textId + 1))));
+    if (bytes) grown.set(bytes);
+    titleBytes.set(s, (bytes = grown));
+  }
+  if (bytes[textId] === 0) bytes[textId] = isTitle(s.text(textId)) ? 1 : 2;
+  return bytes[textId] === 1;
+}
 
 /** The glossary term without a trailing "(Obsolete)", lower case: what a search for the term types. */
 const plainTerm = (term: string): string => term.replace(/\s*\(.*\)$/, '').toLowerCase();
+
+/** The order of places: by block, then weighed score, then document order. */
+const byRank = (a: Place, b: Place): number => a.block - b.block || a.score - b.score || a.ord - b.ord || a.exampleIndex - b.exampleIndex;
 
 /** Texts ranked together by where their match is: bm25 decides between blocks, the weighing within one. */
 const BLOCK = 24;
@@ -169,33 +241,38 @@ function placesOf(
   fts: string,
   wanted: number,
   words: readonly string[],
-): Place[] & { complete: boolean } {
+): { places: Place[]; complete: boolean } {
   const asked = words.join(' ').toLowerCase();
   for (let limit = BLOCK * Math.ceil((wanted + 1) / BLOCK); ; limit *= 4) {
     const rows = index.matches(fts, limit);
     const out: Place[] = [];
     // bm25 scores are negative, lower is better: a weight above 1 raises a place
     const best = (rows[0]?.[1] ?? 0) * TITLE_WEIGHT - 1;
-    rows.forEach(([textId, score], k) => {
+    for (let k = 0; k < rows.length; k++) {
+      const row = rows[k]!;
+      const textId = row[0];
+      const score = row[1];
       const block = Math.floor(k / BLOCK);
       const asText = s.positionsUsingText(editionId, textId, 'text');
-      // the rules printing the text are titles or not alike: their text is this one
-      const w = asText.length > 0 && isTitle(s.text(textId)) ? TITLE_WEIGHT : 1;
-      for (const pos of asText) out.push({ textId, block, score: score * w, ord: pos, pos, exampleIndex: -1, glossary: null });
+      if (asText.length > 0) {
+        // the rules printing the text are titles or not alike: their text is this one
+        const weighed = isTitleText(s, textId) ? score * TITLE_WEIGHT : score;
+        for (const pos of asText) out.push({ textId, block, score: weighed, ord: pos, pos, exampleIndex: -1, glossary: null });
+      }
       for (const pos of s.positionsUsingText(editionId, textId, 'example')) {
-        s.ruleAt(editionId, pos)!.exampleIds.forEach((x, i) => {
-          if (x === textId) out.push({ textId, block, score: score * EXAMPLE_WEIGHT, ord: pos, pos, exampleIndex: i, glossary: null });
-        });
+        const examples = s.exampleIdsAt(editionId, pos);
+        for (let i = 0; i < examples.length; i++) {
+          if (examples[i] === textId) out.push({ textId, block, score: score * EXAMPLE_WEIGHT, ord: pos, pos, exampleIndex: i, glossary: null });
+        }
       }
       for (const g of s.glossaryUsingText(editionId, textId)) {
         const exact = block === 0 && plainTerm(g.term) === asked;
         out.push({ textId, block, score: exact ? best : score, ord: 1_000_000 + g.ord, pos: -1, exampleIndex: -1, glossary: g });
       }
-    });
+    }
     if (rows.length < limit || out.length >= wanted) {
-      out.sort((a, b) => a.block - b.block || a.score - b.score || a.ord - b.ord || a.exampleIndex - b.exampleIndex);
       // every matching text read (fewer than asked for): the places are all the search's places
-      return Object.assign(out, { complete: rows.length < limit });
+      return { places: out.sort(byRank), complete: rows.length < limit };
     }
   }
 }
