@@ -9,6 +9,8 @@ import type { WorkerRequest } from './parseWorker.js';
 export interface ParsePool {
   /** Settles when every input is parsed. */
   parsed: Promise<void>;
+  /** Threads of the pool that ended before it (the PDF read-ahead thread): their ids and CPU seconds. */
+  endedThreadsCpu(): Map<number, number>;
   close(): Promise<void>;
 }
 
@@ -103,6 +105,7 @@ export function startParsing(
   ).then(() => undefined);
   return {
     parsed,
+    endedThreadsCpu: () => new Map(readAhead?.cpu ? [readAhead.cpu] : []),
     async close() {
       closing = true;
       await Promise.all([...workers.map((w) => w.terminate()), readAhead?.close()]);
@@ -119,5 +122,5 @@ function inlinePool(tasks: ParseTask[], order: number[], onParsed?: (index: numb
       onParsed?.(i, replyOf(await parseTask(tasks[i]!), tasks[i]!, gate));
     }
   })();
-  return { parsed, close: async () => {} };
+  return { parsed, endedThreadsCpu: () => new Map(), close: async () => {} };
 }

@@ -26,6 +26,8 @@ const PARSER = 3;
 export interface PdfReadAhead {
   /** Each task's claim (by task index), for the PDFs read ahead. */
   claimOf(index: number): PdfClaim | undefined;
+  /** The thread's id and CPU seconds once it is done (it ends then). */
+  cpu: [tid: number, seconds: number] | null;
   close(): Promise<void>;
 }
 
@@ -53,19 +55,24 @@ export function startPdfReadAhead(
   // a small heap: it holds one PDF's pages at a time (PDFium's own memory is the WASM instance's)
   const worker = new Worker(new URL('./pdfReadAheadWorker.js', import.meta.url), {
     workerData: { jobs, claims },
-    resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 256 },
+    resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 },
+  });
+  const out: PdfReadAhead = {
+    claimOf: (index) => (slots.has(index) ? { claims, slot: index } : undefined),
+    cpu: null,
+    async close() {
+      await worker.terminate();
+    },
+  };
+  worker.on('message', (cpu: [number, number] | null) => {
+    out.cpu = cpu;
   });
   // however the thread ends (done, failed, terminated), no parse worker may wait for a PDF it was reading
   worker.on('exit', () => {
     for (const slot of slots) if (Atomics.compareExchange(state, slot, READING, DONE) === READING) Atomics.notify(state, slot);
   });
   worker.on('error', () => {});
-  return {
-    claimOf: (index) => (slots.has(index) ? { claims, slot: index } : undefined),
-    async close() {
-      await worker.terminate();
-    },
-  };
+  return out;
 }
 
 /**

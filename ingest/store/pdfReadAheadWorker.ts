@@ -4,6 +4,7 @@ import { cachePdfPages } from './pdfTextCache.js';
 import { DONE, FREE, READING, type ReadAheadJob } from './pdfReadAhead.js';
 import { readPdf } from './readPdf.js';
 import { sha256Hex } from './sources.js';
+import { ownThreadCpu } from './threadCpu.js';
 
 // The read-ahead thread (see startPdfReadAhead): each PDF no parse worker has taken, read into the cache.
 const { jobs, claims } = workerData as { jobs: ReadAheadJob[]; claims: SharedArrayBuffer };
@@ -21,5 +22,5 @@ for (const job of jobs) {
     Atomics.notify(state, job.slot);
   }
 }
-// The thread stays until the pool ends it, so that the run's report counts its CPU time.
-parentPort?.on('message', () => {});
+// the thread ends now (its memory with it): the run's report counts its CPU time from this
+parentPort?.postMessage(ownThreadCpu());
