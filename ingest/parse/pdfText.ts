@@ -86,8 +86,17 @@ export function decodeGlyphs(text: string): { text: string; count: number } {
 function pageLines(page: PdfPage, pageNo: number): PdfLine[] {
   const items = page.items.filter((i) => i.str.trim() !== '' || i.str === ' ');
   const rows: PdfItem[][] = [];
+  // Runs come top to bottom, so a row whose first run is above the run by more than any row's
+  // tolerance can take no later run either: the search starts after those rows.
+  const reach = items.reduce((m, i) => Math.max(m, 0.3 * i.size), 1.5);
+  let first = 0;
   for (const it of [...items].sort((a, b) => b.y - a.y || a.x - b.x)) {
-    const row = rows.find((r) => Math.abs(r[0]!.y - it.y) <= Math.max(1.5, 0.3 * Math.min(r[0]!.size || it.size, it.size || r[0]!.size)));
+    while (first < rows.length && rows[first]![0]!.y - it.y > reach) first++;
+    let row: PdfItem[] | undefined;
+    for (let r = first; r < rows.length && row === undefined; r++) {
+      const head = rows[r]![0]!;
+      if (Math.abs(head.y - it.y) <= Math.max(1.5, 0.3 * Math.min(head.size || it.size, it.size || head.size))) row = rows[r];
+    }
     if (row) row.push(it);
     else rows.push([it]);
   }
@@ -192,9 +201,10 @@ export function pdfText(pages: PdfPage[]): { text: string; stats: PdfTextStats }
     let text = p[0]!;
     for (let i = 1; i < p.length; i++) {
       const next = p[i]!;
-      const m = /([A-Za-z]+)-$/.exec(text);
+      // (tested only on a text ending in a hyphen: the end-anchored regex scans the whole paragraph so far)
+      const m = text.endsWith('-') ? /([A-Za-z]+)-$/.exec(text) : null;
       const n = /^([A-Za-z]+)/.exec(next);
-      if (m && n && !/--$/.test(text)) {
+      if (m && n && !text.endsWith('--')) {
         const whole = (m[1]! + n[1]!).toLowerCase();
         const compound = `${m[1]}-${n[1]}`.toLowerCase();
         // Word's exports break lines at real hyphens only: a hyphen goes only when the document
@@ -206,7 +216,7 @@ export function pdfText(pages: PdfPage[]): { text: string; stats: PdfTextStats }
           text += next;
           stats.hyphensKept++;
         }
-      } else text += (/\s$/.test(text) ? '' : ' ') + next;
+      } else text += (/\s/.test(text.slice(-1)) ? '' : ' ') + next;
     }
     const decoded = decodeGlyphs(text);
     stats.glyphs += decoded.count;

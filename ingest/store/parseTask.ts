@@ -1,6 +1,7 @@
 import { serialize } from 'node:v8';
 import { IngestError } from '../parse/IngestError.js';
 import { parseInput } from './parseInput.js';
+import type { PdfClaim } from './pdfReadAhead.js';
 import { CopyGate } from './CopyGate.js';
 import { editionDateOf, readLocalInput, sha256Hex } from './sources.js';
 import { summarizeDocument, type DocumentSummary } from './summarizeDocument.js';
@@ -22,6 +23,8 @@ export interface ParseTask {
   official?: boolean;
   /** The PDF text cache's folder (see pdfTextCache), for a run that keeps one. */
   pdfCache?: string | null;
+  /** For a PDF being read ahead into that cache: its claim (see startPdfReadAhead). */
+  readAhead?: PdfClaim;
 }
 
 function bytesOf(task: ParseTask): Uint8Array {
@@ -96,7 +99,7 @@ export function isPublishedText(format: string): boolean {
 export async function parseTask(task: ParseTask, pair: (text: string) => readonly [number, number] = (t) => hashPair(t)): Promise<ParseOutcome> {
   try {
     const bytes = bytesOf(task);
-    const cache = task.pdfCache ? { dir: task.pdfCache, sha256: task.sha256 ?? sha256Hex(bytes) } : null;
+    const cache = task.pdfCache ? { dir: task.pdfCache, sha256: task.sha256 ?? sha256Hex(bytes), readAhead: task.readAhead } : null;
     const { doc, decoded } = await parseInput(task.path, bytes, task.contentType, cache);
     if (isPolicyFamily(doc.family)) storablePolicy(doc);
     const t = decoded.text;

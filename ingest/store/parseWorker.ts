@@ -11,18 +11,19 @@ export interface WorkerRequest {
   task: ParseTask;
 }
 
-// The hashes of each distinct text, memoized: consecutive editions repeat most texts.
-const hashes = new Map<string, readonly [number, number]>();
+// Each distinct text's normalized hash by its own (hash53 tells texts apart, as the writer's texts
+// do), memoized: consecutive editions repeat most texts. Keyed by number, a hit hashes the text once
+// and keeps no string (a string key was hashed and compared again, and had to be a copy).
+const normHashes = new Map<number, number>();
 
 function pairOf(text: string): readonly [number, number] {
-  let pair = hashes.get(text);
-  if (pair === undefined) {
-    pair = [hash53(text), hash53(normalizeText(text))];
-    // A parsed text is a slice of its whole file, which a key would keep alive for the whole run:
-    // the key is a copy (slicing a concatenation makes V8 flatten it into a new string).
-    hashes.set((' ' + text).slice(1), pair);
+  const h = hash53(text);
+  let normH = normHashes.get(h);
+  if (normH === undefined) {
+    normH = hash53(normalizeText(text));
+    normHashes.set(h, normH);
   }
-  return pair;
+  return [h, normH];
 }
 
 // the best copy this worker sent of each edition: copies it outranks are not serialized

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -30,6 +30,11 @@ export function pdfCacheDirFromEnv(): string | null {
 
 function fileOf(dir: string, sha256: string): string {
   return join(dir, `${sha256}.pdfium-${pdfiumVersion()}.${READER}.json.gz`);
+}
+
+/** Whether a run cached the text runs of the PDF with this sha256. */
+export function hasCachedPdfPages(dir: string, sha256: string): boolean {
+  return existsSync(fileOf(dir, sha256));
 }
 
 /** The text runs readPdf gave for the PDF with this sha256, when a run cached them; null otherwise (or when unreadable). */

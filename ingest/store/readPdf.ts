@@ -121,6 +121,23 @@ function fontName(ex: PdfiumExports, memory: () => ArrayBuffer, handle: number, 
   return name;
 }
 
+/** Whether a character is whitespace as String.prototype.trim takes it (0x02, PDFium's hyphen, is not). */
+function isBlank(code: number): boolean {
+  return (
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0x20 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
 /** A run being built, with its writing direction. */
 interface Run extends PdfItem {
   /** Unit vector of the writing direction (rotated text runs along it). */
@@ -149,12 +166,25 @@ function readPage(ex: PdfiumExports, memory: () => ArrayBuffer, page: number, sc
   if (text === 0) return { width, height, items };
   try {
     let run: Run | null = null;
+    // whether the run so far is only whitespace (String.prototype.trim's)
+    let blank = false;
     let space = false;
     let object = 0;
     let font = '';
     let size = 0;
     let dx = 1;
     let dy = 0;
+    // Views over the scratch memory, made again only when the WASM memory has grown: its old buffer
+    // is then detached, and a view over it has length 0.
+    let origin = new Float64Array(0);
+    let box = new Float32Array(0); // left, top, right, bottom
+    let matrix = new Float32Array(0);
+    const views = (): void => {
+      origin = new Float64Array(memory(), scratch, 2);
+      box = new Float32Array(memory(), scratch + 16, 4);
+      matrix = new Float32Array(memory(), scratch, 2);
+    };
+    views();
     const flush = (): void => {
       if (run) items.push({ str: run.str, x: run.x, y: run.y, width: run.width, size: run.size, font: run.font });
       run = null;
@@ -181,21 +211,23 @@ function readPage(ex: PdfiumExports, memory: () => ArrayBuffer, page: number, sc
         object = obj;
         font = fontName(ex, memory, ex.FPDFTextObj_GetFont(obj), fonts, scratch);
         ex.FPDFText_GetMatrix(text, i, scratch);
-        const [a, bm] = f32();
-        const scale = Math.hypot(a!, bm!);
+        if (box.length === 0) views();
+        const a = matrix[0]!;
+        const bm = matrix[1]!;
+        const scale = Math.hypot(a, bm);
         size = ex.FPDFText_GetFontSize(text, i) * scale;
-        dx = scale > 0 ? a! / scale : 1;
-        dy = scale > 0 ? bm! / scale : 0;
+        dx = scale > 0 ? a / scale : 1;
+        dy = scale > 0 ? bm / scale : 0;
       }
       ex.FPDFText_GetCharOrigin(text, i, scratch, scratch + 8);
-      const f64 = new Float64Array(memory(), scratch, 2);
-      const x = f64[0]! - x0;
-      const y = f64[1]! - y0;
       ex.FPDFText_GetLooseCharBox(text, i, scratch + 16);
-      const box = new Float32Array(memory(), scratch + 16, 4); // left, top, right, bottom
+      if (box.length === 0) views();
+      const x = origin[0]! - x0;
+      const y = origin[1]! - y0;
       // the character's advance along its writing direction
       const advance = Math.abs(dx) >= Math.abs(dy) ? (box[2]! - box[0]!) / Math.abs(dx) : (box[1]! - box[3]!) / Math.abs(dy);
       const ch = code === 0x02 ? '-' : String.fromCodePoint(code);
+      const chBlank = isBlank(code);
       const cur: Run | null = run;
       if (cur !== null) {
         // distance from where the run ends to this character, along the run and across it
@@ -206,8 +238,9 @@ function readPage(ex: PdfiumExports, memory: () => ArrayBuffer, page: number, sc
         const same = cur.font === font && cur.dx === dx && cur.dy === dy && Math.abs(across) <= 0.05 * Math.min(size, cur.size);
         if (same && along >= -0.3 * size && along <= (space ? 3 : 0.1) * size) {
           // a run of spaces so far takes the size of its first word
-          if (cur.str.trim() === '') cur.size = size;
-          cur.str += (space ? ' ' : '') + ch;
+          if (blank) cur.size = size;
+          cur.str += space ? ' ' + ch : ch;
+          blank &&= chBlank;
           cur.width = Math.max(cur.width, (x - cur.x) * dx + (y - cur.y) * dy + advance);
           space = false;
           continue;
@@ -216,7 +249,8 @@ function readPage(ex: PdfiumExports, memory: () => ArrayBuffer, page: number, sc
         // a space PDFium inferred between two runs of one line stays (pdf.js kept one there too)
         space &&= Math.abs(across) <= 0.3 * size && along >= 0;
       }
-      run = { str: (space ? ' ' : '') + ch, x, y, width: advance, size, font, dx, dy };
+      run = { str: space ? ' ' + ch : ch, x, y, width: advance, size, font, dx, dy };
+      blank = chBlank;
       space = false;
     }
     flush();

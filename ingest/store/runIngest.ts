@@ -284,7 +284,7 @@ async function parseAndStore(
   try {
     await pool.parsed;
     // the parse workers are done: their memory goes before the last editions and the lineage are stored
-    for (const [tid, s] of threadCpu()) workersCpu.set(tid, s);
+    for (const [tid, s] of [...pool.endedThreadsCpu(), ...threadCpu()]) workersCpu.set(tid, s);
     await pool.close();
     if (failure !== null) throw failure;
     progress(true);

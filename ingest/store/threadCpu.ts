@@ -26,13 +26,24 @@ export function threadCpu(): Map<number, number> {
 export function threadCpuSeconds(earlier: Map<number, number>): number[] {
   const all = new Map([...earlier, ...threadCpu()]);
   if (all.size === 0) return [];
-  // this thread's id ("PID/task/TID"): the main thread's is the process id
-  let self = process.pid;
-  try {
-    self = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  } catch {
-    // no /proc/thread-self: the main thread
-  }
+  const self = threadId();
   const others = [...all].filter(([tid, s]) => tid !== self && s >= 0.05).sort((a, b) => a[0] - b[0]);
   return [all.get(self) ?? 0, ...others.map(([, s]) => s)];
+}
+
+/** This thread's id in /proc ("PID/task/TID"; the main thread's is the process id). */
+function threadId(): number {
+  try {
+    return Number(readlinkSync('/proc/thread-self').split('/').pop());
+  } catch {
+    // no /proc/thread-self: the main thread
+    return process.pid;
+  }
+}
+
+/** This thread's id and CPU seconds so far (see threadCpu), for a thread that ends before the run reports; null where the OS does not tell. */
+export function ownThreadCpu(): [tid: number, seconds: number] | null {
+  const tid = threadId();
+  const s = threadCpu().get(tid);
+  return s === undefined ? null : [tid, s];
 }
