@@ -162,15 +162,12 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   // one timing of each answer: the log line and the latency histogram
   app.use(probes({ dbSha256, ready: () => ready, observe: observed.observe }));
   app.get('/metrics', observed.endpoint);
-  // express 5's req.query parses the query string again on every read (a /v1 answer reads it five or six times): once a request
-  app.use((req: Request, _res: Response, next: NextFunction) => {
-    Object.defineProperty(req, 'query', { value: req.query, writable: true, enumerable: true, configurable: true });
-    next();
-  });
   // (X-Source-SHA256: a published file's sha256, /v1/files; X-Crkb-Db: the database's)
   const corsAll = cors({ exposedHeaders: ['ETag', 'X-Source-SHA256', 'X-Crkb-Db', 'X-Request-Id'], maxAge: 86400 });
   const compress = compression();
   app.use((req: Request, res: Response, next: NextFunction) => {
+    // express 5's req.query parses the query string again on every read (a /v1 answer reads it five or six times): once a request
+    Object.defineProperty(req, 'query', { value: req.query, writable: true, enumerable: true, configurable: true });
     // The common case without the cors package: a simple request from anywhere (what the package sends for it).
     if (req.method === 'OPTIONS') return corsAll(req, res, next);
     res.setHeader('Access-Control-Allow-Origin', '*');
