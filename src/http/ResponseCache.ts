@@ -168,7 +168,8 @@ export function sendCached(req: Request, res: Response, r: CachedResponse | Stor
   res.setHeader('Surrogate-Key', tags[0]);
   res.setHeader('Cache-Tag', tags[1]);
   if (r.headers) res.set(r.headers);
-  res.vary('Accept-Encoding');
+  // (the HTTP layer has usually said it already: parsing the header again would add nothing)
+  if (res.getHeader('Vary') !== 'Accept-Encoding') res.vary('Accept-Encoding');
   const encoding = r instanceof StoredResponse ? encodingFor(req, r) : null;
   // a compressed form is another representation: its own tag ('W/"…-br"'), as If-None-Match sees it
   res.setHeader('ETag', encoding ? `${r.etag.slice(0, -1)}-${encoding}"` : r.etag);
