@@ -208,10 +208,11 @@ class VersionTable {
     return key === NO_EXAMPLES ? NO_IDS : (JSON.parse(key) as number[]);
   }
 
-  withNumber(number: string): number[] {
+  /** Versions printed with a number, by id: a view of the table's own ids, not a copy (Array.from would walk them through an iterator). */
+  withNumber(number: string): ArrayLike<number> {
     const k = this.nameIndex.get(number);
     if (k === undefined || k >= this.numberCount) return NO_IDS;
-    return Array.from(this.byNumber.subarray(this.byNumberStart[k], this.byNumberStart[k + 1]));
+    return this.byNumber.subarray(this.byNumberStart[k], this.byNumberStart[k + 1]);
   }
 
   /** Every number a version has, in order of first appearance (by version id). */
@@ -727,8 +728,9 @@ export class Snapshot {
       return this.sql('positionsOfNumber').all(editionId, number) as number[];
     }
     const positions: number[] = [];
-    for (const id of this.versionsWithNumber(number)) {
-      const p = this.positionOf(editionId, id);
+    const ids = this.versionsWithNumber(number);
+    for (let k = 0; k < ids.length; k++) {
+      const p = this.positionOf(editionId, ids[k]!);
       if (p >= 0) positions.push(p);
     }
     return positions.sort((x, y) => x - y);
@@ -820,7 +822,7 @@ export class Snapshot {
   }
 
   /** Rule versions printed with a number, by id. */
-  private versionsWithNumber(number: string): number[] {
+  private versionsWithNumber(number: string): ArrayLike<number> {
     return this.versionTable ? this.versionTable.withNumber(number) : (this.sql('withNumber').all(number) as number[]);
   }
 

@@ -155,30 +155,38 @@ function encodingFor(req: Request, r: StoredResponse): Encoding | null {
 /**
  * Sends a finished answer with its ETag and Cache-Control; 304 when the client already has it. A
  * stored answer goes out in its kept brotli or gzip form (with its own ETag and Content-Length)
- * when the client accepts one: it is compressed once, not on every request.
+ * when the client accepts one: it is compressed once, not on every request. Returns a promise only
+ * when it has to wait for that form (the common answer is sent at once, without a promise to settle).
  */
-export async function sendCached(req: Request, res: Response, r: CachedResponse | StoredResponse): Promise<void> {
+export function sendCached(req: Request, res: Response, r: CachedResponse | StoredResponse): Promise<void> | undefined {
   res.status(r.status);
   res.set('Content-Type', r.contentType);
-  res.set('Cache-Control', r.cacheControl);
+  // setHeader: express's res.set would coerce and inspect each value again
+  res.setHeader('Cache-Control', r.cacheControl);
   // CDN purge keys (Fastly Surrogate-Key, Cloudflare Cache-Tag): a new edition changes only the answers tagged crkb-latest
   const tags = r.cacheControl === IMMUTABLE ? PINNED_TAGS : LATEST_TAGS;
-  res.set('Surrogate-Key', tags[0]);
-  res.set('Cache-Tag', tags[1]);
+  res.setHeader('Surrogate-Key', tags[0]);
+  res.setHeader('Cache-Tag', tags[1]);
   if (r.headers) res.set(r.headers);
-  res.vary('Accept-Encoding');
+  // (the HTTP layer has usually said it already: parsing the header again would add nothing)
+  if (res.getHeader('Vary') !== 'Accept-Encoding') res.vary('Accept-Encoding');
   const encoding = r instanceof StoredResponse ? encodingFor(req, r) : null;
   // a compressed form is another representation: its own tag ('W/"…-br"'), as If-None-Match sees it
-  res.set('ETag', encoding ? `${r.etag.slice(0, -1)}-${encoding}"` : r.etag);
+  res.setHeader('ETag', encoding ? `${r.etag.slice(0, -1)}-${encoding}"` : r.etag);
   if (r.status === 200 && req.fresh) {
     res.status(304).end();
-    return;
+    return undefined;
   }
   if (encoding === null) {
     res.send(r.body);
-    return;
+    return undefined;
   }
-  const bytes = await (r as StoredResponse).encode(encoding);
+  return sendEncoded(req, res, r as StoredResponse, encoding);
+}
+
+/** Sends a stored answer's body in a content coding (compressed the first time it is asked for). */
+async function sendEncoded(req: Request, res: Response, r: StoredResponse, encoding: Encoding): Promise<void> {
+  const bytes = await r.encode(encoding);
   res.set('Content-Encoding', encoding);
   res.set('Content-Length', String(bytes.length));
   res.end(req.method === 'HEAD' ? undefined : bytes);

@@ -1,4 +1,4 @@
-import { NUMBER_PATTERNS, joinNumber, normalizeNumber, tidyTypedNumbers } from '../core/ruleNumber.js';
+import { NUMBER_PATTERNS, RULE_NUMBER_RE, joinNumber, normalizeNumber, tidyTypedNumbers } from '../core/ruleNumber.js';
 
 /** What a bot's lookup text was read as, before looking at any edition; `edition`: an edition the query named ("in 2010", "AFR"). */
 export type ParsedQuery = (
@@ -89,6 +89,9 @@ const NUMBER_IN_TEXT_RE = new RegExp(`(?<![\\d.])(\\d{3}\\.\\d{1,3}[a-z]{0,2})(?
  * MH2", "2021-07-01") is taken out when `namesEdition` accepts it. Pure.
  */
 export function parseQuery(q: string, namesEdition: (arg: string) => boolean = () => false): ParsedQuery {
+  // a number as the rules print it (what links and generated clients send) reads as itself: it names no edition
+  // (no capitals, no four digits) and has nothing to tidy
+  if (RULE_NUMBER_RE.test(q)) return { kind: 'number', number: q };
   const text0 = q.normalize('NFC').replace(/\s+/g, ' ').trim();
   if (text0.length === 0) return { kind: 'invalid', reason: 'the query is empty' };
   if (text0.length > MAX_QUERY_LENGTH) {

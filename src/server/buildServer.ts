@@ -97,6 +97,21 @@ export interface BuiltServer {
 }
 
 /**
+ * Middleware run one after the other as one (an error or the last one's next goes on to express's next):
+ * what every request crosses costs one walk of express's router, not one per middleware.
+ */
+function inSequence(steps: Array<(req: Request, res: Response, next: NextFunction) => void>): (req: Request, res: Response, next: NextFunction) => void {
+  return (req, res, next) => {
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err !== undefined || i === steps.length) return next(err);
+      steps[i++]!(req, res, step);
+    };
+    step();
+  };
+}
+
+/**
  * Builds the express app: the web pages (/, /cr, /search, /diff, /history), GraphQL at /graphql
  * (GraphiQL in a browser; GET for cacheable queries), bot endpoints under /v1, CORS, compression,
  * ETags. Does not listen.
@@ -160,17 +175,15 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
     ...(opts.wholeMetrics ? { whole: opts.wholeMetrics } : {}),
   });
   // one timing of each answer: the log line and the latency histogram
-  app.use(probes({ dbSha256, ready: () => ready, observe: observed.observe }));
-  app.get('/metrics', observed.endpoint);
-  // express 5's req.query parses the query string again on every read (a /v1 answer reads it five or six times): once a request
-  app.use((req: Request, _res: Response, next: NextFunction) => {
-    Object.defineProperty(req, 'query', { value: req.query, writable: true, enumerable: true, configurable: true });
-    next();
-  });
+  const probe = probes({ dbSha256, ready: () => ready, observe: observed.observe });
+  // (the probes in its route: the answer is counted under the route /metrics, and has no CORS headers)
+  app.get('/metrics', probe, observed.endpoint);
   // (X-Source-SHA256: a published file's sha256, /v1/files; X-Crkb-Db: the database's)
   const corsAll = cors({ exposedHeaders: ['ETag', 'X-Source-SHA256', 'X-Crkb-Db', 'X-Request-Id'], maxAge: 86400 });
   const compress = compression();
-  app.use((req: Request, res: Response, next: NextFunction) => {
+  const corsAndCompression = (req: Request, res: Response, next: NextFunction): void => {
+    // express 5's req.query parses the query string again on every read (a /v1 answer reads it five or six times): once a request
+    Object.defineProperty(req, 'query', { value: req.query, writable: true, enumerable: true, configurable: true });
     // The common case without the cors package: a simple request from anywhere (what the package sends for it).
     if (req.method === 'OPTIONS') return corsAll(req, res, next);
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -180,22 +193,13 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
       res.setHeader('Vary', 'Accept-Encoding');
       return next();
     }
-    return compress(req, res, next);
-  });
-
+    compress(req, res, next);
+  };
   // a page for people saying why their request was not answered
   const page = (title: string, message: string) => layout({ assets, publicUrl: publicUrl() }, errorPage({ title, message }));
-  if (pool) {
-    app.use(
-      forwardHeavy({
-        pool,
-        cache,
-        publicUrl,
-        htmlError: page,
-        small: smallPage(() => kb),
-      }),
-    );
-  }
+  const heavy = pool ? forwardHeavy({ pool, cache, publicUrl, htmlError: page, small: smallPage(() => kb) }) : null;
+  // what every request goes through first, as one express layer: each layer is a walk of express's router
+  app.use(inSequence(heavy ? [probe, corsAndCompression, heavy] : [probe, corsAndCompression]));
 
   const send = (res: Response, r: GraphqlResponse): void => {
     res.status(r.status).set('Content-Type', r.contentType).send(r.body);

@@ -129,7 +129,7 @@ export function forwardHeavy(opts: ForwardOptions): RequestHandler {
     if ((req.method === 'GET' || req.method === 'HEAD') && opts.small?.(kind, req.path, req.query)) return next();
     if (req.method === 'GET') {
       const hit = opts.cache?.get(req.originalUrl);
-      (hit ? sendCached(req, res, hit) : forward(req, res, kind, undefined)).catch(next);
+      (hit ? sendCached(req, res, hit) : forward(req, res, kind, undefined))?.catch(next);
       return;
     }
     rawLarge(req, res, (err?: unknown) => {

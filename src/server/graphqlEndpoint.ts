@@ -395,7 +395,18 @@ export class GraphqlEndpoint {
     } catch {
       return null;
     }
-    return this.answer(processRegularResult(result as ExecutionResult, this.yoga.fetchAPI, 'application/json'), outcome);
+    const r = result as ExecutionResult & { stringify?: (r: unknown) => string };
+    // an answer without errors or extensions is what yoga's processor would make of it (200, the JSON as
+    // the answer limit serializes it) without a Response to build and read back
+    if (
+      r.errors === undefined &&
+      r.extensions === undefined &&
+      outcome.codes.length === 0 &&
+      typeof (r as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] !== 'function'
+    ) {
+      return { status: 200, contentType: 'application/json; charset=utf-8', body: (r.stringify ?? JSON.stringify)(r), cache: 'ok' };
+    }
+    return this.answer(processRegularResult(r, this.yoga.fetchAPI, 'application/json'), outcome);
   }
 
   private async answer(res: Response, outcome: GraphqlOutcome): Promise<GraphqlResponse> {

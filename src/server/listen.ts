@@ -40,6 +40,12 @@ export function listen(app: Express, port: number, host = '127.0.0.1', limits: C
   // answers would otherwise have every request it sent worked on (node keeps parsing what it read).
   const unanswered = new WeakMap<Socket, number>();
   let draining: Promise<void> | null = null;
+  // one listener for every answer (no closure per request)
+  function closed(this: ServerResponse): void {
+    const socket = this.req.socket;
+    unanswered.set(socket, (unanswered.get(socket) ?? 1) - 1);
+    answering.delete(this);
+  }
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const socket = req.socket;
     if (socket.destroyed) return;
@@ -50,10 +56,7 @@ export function listen(app: Express, port: number, host = '127.0.0.1', limits: C
     }
     unanswered.set(socket, n);
     answering.add(res);
-    res.once('close', () => {
-      unanswered.set(socket, (unanswered.get(socket) ?? 1) - 1);
-      answering.delete(res);
-    });
+    res.on('close', closed);
     if (draining) res.setHeader('Connection', 'close');
     app(req, res);
   };

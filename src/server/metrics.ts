@@ -47,6 +47,8 @@ export function metrics(src: MetricsSource): {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  // each series' histogram with its labels bound (bounded: route templates, statuses and the methods node parses)
+  const bySeries = new Map<string, Histogram.Internal<'method' | 'route' | 'status'>>();
   new Gauge({
     name: 'crkb_heavy_queue_depth',
     help: 'Costly requests waiting or running on the heavy worker threads, by kind',
@@ -76,7 +78,11 @@ export function metrics(src: MetricsSource): {
     registry,
     json: () => registry.getMetricsAsJSON(),
     observe(req, res, seconds) {
-      duration.observe({ method: req.method, route: routeOf(req), status: res.statusCode }, seconds);
+      const route = routeOf(req);
+      const key = `${req.method} ${res.statusCode} ${route}`;
+      let series = bySeries.get(key);
+      if (!series) bySeries.set(key, (series = duration.labels({ method: req.method, route, status: res.statusCode })));
+      series.observe(seconds);
     },
     async endpoint(_req, res) {
       const body = (await src.whole?.()) ?? (await registry.metrics());

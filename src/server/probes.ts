@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { NextFunction, Request, Response } from 'express';
 import { log } from './logger.js';
 
 // a request id a client or proxy sent is kept when it is short and plain (it is echoed in a header and logged)
 const GOOD_ID = /^[\w.:@/+=-]{1,128}$/;
+
+const TIMED = Symbol('probes: the request id and start of an answer');
+type Timed = Response & { [TIMED]?: { id: string; start: number } };
 
 /** Options of probes(). */
 export interface ProbeOptions {
@@ -24,13 +28,28 @@ export interface ProbeOptions {
  */
 export function probes(opts: ProbeOptions): (req: Request, res: Response, next: NextFunction) => void {
   const slowMs = opts.slowMs ?? 1000;
+  // a new id: a UUID of this process's with its last 12 digits counting (unique per process and across them, no
+  // random bytes per request)
+  const prefix = randomUUID().slice(0, 24);
+  let count = 0;
+  // one listener for every answer (no closure per request): what it needs is kept on the answer
+  function answered(this: Response): void {
+    const t = (this as Timed)[TIMED]!;
+    const ms = performance.now() - t.start;
+    const req = this.req;
+    opts.observe?.(req, this, ms / 1000);
+    const level = this.statusCode >= 500 || ms >= slowMs ? 'info' : 'debug';
+    if (log.isLevelEnabled(level))
+      log[level]({ id: t.id, method: req.method, url: req.originalUrl.slice(0, 500), status: this.statusCode, ms: Math.round(ms * 10) / 10 }, 'answer');
+  }
   return (req, res, next) => {
     const sent = req.headers['x-request-id'];
-    const id = typeof sent === 'string' && GOOD_ID.test(sent) ? sent : randomUUID();
+    const id = typeof sent === 'string' && GOOD_ID.test(sent) ? sent : prefix + (count++).toString(16).padStart(12, '0');
     res.setHeader('X-Request-Id', id);
     res.setHeader('X-Crkb-Db', opts.dbSha256);
-    if (req.path === '/healthz' || req.path === '/readyz') {
-      const ok = req.path === '/healthz' || opts.ready();
+    const path = req.path;
+    if (path === '/healthz' || path === '/readyz') {
+      const ok = path === '/healthz' || opts.ready();
       res
         .status(ok ? 200 : 503)
         .set('Cache-Control', 'no-store')
@@ -38,14 +57,8 @@ export function probes(opts: ProbeOptions): (req: Request, res: Response, next: 
         .send(`{"status":"${ok ? 'ok' : 'not ready'}","db":"${opts.dbSha256}"}`);
       return;
     }
-    const start = process.hrtime.bigint();
-    res.once('finish', () => {
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      opts.observe?.(req, res, ms / 1000);
-      const level = res.statusCode >= 500 || ms >= slowMs ? 'info' : 'debug';
-      if (log.isLevelEnabled(level))
-        log[level]({ id, method: req.method, url: req.originalUrl.slice(0, 500), status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'answer');
-    });
+    (res as Timed)[TIMED] = { id, start: performance.now() };
+    res.on('finish', answered);
     next();
   };
 }

@@ -41,15 +41,15 @@ export function feedRoutes(opts: FeedRouteOptions): Router {
       body = editionsFeed(kb, family, base);
       m.bodies.set(family, body);
     }
-    send(req, res, 200, ATOM, body, SHORT).catch(next);
+    send(req, res, 200, ATOM, body, SHORT)?.catch(next);
   };
   const answer = (req: Request, res: Response, next: (e?: unknown) => void, make: () => string) => {
     try {
-      send(req, res, 200, ATOM, make(), SHORT).catch(next);
+      send(req, res, 200, ATOM, make(), SHORT)?.catch(next);
     } catch (e) {
       if (!(e instanceof QueryError)) throw e;
       const r = errorResponse(e);
-      send(req, res, r.status, r.contentType, r.body, ERROR).catch(next);
+      send(req, res, r.status, r.contentType, r.body, ERROR)?.catch(next);
     }
   };
   router.get('/feed.atom', editions('cr'));
