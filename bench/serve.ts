@@ -74,6 +74,12 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 /** Diffs the heavy thread admits at once (HeavyPool's default diff queue). */
 const DIFF_QUEUE = 8;
 const CONSTANT = { number: '702.19b', text: 'The controller of an attacking creature with trample first assigns damage.' };
+// every child started is stopped however this process ends (a run that failed to start one included)
+const started: ChildProcess[] = [];
+process.on('exit', () => {
+  for (const c of started) c.kill('SIGTERM');
+});
+
 // Child mode: a bare express app returning a constant JSON, the baseline.
 const OPTIONS = {
   db: { type: 'string', default: process.env.CRKB_DB ?? 'data/crkb.db' },
@@ -122,6 +128,7 @@ if (process.argv[2] === '--http-child') {
 
 function startChild(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  started.push(child);
   return new Promise((res, rej) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -206,6 +213,13 @@ async function main(): Promise<void> {
 
   const flags = values['node-flags'].split(/\s+/).filter((f) => f !== '');
   const listenJs = resolve('dist/src/server/listen.js');
+  // a baseline that is not a built checkout is said before any server starts
+  for (const dir of baselines) {
+    if (!existsSync(resolve(dir, 'dist/src/server/listen.js'))) {
+      console.error(`bench/serve: --baseline ${dir}: not a built crkb checkout (no dist/src/server/listen.js; run npm run build there)`);
+      process.exit(1);
+    }
+  }
   const cached = await startChild([...flags, listenJs, dbFile, '0']);
   const uncached = await startChild([...flags, listenJs, dbFile, '0'], { CRKB_RESPONSE_CACHE: '0' });
   const baseline = await startChild([...flags, resolve('dist/bench/serve.js'), '--baseline-child']);
@@ -217,9 +231,6 @@ async function main(): Promise<void> {
     const c = await startChild([...flags, resolve(dir, 'dist/src/server/listen.js'), existsSync(own) ? own : dbFile, '0'], { CRKB_RESPONSE_CACHE: '0' });
     others.push({ label: dir, ...c });
   }
-  process.on('exit', () => {
-    for (const c of [cached, uncached, baseline, http, ...others]) c.child.kill('SIGTERM');
-  });
   // A server reads some editions and its words after it starts serving: the first scenario would pay for them.
   await settled([cached, uncached, ...others].map((c) => c.child.pid!));
   const idleRss = rssMb(cached.child.pid!);
