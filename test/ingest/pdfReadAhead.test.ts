@@ -53,3 +53,31 @@ test('a PDF the parse worker claims first is left to it', async (t) => {
   await ahead.close();
   assert.equal(hasCachedPdfPages(dir, tasks[last]!.sha256), false, 'the read-ahead thread left it alone');
 });
+
+test('a read-ahead thread that ends in the middle of a PDF releases it: no parse worker waits for it', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crkb-readahead-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // the largest PDFs of the folder: each takes the thread long enough to be caught reading it
+  const big = ['2015-03-27', '2019-01-21', '2019-05-03'].map((d) => path.join(policy, 'mtr', `${d}.pdf`));
+  const tasks = big.map((f) => ({ path: f, bytes: null, sha256: sha256Hex(fs.readFileSync(f)), pdfCache: dir }));
+  const ahead = startPdfReadAhead(tasks, [...tasks.keys()]);
+  assert.ok(ahead);
+  const state = new Int32Array(ahead.claimOf(0)!.claims);
+  const READING = 1;
+  let reading = -1;
+  for (let i = 0; i < 6000 && reading < 0; i++) {
+    reading = state.findIndex((s) => s === READING);
+    if (reading < 0) await sleep(5);
+  }
+  assert.ok(reading >= 0, 'the thread was seen reading a PDF');
+  await ahead.close();
+  // (the thread's exit is told to this thread's event loop)
+  for (let i = 0; i < 200 && state.includes(READING); i++) await sleep(10);
+  assert.deepEqual(
+    [...state].map((s) => s === READING),
+    tasks.map(() => false),
+    'no PDF is left claimed by the ended thread',
+  );
+  // (a claim left READING would block this call for good)
+  assert.equal(awaitReadAhead(ahead.claimOf(reading)!), true, 'the PDF it was reading is done with, not waited for');
+});
