@@ -179,7 +179,9 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   // (the probes in its route: the answer is counted under the route /metrics, and has no CORS headers)
   app.get('/metrics', probe, observed.endpoint);
   // (X-Source-SHA256: a published file's sha256, /v1/files; X-Crkb-Db: the database's)
-  const corsAll = cors({ exposedHeaders: ['ETag', 'X-Source-SHA256', 'X-Crkb-Db', 'X-Request-Id'], maxAge: 86400 });
+  const exposed = ['ETag', 'X-Source-SHA256', 'X-Crkb-Db', 'X-Request-Id'];
+  const corsAll = cors({ exposedHeaders: exposed, maxAge: 86400 });
+  const exposedHeader = exposed.join(',');
   const compress = compression();
   const corsAndCompression = (req: Request, res: Response, next: NextFunction): void => {
     // express 5's req.query parses the query string again on every read (a /v1 answer reads it five or six times): once a request
@@ -187,7 +189,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
     // The common case without the cors package: a simple request from anywhere (what the package sends for it).
     if (req.method === 'OPTIONS') return corsAll(req, res, next);
     res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Expose-Headers', 'ETag, X-Source-SHA256');
+    res.setHeader('Access-Control-Expose-Headers', exposedHeader);
     // Nothing to negotiate for a client that accepts no encoding: skip the compression wrapper.
     if (req.headers['accept-encoding'] === undefined) {
       res.setHeader('Vary', 'Accept-Encoding');

@@ -128,6 +128,15 @@ test('GraphQL over GET is cacheable; POST works; CORS; body limit; no stack trac
   assert.equal(res.status, 200);
   assert.match(res.headers.get('cache-control')!, /immutable/);
   assert.equal(res.headers.get('access-control-allow-origin'), '*');
+  // a browser's script may read what a simple request's answer exposes, as a preflight's answer says
+  const exposed = (h: Headers) => (h.get('access-control-expose-headers') ?? '').split(/,\s*/).sort();
+  const preflight = await fetch(`${srv.url}/v1/rules/702.19b`, {
+    method: 'OPTIONS',
+    headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' },
+  });
+  assert.deepEqual(exposed(res.headers), ['ETag', 'X-Crkb-Db', 'X-Request-Id', 'X-Source-SHA256']);
+  assert.deepEqual(exposed((await get('/v1/rules/702.19b')).headers), exposed(res.headers));
+  assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
   const again = await get(`/graphql?query=${q}`, { accept: 'application/json', 'if-none-match': res.headers.get('etag')! });
   assert.equal(again.status, 304);
   const latest = await get(`/graphql?query=${encodeURIComponent('{ rule(number: "702.19b") { number } }')}`);
