@@ -65,9 +65,10 @@ export class TextIndex {
       for (const [id, body] of texts) {
         let mask = 0;
         for (let k = 0; k < members.length; k++) if (((members[k]![id >> 3] ?? 0) >> (id & 7)) & 1) mask |= 1 << k;
-        const rowid = id * 2 ** this.width + (mask >>> 0);
-        if (!Number.isSafeInteger(rowid) || id >= this.masks.length) throw new Error(`text ${id} is too large an id for a search rowid`);
+        if (id >= this.masks.length) throw new Error(`text ${id} is too large an id for a search rowid`);
         this.masks[id] = mask;
+        const rowid = this.rowidOf(id);
+        if (!Number.isSafeInteger(rowid)) throw new Error(`text ${id} is too large an id for a search rowid`);
         insert.run({ rowid, body });
       }
     })();
