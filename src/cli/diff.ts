@@ -1,5 +1,4 @@
 import { FAMILIES } from '../core/families.js';
-import type { Family } from '../core/records.js';
 import { diffToJson } from '../engine/diffEditions.js';
 import { textClass } from '../engine/compareRule.js';
 import type { PairReason } from '../engine/explainPairs.js';
@@ -7,7 +6,7 @@ import type { ChangeKind, EditionDiff, RuleChange } from '../engine/diffEditions
 import type { DiffSegment } from '../engine/wordDiff.js';
 import { diffLine } from '../query/chatText.js';
 import { summarizeRenumbering } from '../query/summarizeRenumbering.js';
-import { scopeArg } from '../query/edgeArgs.js';
+import { familyArg, scopeArg } from '../query/edgeArgs.js';
 import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 import { cliArg, withKb } from './withKb.js';
@@ -29,13 +28,6 @@ later than TO (a reverse diff).
 
 const KINDS: ChangeKind[] = ['added', 'removed', 'renumbered', 'substantive', 'references', 'typography'];
 
-/** Reads a --family option: "cr" (the Comprehensive Rules), "rulings" (the Rulings Summaries), "mtr", "ipg" or "jar" (the tournament documents). */
-export function familyOption(value: string | undefined, help: string): Family {
-  if (value === undefined) return 'cr';
-  if ((FAMILIES as readonly string[]).includes(value)) return value as Family;
-  throw new UsageError(`--family must be ${FAMILIES.join(', ')}, not "${value}"`, help);
-}
-
 /** `crkb diff`: compare two editions. */
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseOptions(
@@ -52,7 +44,7 @@ export async function run(argv: string[]): Promise<number> {
     },
     usage,
   );
-  const family = familyOption(values.family, usage);
+  const family = cliArg(() => familyArg(values.family, '--family'), usage);
   if (positionals.length !== 2) throw new UsageError('expected two editions: FROM TO', usage);
   if (values.json && values.markdown) throw new UsageError('--json and --markdown exclude each other', usage);
   const section = family === 'cr' ? (cliArg(() => scopeArg(values.section, '--section'), usage) ?? undefined) : values.section;

@@ -1,10 +1,14 @@
+import { FAMILIES } from '../core/families.js';
+import { isPolicyFamily } from '../core/policyUnit.js';
+import { familyArg } from '../query/edgeArgs.js';
 import { parseOptions } from './options.js';
-import { UsageError } from './UsageError.js';
-import { withKb } from './withKb.js';
+import { cliArg, withKb } from './withKb.js';
 
-export const usage = `Usage: crkb editions [--family cr|rulings] [--db FILE] [--json]
+export const usage = `Usage: crkb editions [--family ${FAMILIES.join('|')}] [--db FILE] [--json]
 
-Lists the stored editions, oldest first.`;
+Lists the stored editions of a document (default cr, the Comprehensive Rules;
+rulings, the 1999 Rulings Summaries; mtr, ipg and jar, the tournament
+documents), oldest first.`;
 
 /** `crkb editions`: list stored editions. */
 export async function run(argv: string[]): Promise<number> {
@@ -14,8 +18,7 @@ export async function run(argv: string[]): Promise<number> {
     usage,
     false,
   );
-  if (values.family !== 'cr' && values.family !== 'rulings') throw new UsageError(`--family must be cr or rulings`, usage);
-  const family = values.family;
+  const family = cliArg(() => familyArg(values.family, '--family'), usage);
   return withKb('editions', values.db, usage, (kb) => {
     const editions = kb.editionSummaries(family);
     if (values.json) {
@@ -23,9 +26,11 @@ export async function run(argv: string[]): Promise<number> {
     } else {
       for (const e of editions) {
         const set = e.setCode ? `${e.setCode} ${e.setName ?? ''}`.trim() : '';
-        console.log(
-          `${e.effectiveDate}${e.official ? '' : ' (unofficial)'}  ${String(e.rules).padStart(5)} rules  ${String(e.glossary).padStart(4)} glossary  ${e.files} file(s)  ${set}`,
-        );
+        // a tournament document has sections and no glossary
+        const counts = isPolicyFamily(family)
+          ? `${String(e.rules).padStart(5)} sections`
+          : `${String(e.rules).padStart(5)} rules  ${String(e.glossary).padStart(4)} glossary`;
+        console.log(`${e.effectiveDate}${e.official ? '' : ' (unofficial)'}  ${counts}  ${e.files} file(s)  ${set}`);
       }
       console.log(`${editions.length} editions`);
     }

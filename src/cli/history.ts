@@ -3,8 +3,7 @@ import { FAMILIES } from '../core/families.js';
 import type { Family } from '../core/records.js';
 import { historyStepWords, historySummary } from '../query/chatText.js';
 import { currentPlace } from '../query/currentPlace.js';
-import { ruleNumberArg } from '../query/edgeArgs.js';
-import { familyOption } from './diff.js';
+import { familyArg, ruleNumberArg } from '../query/edgeArgs.js';
 import { inlineWordDiff } from './inlineWordDiff.js';
 import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
@@ -31,7 +30,7 @@ export async function run(argv: string[]): Promise<number> {
     },
     usage,
   );
-  const family = familyOption(values.family, usage);
+  const family = cliArg(() => familyArg(values.family, '--family'), usage);
   if (values.term !== undefined) {
     if (positionals.length > 0) throw new UsageError('--term replaces NUMBER: give one or the other', usage);
     if (values.term.trim() === '') throw new UsageError('--term needs a glossary term', usage);

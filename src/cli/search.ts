@@ -1,13 +1,15 @@
 import { searchHitLine } from '../query/chatText.js';
-import { countArg } from '../query/edgeArgs.js';
+import { FAMILIES } from '../core/families.js';
+import { countArg, familyArg } from '../query/edgeArgs.js';
 import { parseOptions } from './options.js';
 import { UsageError } from './UsageError.js';
 import { cliArg, withKb } from './withKb.js';
 
-export const usage = `Usage: crkb search TEXT [--edition DATE|latest|SET] [--limit 20] [--prefix] [--json] [--db FILE]
+export const usage = `Usage: crkb search TEXT [--edition DATE|latest|SET] [--family ${FAMILIES.join('|')}] [--limit 20] [--prefix] [--json] [--db FILE]
 
 Full-text search (bm25 ranking) over the rules, examples and glossary of one
-edition. TEXT is plain words: quotes, *, NEAR, - and parentheses are just text.
+edition of a document (--family, default cr; mtr, ipg and jar: the tournament
+documents' sections). TEXT is plain words: quotes, *, NEAR, - and parentheses are just text.
 A misspelt word is read as the nearest indexed word; --prefix reads the last
 word as a prefix.`;
 
@@ -18,6 +20,7 @@ export async function run(argv: string[]): Promise<number> {
     {
       db: { type: 'string' },
       edition: { type: 'string' },
+      family: { type: 'string' },
       limit: { type: 'string', default: '20' },
       json: { type: 'boolean', default: false },
       prefix: { type: 'boolean', default: false },
@@ -25,9 +28,10 @@ export async function run(argv: string[]): Promise<number> {
     usage,
   );
   if (positionals.length === 0) throw new UsageError('give the TEXT to search for', usage);
+  const family = cliArg(() => familyArg(values.family, '--family'), usage);
   const limit = cliArg(() => countArg(values.limit, { argument: '--limit', min: 1, max: 500, fallback: 20 }), usage);
   return withKb('search', values.db, usage, (kb) => {
-    const { edition } = kb.resolveEdition(values.edition, 'cr', '--edition');
+    const { edition } = kb.resolveEdition(values.edition, family, '--edition');
     const tty = process.stdout.isTTY === true;
     const marks = tty ? { open: '\x1b[1m', close: '\x1b[22m' } : { open: '«', close: '»' };
     const hits = kb.search(edition.id, positionals.join(' '), { limit, marks, prefix: values.prefix });
