@@ -41,11 +41,13 @@ function escapeMd(s: string): string {
 
 /** The answer as JSON-ready data (examples included on request). */
 export function lookupJson(a: LookupAnswer, examplesOf: (r: RuleRecord) => string[], opts: FormatOptions) {
+  const note = numberingNote(a.edition.family);
   return {
     query: a.query,
     kind: a.kind,
     matched: a.matched,
     edition: a.edition.effectiveDate,
+    ...(note === null ? {} : { numbering: note }),
     rules: a.rules.map((r) => ({
       number: r.number,
       parent: r.parent,

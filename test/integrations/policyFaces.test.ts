@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { openReadOnlyDb } from '../../src/db/openDb.js';
 import { versionId } from '../../src/query/entityIds.js';
 import { buildPolicyDb } from '../support/policyFixture.js';
@@ -245,6 +246,13 @@ test('the JAR on every face: GraphQL, /v1, the web page, MCP and its Atom feeds,
   assert.match(v1, /\(JAR 2019-01-21; numbers by crkb, not published\)/);
   const byFamily = (await (await fetch(`${url}/v1/rules/1.2?family=jar&edition=2014-09-26`)).json()) as J;
   assert.match(byFamily.rules[0].text, /he or she/);
+  // the JSON says it too, as the text's edition line does; a document that numbers its sections has no such note
+  assert.match(byFamily.numbering, /^The JAR numbers nothing: these numbers are crkb’s/);
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  ajv.addSchema((await (await fetch(`${url}/openapi.json`)).json()) as J, 'openapi');
+  const documented = ajv.getSchema('openapi#/components/schemas/LookupResult')!;
+  assert.ok(documented(byFamily), JSON.stringify(documented.errors));
+  assert.equal(((await (await fetch(`${url}/v1/rules/2.1?family=ipg`)).json()) as J).numbering, undefined);
 
   const page = await (await fetch(`${url}/jar/2019-01-21/1.1`)).text();
   assert.match(page, /<h1><span class="num">1\.1<\/span> A player forgets a triggered ability/);
@@ -260,6 +268,7 @@ test('the JAR on every face: GraphQL, /v1, the web page, MCP and its Atom feeds,
   const mcp = await call('lookup_rule', { query: 'triggered ability', family: 'jar' });
   assert.equal(mcp.isError, false, mcp.text);
   assert.match(mcp.text, /^\*\*1\.1\*\* A player forgets a triggered ability/);
+  assert.match(mcp.data.numbering, /^The JAR numbers nothing/);
   const h = await call('rule_history', { family: 'jar', number: '1.1' });
   assert.deepEqual(
     h.data.steps.map((x: J) => [x.date, x.number]),

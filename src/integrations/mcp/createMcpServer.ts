@@ -65,6 +65,7 @@ const lookupOut = {
   kind: z.enum(['rule', 'range', 'example', 'keyword', 'interaction', 'glossary', 'fuzzy', 'search', 'none']),
   matched: z.string().nullable(),
   edition: z.string(),
+  numbering: z.string().optional().describe("Present when the document publishes no numbers (the JAR): the numbers are crkb's, and this says so."),
   rules: z.array(ruleOut),
   glossary: z.array(glossaryOut),
   example: z.object({ index: z.number().int(), text: z.string() }).optional(),

@@ -251,6 +251,7 @@ export function openApiDocument(server: string) {
             },
             matched: nullable(str('What it was read as.')),
             edition: str('Effective date of the edition read.'),
+            numbering: str("Present when the document publishes no numbers (the JAR): the rules' numbers are crkb's, its units' positions, and this says so."),
             rules: { type: 'array', items: ref('LookupRule') },
             glossary: { type: 'array', items: obj({ term: str('The term.'), definition: str('Its definition.') }) },
             example: obj({ index: { type: 'integer', minimum: 1 }, text: str('The example.') }, ['index', 'text'], 'The example asked for ("702.19b ex 2").'),
