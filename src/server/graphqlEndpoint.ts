@@ -138,18 +138,30 @@ function answerStringify(maxBytes: number): (r: unknown) => string {
 /**
  * Validation results by parsed document (yoga's parser cache hands the same object for the same text): the
  * schema and the rules (graphql-js's and armor's) never change, so the document is the whole key. Yoga's own
- * validation cache keys each request by the names of every rule, joined again on every request.
+ * validation cache keys each request by the names of every rule, joined again on every request. The
+ * onValidate hooks of `plugins` (armor's limits: each adds its rule) run in this one hook, and only when a
+ * document is validated: a hook is a step of envelop's promise helpers, which allocate on every request.
+ * Returns the cache's plugin and `plugins` without their onValidate hooks.
  */
-function useValidationCache(): Plugin {
+function useValidationCache(plugins: Plugin[]): { cache: Plugin; rest: Plugin[] } {
   const results = new WeakMap<DocumentNode, readonly Error[]>();
-  return {
-    onValidate({ params, setResult }) {
-      const document = params.documentAST as DocumentNode;
+  const addRules: Array<NonNullable<Plugin['onValidate']>> = [];
+  const rest: Plugin[] = [];
+  for (const { onValidate, ...others } of plugins) {
+    if (onValidate) addRules.push(onValidate);
+    if (Object.keys(others).length > 0) rest.push(others);
+  }
+  const cache: Plugin = {
+    onValidate(payload) {
+      const document = payload.params.documentAST as DocumentNode;
       const known = results.get(document);
-      if (known) return setResult(known);
+      if (known) return payload.setResult(known);
+      // (armor's hooks return nothing to run after validation)
+      for (const add of addRules) void add(payload);
       return ({ result }) => void results.set(document, result);
     },
   };
+  return { cache, rest };
 }
 
 /** The offset in `source` of a 1-based line and column. */
@@ -356,6 +368,7 @@ export class GraphqlEndpoint {
 
   constructor(private readonly opts: GraphqlEndpointOptions) {
     const schema = createApiSchema();
+    const validation = useValidationCache(armorPlugins(opts.limits));
     this.yoga = createYoga<RequestContext>({
       schema,
       graphqlEndpoint: '/graphql',
@@ -380,9 +393,9 @@ export class GraphqlEndpoint {
       },
       plugins: [
         useParamErrors(),
-        useValidationCache(),
+        validation.cache,
         usePersistedQueries(2 * 1024 * 1024),
-        ...armorPlugins(opts.limits),
+        ...validation.rest,
         useExecution(schema, opts.limits, opts.executorFor),
         useErrorCodes(),
       ],
