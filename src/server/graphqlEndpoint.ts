@@ -21,7 +21,7 @@ import { LRUCache } from 'lru-cache';
 import { schemaDir } from '../core/projectFiles.js';
 import type { KnowledgeBase } from '../query/KnowledgeBase.js';
 import { createApiContext, type ApiContext, type CacheScope } from './ApiContext.js';
-import { armorPlugins, useCostLimit, type ExecutorChoice, type QueryLimits } from './limits.js';
+import { armorPlugins, costJudge, type ExecutorChoice, type QueryLimits } from './limits.js';
 import { log } from './logger.js';
 import { resolvers } from './resolvers/index.js';
 
@@ -92,10 +92,29 @@ const JSON_TYPE = /^application\/json(?:;\s*charset=(?:utf-8|UTF-8))?$/;
 /** An Accept whose answer yoga sends as application/json (its last matching media type). */
 const ANY_JSON = /^(?:\*\/\*|application\/json(?:\s*;\s*charset=utf-8)?)$/i;
 
-/** What the HTTP layer hands each request: where to record how cacheable its answer is. */
-interface ServerContext {
-  scope?: CacheScope;
-  outcome?: GraphqlOutcome;
+/**
+ * The context of one request, made before yoga sees it (a `context` option would be one more envelop hook
+ * a request): the resolvers' ApiContext, and where the error codes of its answer are kept.
+ */
+interface RequestContext extends ApiContext {
+  outcome: GraphqlOutcome;
+}
+
+/**
+ * The request the hooks of `direct` see, without a body (yoga's check that a GET runs no mutation reads
+ * its method; no hook of that path reads more): its headers are made only if something reads them.
+ */
+class BodilessRequest {
+  readonly method = 'POST';
+  constructor(
+    readonly url: string,
+    private readonly init: GraphqlInit,
+    private readonly Headers: typeof globalThis.Headers,
+  ) {}
+
+  get headers(): Headers {
+    return new this.Headers(this.init.headers);
+  }
 }
 
 /** An LRU cache bounded in bytes, by an estimate of each entry's size from its key and value. */
@@ -107,38 +126,42 @@ function boundedCache<V extends object | string>(maxBytes: number, bytesOf: (key
  * The answer's size limit: the answer is serialized once, and one over maxAnswerBytes is replaced
  * by `{"data": null, "errors": [RESPONSE_TOO_LARGE]}` (an execution error: its status stays 200).
  */
-function useAnswerLimit(maxBytes: number): Plugin {
-  const stringify = (r: unknown): string => {
+function answerStringify(maxBytes: number): (r: unknown) => string {
+  return (r) => {
     const s = JSON.stringify(r);
     if (s.length * 3 <= maxBytes || Buffer.byteLength(s) <= maxBytes) return s;
     const message = `the answer is ${Buffer.byteLength(s)} bytes, over the limit of ${maxBytes}; ask for fewer items or fields`;
     return JSON.stringify({ errors: [{ message, extensions: { code: 'RESPONSE_TOO_LARGE', bytes: Buffer.byteLength(s), maximum: maxBytes } }], data: null });
-  };
-  return {
-    onExecute: () => ({
-      onExecuteDone({ result }) {
-        if (!('errors' in result) && !('data' in result)) return;
-        (result as ExecutionResult & { stringify?: typeof stringify }).stringify = stringify;
-      },
-    }),
   };
 }
 
 /**
  * Validation results by parsed document (yoga's parser cache hands the same object for the same text): the
  * schema and the rules (graphql-js's and armor's) never change, so the document is the whole key. Yoga's own
- * validation cache keys each request by the names of every rule, joined again on every request.
+ * validation cache keys each request by the names of every rule, joined again on every request. The
+ * onValidate hooks of `plugins` (armor's limits: each adds its rule) run in this one hook, and only when a
+ * document is validated: a hook is a step of envelop's promise helpers, which allocate on every request.
+ * Returns the cache's plugin and `plugins` without their onValidate hooks.
  */
-function useValidationCache(): Plugin {
+function useValidationCache(plugins: Plugin[]): { cache: Plugin; rest: Plugin[] } {
   const results = new WeakMap<DocumentNode, readonly Error[]>();
-  return {
-    onValidate({ params, setResult }) {
-      const document = params.documentAST as DocumentNode;
+  const addRules: Array<NonNullable<Plugin['onValidate']>> = [];
+  const rest: Plugin[] = [];
+  for (const { onValidate, ...others } of plugins) {
+    if (onValidate) addRules.push(onValidate);
+    if (Object.keys(others).length > 0) rest.push(others);
+  }
+  const cache: Plugin = {
+    onValidate(payload) {
+      const document = payload.params.documentAST as DocumentNode;
       const known = results.get(document);
-      if (known) return setResult(known);
+      if (known) return payload.setResult(known);
+      // (armor's hooks return nothing to run after validation)
+      for (const add of addRules) void add(payload);
       return ({ result }) => void results.set(document, result);
     },
   };
+  return { cache, rest };
 }
 
 /** The offset in `source` of a 1-based line and column. */
@@ -194,33 +217,63 @@ interface Compiled {
  * that does not compile (no such operation) and a request whose variables do not fit their types
  * (graphql-jit coerces some that graphql-js refuses): that executor reports them as it always has.
  */
-function useCompiledExecution(): Plugin {
+function compiledExecution(): (args: ExecutionArgs) => Executor | undefined {
   const compiled = new LRUCache<DocumentNode, Map<string, Compiled | null | 'seen'>>({
     maxSize: COMPILED_BYTES,
     maxEntrySize: COMPILED_BYTES / 8,
     sizeCalculation: (_, document) => 4 * (document.loc?.source.body.length ?? 0) + 8192,
   });
+  return (args) => {
+    const { document, schema } = args;
+    const opName = args.operationName ?? '';
+    let byOp = compiled.get(document);
+    if (!byOp) compiled.set(document, (byOp = new Map<string, Compiled | null | 'seen'>()));
+    let c = byOp.get(opName);
+    if (c === undefined) return void byOp.set(opName, 'seen');
+    if (c === 'seen') {
+      const q = compileQuery(schema, document, opName || undefined);
+      c = isCompiledQuery(q) ? { query: q.query, variables: getOperationAST(document, opName || null)?.variableDefinitions } : null;
+      byOp.set(opName, c);
+    }
+    if (c === null) return undefined;
+    if (c.variables?.length && getVariableValues(schema, c.variables, args.variableValues ?? {}).errors) return undefined;
+    const { query } = c;
+    const source = document.loc?.source;
+    return (a) => {
+      const r = query(a.rootValue, a.contextValue, a.variableValues);
+      return r instanceof Promise ? r.then((x) => asGraphqlJsResult(x, source)) : asGraphqlJsResult(r, source);
+    };
+  };
+}
+
+/** An executor of an operation: yoga's, a compiled query, or one the cost picked. */
+type Executor = (args: ExecutionArgs) => unknown;
+
+/**
+ * Execution as one envelop hook (each hook of a request is a step of envelop's promise helpers, which
+ * allocate on every step): the compiled query of a known document, the cost judged with the variables
+ * (refused over the limit, or run by the executor it picks), and the answer limit on what it returns.
+ */
+function useExecution(schema: GraphQLSchema, limits: QueryLimits, choose?: ExecutorChoice): Plugin {
+  const compiledFor = compiledExecution();
+  const judge = costJudge(schema, limits, choose);
+  const stringify = answerStringify(limits.maxAnswerBytes);
+  const limited = (result: unknown): unknown => {
+    if (result !== null && typeof result === 'object' && ('errors' in result || 'data' in result))
+      (result as { stringify?: typeof stringify }).stringify = stringify;
+    return result;
+  };
   return {
-    onExecute({ args, setExecuteFn }) {
-      const document = args.document as DocumentNode;
-      const schema = args.schema as GraphQLSchema;
-      const opName = (args.operationName as string | null | undefined) ?? '';
-      let byOp = compiled.get(document);
-      if (!byOp) compiled.set(document, (byOp = new Map<string, Compiled | null | 'seen'>()));
-      let c = byOp.get(opName);
-      if (c === undefined) return void byOp.set(opName, 'seen');
-      if (c === 'seen') {
-        const q = compileQuery(schema, document, opName || undefined);
-        c = isCompiledQuery(q) ? { query: q.query, variables: getOperationAST(document, opName || null)?.variableDefinitions } : null;
-        byOp.set(opName, c);
-      }
-      if (c === null) return;
-      if (c.variables?.length && getVariableValues(schema, c.variables, (args.variableValues ?? {}) as Record<string, unknown>).errors) return;
-      const { query } = c;
-      const source = document.loc?.source;
-      setExecuteFn(((a: ExecutionArgs) => {
-        const r = query(a.rootValue, a.contextValue, a.variableValues);
-        return r instanceof Promise ? r.then((x) => asGraphqlJsResult(x, source)) : asGraphqlJsResult(r, source);
+    onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
+      // envelop types these as any
+      const a = args as ExecutionArgs;
+      const compiled = compiledFor(a);
+      const verdict = judge(a);
+      if (verdict !== undefined && typeof verdict !== 'function') return setResultAndStopExecution(verdict);
+      const execute = verdict ?? compiled ?? (executeFn as Executor);
+      setExecuteFn(((x: ExecutionArgs) => {
+        const r = execute(x);
+        return typeof (r as PromiseLike<unknown> | null)?.then === 'function' ? (r as PromiseLike<unknown>).then(limited) : limited(r);
       }) as Parameters<typeof setExecuteFn>[0]);
     },
   };
@@ -285,7 +338,7 @@ function usePersistedQueries(maxBytes: number): Plugin {
  * executor's request errors (variables, operation name) are 400 under application/graphql-response+json
  * only: under application/json the spec asks for 200.
  */
-function useErrorCodes(): Plugin<ApiContext, ServerContext> {
+function useErrorCodes(): Plugin<object, RequestContext> {
   return {
     onExecutionResult({ result, context }) {
       if (!result || Array.isArray(result) || !('errors' in result) || !result.errors) return;
@@ -294,7 +347,7 @@ function useErrorCodes(): Plugin<ApiContext, ServerContext> {
         const ext = e.extensions as Record<string, unknown> & { http?: { status?: number; spec?: boolean } };
         if (typeof ext.code !== 'string') ext.code = 'BAD_USER_INPUT';
         if (ext.http?.status === 400 && !('data' in result)) ext.http.spec = true;
-        context.outcome?.codes.push(e.extensions.code as string);
+        context.outcome.codes.push(e.extensions.code as string);
       }
     },
   };
@@ -309,13 +362,14 @@ function useErrorCodes(): Plugin<ApiContext, ServerContext> {
  * logged. Status codes follow the GraphQL-over-HTTP spec for both media types.
  */
 export class GraphqlEndpoint {
-  readonly yoga: YogaServerInstance<ServerContext, ApiContext>;
+  readonly yoga: YogaServerInstance<RequestContext, object>;
   /** Parsed documents by their text: a parsed document takes 30-100 times its text in memory (measured: GraphiQL's introspection query, 1.9 K characters, 60 KB; an 82-character query 8.5 KB). */
   readonly documentCache = boundedCache<DocumentNode>(16 * 1024 * 1024, (k) => 48 * k.length + 4096);
 
-  constructor(opts: GraphqlEndpointOptions) {
+  constructor(private readonly opts: GraphqlEndpointOptions) {
     const schema = createApiSchema();
-    this.yoga = createYoga<ServerContext, ApiContext>({
+    const validation = useValidationCache(armorPlugins(opts.limits));
+    this.yoga = createYoga<RequestContext>({
       schema,
       graphqlEndpoint: '/graphql',
       // served by the HTTP layer: GraphiQL from the project's bundle, CORS for every route
@@ -337,15 +391,12 @@ export class GraphqlEndpoint {
         errorCache: boundedCache<Error>(1024 * 1024, (k) => 2 * k.length + 1024),
         validationCache: false,
       },
-      context: ({ scope }) => createApiContext(opts.kb(), opts.timeLimitMs, scope),
       plugins: [
         useParamErrors(),
-        useValidationCache(),
+        validation.cache,
         usePersistedQueries(2 * 1024 * 1024),
-        ...armorPlugins(opts.limits),
-        useCompiledExecution(),
-        useCostLimit(schema, opts.limits, opts.executorFor),
-        useAnswerLimit(opts.limits.maxAnswerBytes),
+        ...validation.rest,
+        useExecution(schema, opts.limits, opts.executorFor),
         useErrorCodes(),
       ],
     });
@@ -361,9 +412,9 @@ export class GraphqlEndpoint {
 
   /** Runs one HTTP request through yoga's whole fetch layer (what `fetch` does for any request `direct` does not take). */
   async viaFetch(url: string, init: GraphqlInit, scope: CacheScope = { exact: 0, loose: 0 }): Promise<GraphqlResponse> {
-    const outcome: GraphqlOutcome = { codes: [] };
-    const res = await this.yoga.fetch(`http://localhost${url}`, init as RequestInit, { scope, outcome });
-    return this.answer(res, outcome);
+    const context = this.context(scope);
+    const res = await this.yoga.fetch(`http://localhost${url}`, init as RequestInit, context);
+    return this.answer(res, context.outcome);
   }
 
   /**
@@ -386,12 +437,12 @@ export class GraphqlEndpoint {
       return null;
     }
     if (params === null || typeof params !== 'object' || Array.isArray(params) || (params as { extensions?: unknown }).extensions !== undefined) return null;
-    const outcome: GraphqlOutcome = { codes: [] };
-    // a request without its body: the hooks that read the request see its method, URL and media types
-    const request = new this.yoga.fetchAPI.Request(`http://localhost${url}`, { method: 'POST', headers: init.headers });
+    const context = this.context(scope);
+    const { outcome } = context;
+    const request = new BodilessRequest(`http://localhost${url}`, init, this.yoga.fetchAPI.Headers) as unknown as Request;
     let result;
     try {
-      result = await this.yoga.getResultForParams({ params: params as GraphQLParams, request }, { scope, outcome });
+      result = await this.yoga.getResultForParams({ params: params as GraphQLParams, request }, context);
     } catch {
       return null;
     }
@@ -407,6 +458,13 @@ export class GraphqlEndpoint {
       return { status: 200, contentType: 'application/json; charset=utf-8', body: (r.stringify ?? JSON.stringify)(r), cache: 'ok' };
     }
     return this.answer(processRegularResult(r, this.yoga.fetchAPI, 'application/json'), outcome);
+  }
+
+  /** A request's context: the resolvers' (its time limit starts now), and its answer's error codes. */
+  private context(scope: CacheScope): RequestContext {
+    const context = createApiContext(this.opts.kb(), this.opts.timeLimitMs, scope) as RequestContext;
+    context.outcome = { codes: [] };
+    return context;
   }
 
   private async answer(res: Response, outcome: GraphqlOutcome): Promise<GraphqlResponse> {

@@ -16,6 +16,7 @@ import {
   isObjectType,
   isUnionType,
   type ExecutionArgs,
+  type ExecutionResult,
   type GraphQLSchema,
   type DocumentNode,
 } from 'graphql';
@@ -355,84 +356,80 @@ function costReadsVariables(document: DocumentNode): boolean {
   return reads;
 }
 
+/** What judging an operation's cost decided: an answer that stops it (its errors), the executor to run it with, or nothing (run as it is). */
+export type CostVerdict = ExecutionResult | ((args: ExecutionArgs) => unknown) | undefined;
+
 /**
- * An envelop plugin computing each operation's cost with the request's variables before it runs
- * (graphql-query-complexity, its walk bounded by maxNodes), refusing it when over maxCost
- * (TOO_COMPLEX), keeping the cost on the context (`cost`), and letting `choose` swap the executor
- * for it (e.g. costly operations on a worker thread).
+ * Judges each operation's cost with the request's variables before it runs (graphql-query-complexity,
+ * its walk bounded by maxNodes): over maxCost it is refused (TOO_COMPLEX), the cost is kept on the
+ * context (`cost`), and `choose` may pick the executor for it (e.g. costly operations on a worker thread).
  */
-export function useCostLimit(schema: GraphQLSchema, limits: QueryLimits, choose?: ExecutorChoice): Plugin {
+export function costJudge(schema: GraphQLSchema, limits: QueryLimits, choose?: ExecutorChoice): (args: ExecutionArgs) => CostVerdict {
   const estimators = [costEstimator(schema)];
   // The cost of an operation no variable can change, by parsed document (yoga's parser cache hands the same
   // object for the same text) and operation name: the walk is most of a cheap request's own work.
   const constantCosts = new WeakMap<DocumentNode, Map<string, number>>();
-  return {
-    onExecute({ args, setResultAndStopExecution, setExecuteFn }) {
-      // envelop types these as any
-      const document = args.document as DocumentNode;
-      const opName = (args.operationName as string | null | undefined) ?? '';
-      const known = constantCosts.get(document)?.get(opName);
-      if (known !== undefined) {
-        // variables that do not fit their types are the executor's BAD_USER_INPUT, as they are here
-        (args.contextValue as Costed).cost = known;
-        const execute = choose?.(known, args);
-        if (execute) setExecuteFn(execute as Parameters<typeof setExecuteFn>[0]);
-        return;
-      }
-      const op = getOperationAST(document, opName || null);
-      // several operations and none named: execution says so
-      if (!op) return;
-      // graphql-query-complexity's visitor entered on the one operation (getComplexity would first walk
-      // the whole document with a TypeInfo only to reach the operations)
-      const errors: GraphQLError[] = [];
-      const context = new ValidationContext(schema, document, new TypeInfo(schema), (e) => errors.push(e));
-      const analysis = createComplexityRule({
-        maximumComplexity: Infinity,
-        estimators,
-        variables: (args.variableValues ?? {}) as Record<string, unknown>,
-        maxQueryNodes: limits.maxNodes,
-      })(context);
-      try {
-        analysis.onOperationDefinitionEnter(op);
-      } catch (e) {
-        if (!(e instanceof GraphQLError)) throw e;
-        if (typeof e.extensions.code === 'string') return setResultAndStopExecution({ errors: [e] });
-        if (/maximum allowed number of nodes/.test(e.message)) {
-          return setResultAndStopExecution({
-            errors: [
-              requestError('TOO_COMPLEX', `the operation has more than ${limits.maxNodes} selections once its fragments are spread`, {
-                nodes: limits.maxNodes,
-              }),
-            ],
-          });
-        }
-        errors.push(e);
-      }
-      // variables that do not fit their types, a directive's missing argument: nothing runs without a cost
-      if (errors.length > 0) {
-        return setResultAndStopExecution({
-          errors: errors.map(
-            (e) => new GraphQLError(e.message, { nodes: e.nodes ?? null, extensions: { code: 'BAD_USER_INPUT', http: { status: 400, spec: true } } }),
-          ),
-        });
-      }
-      const cost = analysis.complexity;
-      (args.contextValue as Costed).cost = cost;
-      if (!costReadsVariables(document)) {
-        const byOp = constantCosts.get(document) ?? new Map<string, number>();
-        constantCosts.set(document, byOp.set(opName, cost));
-      }
-      if (cost > limits.maxCost) {
-        const shown = Math.ceil(cost);
-        return setResultAndStopExecution({
+  return (args) => {
+    const document = args.document;
+    const opName = args.operationName ?? '';
+    const known = constantCosts.get(document)?.get(opName);
+    if (known !== undefined) {
+      // variables that do not fit their types are the executor's BAD_USER_INPUT, as they are here
+      (args.contextValue as Costed).cost = known;
+      return choose?.(known, args);
+    }
+    const op = getOperationAST(document, opName || null);
+    // several operations and none named: execution says so
+    if (!op) return undefined;
+    // graphql-query-complexity's visitor entered on the one operation (getComplexity would first walk
+    // the whole document with a TypeInfo only to reach the operations)
+    const errors: GraphQLError[] = [];
+    const context = new ValidationContext(schema, document, new TypeInfo(schema), (e) => errors.push(e));
+    const analysis = createComplexityRule({
+      maximumComplexity: Infinity,
+      estimators,
+      variables: (args.variableValues ?? {}) as Record<string, unknown>,
+      maxQueryNodes: limits.maxNodes,
+    })(context);
+    try {
+      analysis.onOperationDefinitionEnter(op);
+    } catch (e) {
+      if (!(e instanceof GraphQLError)) throw e;
+      if (typeof e.extensions.code === 'string') return { errors: [e] };
+      if (/maximum allowed number of nodes/.test(e.message)) {
+        return {
           errors: [
-            requestError('TOO_COMPLEX', `query cost ${shown} exceeds the limit of ${limits.maxCost}; ask for fewer items or cheaper fields`, { cost: shown }),
+            requestError('TOO_COMPLEX', `the operation has more than ${limits.maxNodes} selections once its fragments are spread`, {
+              nodes: limits.maxNodes,
+            }),
           ],
-        });
+        };
       }
-      const execute = choose?.(cost, args);
-      if (execute) setExecuteFn(execute as Parameters<typeof setExecuteFn>[0]);
-    },
+      errors.push(e);
+    }
+    // variables that do not fit their types, a directive's missing argument: nothing runs without a cost
+    if (errors.length > 0) {
+      return {
+        errors: errors.map(
+          (e) => new GraphQLError(e.message, { nodes: e.nodes ?? null, extensions: { code: 'BAD_USER_INPUT', http: { status: 400, spec: true } } }),
+        ),
+      };
+    }
+    const cost = analysis.complexity;
+    (args.contextValue as Costed).cost = cost;
+    if (!costReadsVariables(document)) {
+      const byOp = constantCosts.get(document) ?? new Map<string, number>();
+      constantCosts.set(document, byOp.set(opName, cost));
+    }
+    if (cost > limits.maxCost) {
+      const shown = Math.ceil(cost);
+      return {
+        errors: [
+          requestError('TOO_COMPLEX', `query cost ${shown} exceeds the limit of ${limits.maxCost}; ask for fewer items or cheaper fields`, { cost: shown }),
+        ],
+      };
+    }
+    return choose?.(cost, args);
   };
 }
 
