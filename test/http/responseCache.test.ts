@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import { sharedServer } from '../server/helpers.js';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { createResponseCache } from '../../src/http/ResponseCache.js';
 import { corpusDb } from '../cli/corpusDb.js';
 
@@ -24,6 +24,21 @@ test('a large answer (a megabyte) is cached, and the cache stays bounded in byte
   for (let i = 0; i < 20; i++) cache.set(`/other/${i}`, entry(big));
   assert.ok(cache.calculatedSize <= 8 * 1024 * 1024, `${cache.calculatedSize} bytes`);
   assert.equal(cache.get('/v1/editions/x.json'), undefined, 'the oldest was evicted');
+});
+
+test('a body of 128 KB or more (a long diff page) is gzipped at level 4, a smaller one at the default level; both decompress to the body', async () => {
+  const cache = createResponseCache();
+  const text = (n: number) => Array.from({ length: n }, (_, i) => `<p>Rule ${i}: the words of rule ${(i * 7) % 101}.</p>`).join('\n');
+  const cases: Array<[string, number]> = [
+    [text(6000), 4],
+    [text(200), constants.Z_DEFAULT_COMPRESSION],
+  ];
+  assert.ok(Buffer.byteLength(cases[0]![0]) >= 128 * 1024 && Buffer.byteLength(cases[1]![0]) < 128 * 1024);
+  for (const [body, level] of cases) {
+    const gz = await cache.set(`/page/${level}`, entry(body)).encode('gzip');
+    assert.equal(gunzipSync(gz).toString(), body);
+    assert.deepEqual(gz, gzipSync(Buffer.from(body), { level }), `level ${level}`);
+  }
 });
 
 const shared = sharedServer(dbFile, { publicUrl: 'https://crkb.test' });
