@@ -29,8 +29,8 @@ export interface ParseTask {
 
 function bytesOf(task: ParseTask): Uint8Array {
   if (task.bytes !== null) return task.bytes;
-  const bytes = readLocalInput({ kind: 'file', location: task.path }).bytes;
-  if (task.sha256 !== undefined && sha256Hex(bytes) !== task.sha256) {
+  const { bytes, sha256 } = readLocalInput({ kind: 'file', location: task.path });
+  if (task.sha256 !== undefined && sha256 !== task.sha256) {
     throw new IngestError(task.path, 'changed while being ingested (its sha256 differs from when it was first read)');
   }
   return bytes;

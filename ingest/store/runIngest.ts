@@ -9,7 +9,7 @@ import { EditionGroups, type Candidate, type EditionReport } from './EditionGrou
 import { expectedInputDate } from './readWordDocument.js';
 import { IngestError } from '../parse/IngestError.js';
 import { lockDatabase } from './lockDatabase.js';
-import { startParsing } from './parsePool.js';
+import { ParseWorkers, parseWorkerCount, startParsing } from './parsePool.js';
 import type { ParseReply, ParseTask } from './parseTask.js';
 import { OfficialCopies, type CopyProvenance } from './copyProvenance.js';
 import { storeDerived, storeReferences } from './storeDerived.js';
@@ -144,35 +144,41 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
     mark = now;
   };
   const stored = storedState(opts.dbFile);
-  const read = await readInputs(opts, stored.hashes, report);
-  phase('read');
-  if (read.tasks.length === 0) return finish(report, started);
+  // started now, they load their modules while the inputs are read
+  const workers = new ParseWorkers(parseWorkerCount(opts.inputs.length), opts.workerMemoryMb);
+  try {
+    const read = await readInputs(opts, stored.hashes, report);
+    phase('read');
+    if (read.tasks.length === 0) return finish(report, started);
 
-  await writeAtomically(opts.dbFile, opts.maxPages, async (writer) => {
-    const groups = new EditionGroups(writer, opts.manifest ?? null, read.aliases, read.expected);
-    const chain = new ChainAlignments(groups, stored.editions);
-    // CPU seconds of each thread (by id) when the parse workers ended
-    const workersCpu = new Map<number, number>();
-    try {
-      const parsed = await parseAndStore(writer, groups, chain, read, opts, workersCpu);
-      phase('parse+store');
-      storeFragments(writer, parsed.fragments, read.inputs, opts.edition ?? null, report);
-      // replaced editions leave texts nothing refers to
-      if (groups.replacedContent) writer.pruneOrphans();
-      report.editions = groups.reports();
-      report.rejected.push(...parsed.rejections.sort((a, b) => a.index - b.index).map(({ source, reason }) => ({ source, reason })));
-      if (report.editions.length === 0 && report.fragments.length === 0) return false;
-      phase('fragments');
-      const alignments = chain.final();
-      phase('align');
-      storeDerived(writer, alignments);
-      opts.afterStore?.(writer);
-      phase('derived');
-      return true;
-    } finally {
-      report.threadCpuSeconds = threadCpuSeconds(workersCpu);
-    }
-  });
+    await writeAtomically(opts.dbFile, opts.maxPages, async (writer) => {
+      const groups = new EditionGroups(writer, opts.manifest ?? null, read.aliases, read.expected);
+      const chain = new ChainAlignments(groups, stored.editions);
+      // CPU seconds of each thread (by id) when the parse workers ended
+      const workersCpu = new Map<number, number>();
+      try {
+        const parsed = await parseAndStore(writer, groups, chain, read, workers, opts, workersCpu);
+        phase('parse+store');
+        storeFragments(writer, parsed.fragments, read.inputs, opts.edition ?? null, report);
+        // replaced editions leave texts nothing refers to
+        if (groups.replacedContent) writer.pruneOrphans();
+        report.editions = groups.reports();
+        report.rejected.push(...parsed.rejections.sort((a, b) => a.index - b.index).map(({ source, reason }) => ({ source, reason })));
+        if (report.editions.length === 0 && report.fragments.length === 0) return false;
+        phase('fragments');
+        const alignments = chain.final();
+        phase('align');
+        storeDerived(writer, alignments);
+        opts.afterStore?.(writer);
+        phase('derived');
+        return true;
+      } finally {
+        report.threadCpuSeconds = threadCpuSeconds(workersCpu);
+      }
+    });
+  } finally {
+    await workers.close();
+  }
   phase('commit');
   report.wrote = report.editions.length > 0 || report.fragments.length > 0;
   return finish(report, started);
@@ -242,6 +248,7 @@ async function parseAndStore(
   groups: EditionGroups,
   chain: ChainAlignments,
   read: ReadInputs,
+  workers: ParseWorkers,
   opts: IngestOptions,
   workersCpu: Map<number, number>,
 ): Promise<Parsed> {
@@ -277,10 +284,7 @@ async function parseAndStore(
       failure = e;
     }
   };
-  const pool = startParsing(read.tasks, onParsed, {
-    order: parseOrder(read.expected),
-    ...(opts.workerMemoryMb ? { workerMemoryMb: opts.workerMemoryMb } : {}),
-  });
+  const pool = startParsing(read.tasks, workers, onParsed, { order: parseOrder(read.expected) });
   try {
     await pool.parsed;
     // the parse workers are done: their memory goes before the last editions and the lineage are stored
