@@ -8,7 +8,7 @@ import type { ExecutorChoice } from './limits.js';
 import { HeavyRefusal, type HeavyKind, type HeavyPool } from './HeavyPool.js';
 import type { HeavyTask } from './heavyTask.js';
 import { offsetOf } from './graphqlEndpoint.js';
-import { StoredResponse, sendCached, type CachedResponse, type ResponseCache } from '../http/ResponseCache.js';
+import { sendCached, type CachedResponse, type ResponseCache } from '../http/ResponseCache.js';
 
 /** Discord commands that compute a diff or a history. */
 const HEAVY_COMMANDS = new Map<string, HeavyKind>([
@@ -94,8 +94,7 @@ export function forwardHeavy(opts: ForwardOptions): RequestHandler {
     if (req.method === 'GET' && etag && cacheControl && r.status < 500 && TEXT_TYPES.test(contentType)) {
       // sent as the bytes they are (the worker's express set the content type's charset as it sent them)
       const entry: CachedResponse = { status: r.status, contentType, body: bytes, etag, cacheControl };
-      // without an answer cache too, a stored answer: compressed as a cached one is (a long diff page's gzip level)
-      await sendCached(req, res, opts.cache?.set(req.originalUrl, entry) ?? new StoredResponse(entry));
+      await sendCached(req, res, opts.cache?.set(req.originalUrl, entry) ?? entry);
       return;
     }
     res.status(r.status).set(r.headers);
