@@ -11,10 +11,11 @@
  *     [--node-flags="--max-semi-space-size=4 --max-old-space-size=96"]   (the server's node flags, as bench/serve)
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KnowledgeBase } from '../src/query/KnowledgeBase.js';
+import { threadCpuMs } from './processes.js';
 
 const { values } = parseArgs({
   options: {
@@ -71,19 +72,6 @@ const base = await new Promise<string>((res, rej) => {
   child.once('exit', (code) => rej(new Error(`server exited with ${code}`)));
 });
 
-/** CPU time of every thread of the server process, ms (schedstat: nanoseconds on the CPU). */
-function serverCpuMs(): number {
-  let ns = 0;
-  for (const t of readdirSync(`/proc/${child.pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${child.pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return ns / 1e6;
-}
-
 // what is crawled: the site's pages, not its assets, API, GraphQL, feeds or published files
 const SKIP = /^\/(?:assets|v1|graphql|feed|files|metrics|healthz|readyz|livez|discord|docs\/api|openapi|robots|sitemap|favicon)/;
 const HREF = /href="([^"#]*)(?:#[^"]*)?"/g;
@@ -108,12 +96,12 @@ await (await fetch(`${base}/`)).text();
 const started = performance.now();
 while (queue.length > 0 && visits.length < maxPages) {
   const path = queue.shift()!;
-  const c0 = serverCpuMs();
+  const c0 = threadCpuMs(child.pid!);
   const t0 = performance.now();
   const r = await fetch(base + path, { redirect: 'manual' });
   const body = await r.text();
   const wallMs = performance.now() - t0;
-  visits.push({ path, status: r.status, wallMs, cpuMs: serverCpuMs() - c0, bytes: body.length });
+  visits.push({ path, status: r.status, wallMs, cpuMs: threadCpuMs(child.pid!) - c0, bytes: body.length });
   const location = r.headers.get('location');
   const links = location
     ? [location]

@@ -16,8 +16,8 @@
  *   node dist/bench/diffPages.js [--db data/crkb.db] [--reps 10] [--worst 12] [--family cr]... [--only TEXT]... [--baseline DIR]... [--compare]
  * (--only keeps the pages whose path contains any TEXT)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -25,7 +25,7 @@ import { POLICY_FAMILIES } from '../src/core/families.js';
 import type { Family } from '../src/core/records.js';
 import { KnowledgeBase } from '../src/query/KnowledgeBase.js';
 import { benchArgs } from './benchArgs.js';
-import { cpuMs, sleep, stopChild } from './processes.js';
+import { settled, startListening, stopChild, threadCpuMs } from './processes.js';
 
 const OPTIONS = {
   db: { type: 'string', default: process.env.CRKB_DB ?? 'data/crkb.db' },
@@ -55,21 +55,9 @@ process.on('exit', () => {
   for (const c of started) c.kill('SIGTERM');
 });
 
-function startServer(label: string, dir: string, db: string): Promise<Server> {
-  const child = spawn(process.execPath, [resolve(dir, 'dist/src/server/listen.js'), db, '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, CRKB_RESPONSE_CACHE: '0' },
-  });
-  started.push(child);
-  return new Promise((res, rej) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
-      if (m) res({ label, child, url: new URL(m[0]), agent: new Agent({ keepAlive: true, maxSockets: 1 }) });
-    });
-    child.once('exit', (code) => rej(new Error(`${label}: server exited with ${code}`)));
-  });
+async function startServer(label: string, dir: string, db: string): Promise<Server> {
+  const { child, url } = await startListening([resolve(dir, 'dist/src/server/listen.js'), db, '0'], { CRKB_RESPONSE_CACHE: '0' }, started);
+  return { label, child, url: new URL(url), agent: new Agent({ keepAlive: true, maxSockets: 1 }) };
 }
 
 /** One GET: status and the body's bytes as sent. */
@@ -84,30 +72,6 @@ function get(s: Server, path: string, encoding: string): Promise<{ status: numbe
     req.on('error', rej);
     req.end();
   });
-}
-
-/** Waits until the processes are idle (under 2 % of a core over half a second), at most 120 s. */
-async function settled(pids: number[]): Promise<void> {
-  const cpu = () => pids.reduce((a, p) => a + cpuMs(p), 0);
-  for (let t = 0, c0 = cpu(); t < 240; t++) {
-    await sleep(500);
-    const c1 = cpu();
-    if (c1 - c0 < 10) return;
-    c0 = c1;
-  }
-}
-
-/** CPU ms a process's threads have run, from each thread's schedstat (nanoseconds: /proc/PID/stat counts 10 ms ticks). */
-function threadCpuMs(pid: number): number {
-  let ns = 0;
-  for (const t of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return ns / 1e6;
 }
 
 const quantile = (xs: number[], q: number) => {
@@ -144,7 +108,10 @@ async function main(): Promise<void> {
   for (const dir of values.baseline ?? [])
     servers.push(await startServer(dir, dir, existsSync(resolve(dir, 'data/crkb.db')) ? resolve(dir, 'data/crkb.db') : db));
   // a server diffs every CR neighbour in the background once started: measured after that
-  await settled(servers.map((s) => s.child.pid!));
+  await settled(
+    servers.map((s) => s.child.pid!),
+    120,
+  );
   console.log(`bench/diffPages: ${db}, ${pages.length} neighbour pages (${families.join(', ')}), answer cache off, ${reps} requests per page and encoding`);
 
   if (values.compare) {

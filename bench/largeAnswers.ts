@@ -6,12 +6,13 @@
  *
  *   node dist/bench/largeAnswers.js [--db data/crkb.db] [--requests 20] [--baseline DIR]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KnowledgeBase } from '../src/query/KnowledgeBase.js';
+import { cpuMs, startListening } from './processes.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,26 +35,13 @@ kb.close();
 const paths = [`/v1/editions/${latest}.json`, '/diff/2009-05-01/latest', `/cr/${latest}/glossary`];
 const encodings = ['br', 'gzip', 'identity'];
 
+const started: ChildProcess[] = [];
+process.on('exit', () => {
+  for (const c of started) c.kill('SIGTERM');
+});
 function startChild(dir: string): Promise<{ child: ChildProcess; url: string }> {
   const flags = values['node-flags'].split(/\s+/).filter((f) => f !== '');
-  const child = spawn(process.execPath, [...flags, resolve(dir, 'dist/src/server/listen.js'), dbFile, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((res, rej) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
-      if (m) res({ child, url: m[0] });
-    });
-    child.once('exit', (code) => rej(new Error(`server exited with ${code}`)));
-  });
-}
-
-/** CPU time (user + system) a process has used, in ms. */
-function cpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    .replace(/^.*\) /, '')
-    .split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+  return startListening([...flags, resolve(dir, 'dist/src/server/listen.js'), dbFile, '0'], {}, started);
 }
 
 interface Row {

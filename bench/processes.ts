@@ -46,6 +46,21 @@ export function startServe(checkout: string, dbFile: string, workers: number | n
   });
 }
 
+/** Starts `node ARGS` (added to `started`, for stopping on exit) and resolves with the first http://127.0.0.1:PORT it prints. */
+export function startListening(args: string[], env: Record<string, string>, started: ChildProcess[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  started.push(child);
+  return new Promise((res, rej) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
+      if (m) res({ child, url: m[0] });
+    });
+    child.once('exit', (code) => rej(new Error(`${args.join(' ')}: exited with ${code}`)));
+  });
+}
+
 /** Resolves after ms milliseconds. */
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
@@ -72,6 +87,30 @@ export function cpuMs(pid: number): number {
     .replace(/^.*\) /, '')
     .split(' ');
   return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+}
+
+/** CPU ms a process's threads have run, from each thread's schedstat (nanoseconds: /proc/PID/stat counts 10 ms ticks). */
+export function threadCpuMs(pid: number): number {
+  let ns = 0;
+  for (const t of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return ns / 1e6;
+}
+
+/** Waits until the processes are idle (under 2 % of a core over half a second), at most `maxSeconds`. */
+export async function settled(pids: number[], maxSeconds = 60): Promise<void> {
+  const cpu = () => pids.reduce((a, p) => a + cpuMs(p), 0);
+  for (let t = 0, c0 = cpu(); t < maxSeconds * 2; t++) {
+    await sleep(500);
+    const c1 = cpu();
+    if (c1 - c0 < 10) return;
+    c0 = c1;
+  }
 }
 
 /** CPU ms (user + system, from its rusage) of one process running `node ARGS` in `cwd`. */

@@ -27,8 +27,8 @@
  *     the default is what `crkb serve` and `npm start` use; --only keeps the scenarios whose name contains TEXT;
  *     --mixed 0 / --reload 0 skip those parts)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cpuMs, rssMb, sleep, startServe, stopChild, tree } from './processes.js';
+import type { ChildProcess } from 'node:child_process';
+import { cpuMs, rssMb, settled, sleep, startListening, startServe, stopChild, tree } from './processes.js';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
@@ -127,28 +127,7 @@ if (process.argv[2] === '--http-child') {
 }
 
 function startChild(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
-  started.push(child);
-  return new Promise((res, rej) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
-      if (m) res({ child, url: m[0] });
-    });
-    child.once('exit', (code) => rej(new Error(`child exited with ${code}`)));
-  });
-}
-
-/** Waits until the processes are idle (under 2 % of a core over half a second), at most 60 s. */
-async function settled(pids: number[]): Promise<void> {
-  const cpu = () => pids.reduce((a, p) => a + cpuMs(p), 0);
-  for (let t = 0, c0 = cpu(); t < 120; t++) {
-    await sleep(500);
-    const c1 = cpu();
-    if (c1 - c0 < 10) return;
-    c0 = c1;
-  }
+  return startListening(args, env, started);
 }
 
 function rotating(paths: string[], base: Omit<AutocannonRequest, 'path' | 'setupRequest'> = {}): AutocannonRequest[] {
