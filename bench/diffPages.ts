@@ -25,7 +25,7 @@ import { POLICY_FAMILIES } from '../src/core/families.js';
 import type { Family } from '../src/core/records.js';
 import { KnowledgeBase } from '../src/query/KnowledgeBase.js';
 import { benchArgs } from './benchArgs.js';
-import { settled, startListening, stopChild, threadCpuMs } from './processes.js';
+import { requireBuiltCheckouts, settled, startListening, stopChild, threadCpuMs } from './processes.js';
 
 const OPTIONS = {
   db: { type: 'string', default: process.env.CRKB_DB ?? 'data/crkb.db' },
@@ -50,13 +50,8 @@ interface Server {
   agent: Agent;
 }
 
-const started: ChildProcess[] = [];
-process.on('exit', () => {
-  for (const c of started) c.kill('SIGTERM');
-});
-
 async function startServer(label: string, dir: string, db: string): Promise<Server> {
-  const { child, url } = await startListening([resolve(dir, 'dist/src/server/listen.js'), db, '0'], { CRKB_RESPONSE_CACHE: '0' }, started);
+  const { child, url } = await startListening([resolve(dir, 'dist/src/server/listen.js'), db, '0'], { CRKB_RESPONSE_CACHE: '0' });
   return { label, child, url: new URL(url), agent: new Agent({ keepAlive: true, maxSockets: 1 }) };
 }
 
@@ -87,12 +82,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const reps = Math.max(1, Number(values.reps));
-  for (const dir of values.baseline ?? []) {
-    if (!existsSync(resolve(dir, 'dist/src/server/listen.js'))) {
-      console.error(`bench/diffPages: --baseline ${dir}: not a built crkb checkout (no dist/src/server/listen.js)`);
-      process.exit(1);
-    }
-  }
+  requireBuiltCheckouts('diffPages', values.baseline ?? []);
   const families = (values.family ?? ['cr', ...POLICY_FAMILIES]) as Family[];
   const kb = KnowledgeBase.open(db);
   const pages: string[] = [];

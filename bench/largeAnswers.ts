@@ -35,13 +35,9 @@ kb.close();
 const paths = [`/v1/editions/${latest}.json`, '/diff/2009-05-01/latest', `/cr/${latest}/glossary`];
 const encodings = ['br', 'gzip', 'identity'];
 
-const started: ChildProcess[] = [];
-process.on('exit', () => {
-  for (const c of started) c.kill('SIGTERM');
-});
 function startChild(dir: string): Promise<{ child: ChildProcess; url: string }> {
   const flags = values['node-flags'].split(/\s+/).filter((f) => f !== '');
-  return startListening([...flags, resolve(dir, 'dist/src/server/listen.js'), dbFile, '0'], {}, started);
+  return startListening([...flags, resolve(dir, 'dist/src/server/listen.js'), dbFile, '0']);
 }
 
 interface Row {

@@ -1,6 +1,6 @@
 /** Process helpers the benches share: `crkb serve` as a user runs it, and what /proc says of its processes. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** A process and its children (a supervisor and its server processes), from /proc. */
@@ -46,10 +46,11 @@ export function startServe(checkout: string, dbFile: string, workers: number | n
   });
 }
 
-/** Starts `node ARGS` (added to `started`, for stopping on exit) and resolves with the first http://127.0.0.1:PORT it prints. */
-export function startListening(args: string[], env: Record<string, string>, started: ChildProcess[]): Promise<{ child: ChildProcess; url: string }> {
+/** Starts `node ARGS` (stopped when this process exits) and resolves with the first http://127.0.0.1:PORT it prints. */
+export function startListening(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
-  started.push(child);
+  // however the bench ends (a run that failed to start another server included)
+  process.once('exit', () => child.kill('SIGTERM'));
   return new Promise((res, rej) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -59,6 +60,16 @@ export function startListening(args: string[], env: Record<string, string>, star
     });
     child.once('exit', (code) => rej(new Error(`${args.join(' ')}: exited with ${code}`)));
   });
+}
+
+/** Exits 1 naming the first of `dirs` (a bench's --baseline) that is not a built crkb checkout, before any server starts. */
+export function requireBuiltCheckouts(bench: string, dirs: readonly string[]): void {
+  for (const dir of dirs) {
+    if (!existsSync(resolve(dir, 'dist/src/server/listen.js'))) {
+      console.error(`bench/${bench}: --baseline ${dir}: not a built crkb checkout (no dist/src/server/listen.js; run npm run build there)`);
+      process.exit(1);
+    }
+  }
 }
 
 /** Resolves after ms milliseconds. */

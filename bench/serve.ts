@@ -28,7 +28,7 @@
  *     --mixed 0 / --reload 0 skip those parts)
  */
 import type { ChildProcess } from 'node:child_process';
-import { cpuMs, rssMb, settled, sleep, startListening, startServe, stopChild, tree } from './processes.js';
+import { cpuMs, requireBuiltCheckouts, rssMb, settled, sleep, startListening, startServe, stopChild, tree } from './processes.js';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
@@ -74,12 +74,6 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 /** Diffs the heavy thread admits at once (HeavyPool's default diff queue). */
 const DIFF_QUEUE = 8;
 const CONSTANT = { number: '702.19b', text: 'The controller of an attacking creature with trample first assigns damage.' };
-// every child started is stopped however this process ends (a run that failed to start one included)
-const started: ChildProcess[] = [];
-process.on('exit', () => {
-  for (const c of started) c.kill('SIGTERM');
-});
-
 // Child mode: a bare express app returning a constant JSON, the baseline.
 const OPTIONS = {
   db: { type: 'string', default: process.env.CRKB_DB ?? 'data/crkb.db' },
@@ -127,7 +121,7 @@ if (process.argv[2] === '--http-child') {
 }
 
 function startChild(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  return startListening(args, env, started);
+  return startListening(args, env);
 }
 
 function rotating(paths: string[], base: Omit<AutocannonRequest, 'path' | 'setupRequest'> = {}): AutocannonRequest[] {
@@ -192,13 +186,7 @@ async function main(): Promise<void> {
 
   const flags = values['node-flags'].split(/\s+/).filter((f) => f !== '');
   const listenJs = resolve('dist/src/server/listen.js');
-  // a baseline that is not a built checkout is said before any server starts
-  for (const dir of baselines) {
-    if (!existsSync(resolve(dir, 'dist/src/server/listen.js'))) {
-      console.error(`bench/serve: --baseline ${dir}: not a built crkb checkout (no dist/src/server/listen.js; run npm run build there)`);
-      process.exit(1);
-    }
-  }
+  requireBuiltCheckouts('serve', baselines);
   const cached = await startChild([...flags, listenJs, dbFile, '0']);
   const uncached = await startChild([...flags, listenJs, dbFile, '0'], { CRKB_RESPONSE_CACHE: '0' });
   const baseline = await startChild([...flags, resolve('dist/bench/serve.js'), '--baseline-child']);
