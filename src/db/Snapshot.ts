@@ -4,7 +4,7 @@ import type { Reference } from '../core/references.js';
 import type { EditionInfo, GlossaryRecord, PartRecord, RuleRecord, TextRefRecord } from '../core/records.js';
 import { addWords, wordsOf } from '../core/suggest.js';
 import { termKey } from '../core/termKey.js';
-import { TextIndex, type EditionSearch } from './TextIndex.js';
+import { TextIndex } from './TextIndex.js';
 import { lazyStatements } from './lazyStatements.js';
 import type { Db } from './openDb.js';
 
@@ -52,17 +52,19 @@ interface TextEntry {
   refs: TextRefRecord[] | null;
 }
 
-/** Editions per search index: neighbours share most texts (twenty hold about 1.3 times the texts of one). */
-const SEARCH_GROUP = 20;
-
 /** The lineage of a rule outside the chain (never aligned): its own, negative, from its edition and position. */
 const unaligned = (editionId: number, pos: number): number => -(editionId * 100000 + pos);
 
 /** More than the rules of any edition: a sort key is version id * POSITIONS + position. */
 const POSITIONS = 2 ** 20;
 
-/** Search indexes kept built (about 4 MB each, outside the JS heap): the latest searched. */
-const SEARCH_INDEXES = 6;
+/**
+ * Bytes of search index pages kept built (TextIndex.bytes; resident memory outside the JS heap is
+ * about 1.5 times as much): the latest searched editions'. The newest CR's index has 1.3 MB of pages
+ * (2 MB resident), an MTR's or IPG's 0.1 to 0.2 MB: twelve CRs, or many more smaller documents, the
+ * 24 MB six indexes of twenty editions could hold before.
+ */
+const SEARCH_INDEX_BYTES = 16 * 1024 * 1024;
 
 /** Bytes of texts (bodies and references) kept between reads: about the texts of a few editions. */
 const TEXT_CACHE_BYTES = 8 * 1024 * 1024;
@@ -319,8 +321,8 @@ function positionIn(sorted: SortedVersions, versionId: number): number {
  * typed arrays (VersionTable); texts and their references from SQLite, the latest read kept in a
  * cache bounded in bytes. Memory then grows with the editions' id arrays (a few bytes a rule), not
  * with every text of the archive, and a command reads only what it answers with. Full-text search
- * is SQLite's FTS5 over the texts of a group of neighbouring editions, in memory (TextIndex), built
- * on the group's first search.
+ * is SQLite's FTS5 over an edition's own texts, in memory (TextIndex), built on the edition's first
+ * search.
  */
 export class Snapshot {
   readonly editions: EditionInfo[];
@@ -347,10 +349,8 @@ export class Snapshot {
   /** Rulings Summaries notes by edition, then section, in published order (text ids). */
   private readonly notes = new Map<number, Map<string, number[]>>();
   private maxTextId: number | null = null;
-  /** Each edition's search group: its members and their index once built (about 3 MB, outside the JS heap). */
-  private readonly searchGroups = new Map<number, { members: EditionInfo[]; index: TextIndex | null }>();
-  /** Groups whose index is built, least recently searched first (at most SEARCH_INDEXES). */
-  private readonly builtGroups: Array<{ members: EditionInfo[]; index: TextIndex | null }> = [];
+  /** Built search indexes by edition, least recently searched first (SEARCH_INDEX_BYTES in all at most, and the latest). */
+  private readonly searchIndexes = new Map<number, TextIndex>();
   private allWords: Set<string> | null = null;
 
   /** `textCacheBytes`: bytes of texts kept between reads (default TEXT_CACHE_BYTES). */
@@ -368,13 +368,6 @@ export class Snapshot {
       >
     ).map((e) => ({ ...e, family: e.family, official: e.official === 1 }));
     this.infoById = new Map(this.editions.map((e) => [e.id, e]));
-    for (const family of new Set(this.editions.map((e) => e.family))) {
-      const chain = this.editions.filter((e) => e.family === family);
-      for (let k = 0; k < chain.length; k += SEARCH_GROUP) {
-        const group = { members: chain.slice(k, k + SEARCH_GROUP), index: null };
-        for (const e of group.members) this.searchGroups.set(e.id, group);
-      }
-    }
     this.sql = lazyStatements({
       // One row per edition, ids as JSON arrays (parsed natively) rather than a JS row per rule.
       editionRules: () =>
@@ -1109,34 +1102,30 @@ export class Snapshot {
   }
 
   /**
-   * Search within an edition's rule texts, examples and glossary definitions. Editions share an
-   * index by group of SEARCH_GROUP in date order (per family), built on the group's first search;
-   * the SEARCH_INDEXES latest searched are kept.
+   * Search within an edition's rule texts, examples and glossary definitions: an index of the
+   * edition's own texts (bm25 over them alone), built on its first search; the latest searched are
+   * kept, SEARCH_INDEX_BYTES in all at most.
    */
-  searchOf(editionId: number): EditionSearch {
-    const shown = this.textBitsOf(this.edition(editionId));
-    const group = this.searchGroups.get(editionId)!;
-    const at = this.builtGroups.indexOf(group);
-    if (at >= 0) this.builtGroups.splice(at, 1);
-    else if (this.builtGroups.length >= SEARCH_INDEXES) {
-      // (searches run to the end before the next: no caller still holds the index closed here)
-      const old = this.builtGroups.shift()!;
-      old.index?.close();
-      old.index = null;
+  searchOf(editionId: number): TextIndex {
+    const built = this.searchIndexes.get(editionId);
+    if (built) {
+      // (a Map keeps insertion order: set again, it is the latest searched)
+      this.searchIndexes.delete(editionId);
+      this.searchIndexes.set(editionId, built);
+      return built;
     }
-    this.builtGroups.push(group);
-    if (!group.index) {
-      const bits = new Uint8Array(shown.length);
-      for (const member of group.members) {
-        const b = this.textBitsOf(this.edition(member.id));
-        for (let k = 0; k < b.length; k++) bits[k]! |= b[k]!;
-      }
-      group.index = new TextIndex(
-        bodiesOf(bits, this.sql('body')),
-        group.members.map((m) => this.textBitsOf(this.edition(m.id))),
-      );
+    const index = new TextIndex(bodiesOf(this.textBitsOf(this.edition(editionId)), this.sql('body')));
+    let bytes = index.bytes;
+    for (const other of this.searchIndexes.values()) bytes += other.bytes;
+    // (searches run to the end before the next: no caller still holds an index closed here)
+    for (const [id, old] of this.searchIndexes) {
+      if (bytes <= SEARCH_INDEX_BYTES) break;
+      old.close();
+      bytes -= old.bytes;
+      this.searchIndexes.delete(id);
     }
-    return group.index.forEdition(shown);
+    this.searchIndexes.set(editionId, index);
+    return index;
   }
 
   /**
@@ -1170,10 +1159,7 @@ export class Snapshot {
 
   /** Frees the search indexes (the database is the caller's to close). */
   close(): void {
-    for (const group of this.builtGroups) {
-      group.index?.close();
-      group.index = null;
-    }
-    this.builtGroups.length = 0;
+    for (const index of this.searchIndexes.values()) index.close();
+    this.searchIndexes.clear();
   }
 }

@@ -1,7 +1,7 @@
 import type { GlossaryRecord, HighlightMarks, RuleRecord, SearchHitKind, SearchHitRecord } from '../core/records.js';
 import { closestTerms, typoBudget } from '../core/suggest.js';
 import type { Snapshot } from '../db/Snapshot.js';
-import type { EditionSearch } from '../db/TextIndex.js';
+import type { TextIndex } from '../db/TextIndex.js';
 import { QueryError } from './QueryError.js';
 
 /** Options of a search. */
@@ -142,7 +142,7 @@ class PageMarks {
   private highlights: Map<number, string> | null = null;
 
   constructor(
-    private readonly index: EditionSearch,
+    private readonly index: TextIndex,
     private readonly fts: string,
     private readonly ids: readonly number[],
     private readonly wanted: HighlightMarks,
@@ -237,7 +237,7 @@ const BLOCK = 24;
 function placesOf(
   s: Snapshot,
   editionId: number,
-  index: EditionSearch,
+  index: TextIndex,
   fts: string,
   wanted: number,
   words: readonly string[],
@@ -281,7 +281,7 @@ function placesOf(
  * The words with each one no text holds (in any edition: a word of another edition is no typo)
  * replaced by the edition's closest word, or null when none changed.
  */
-function correctTypos(s: Snapshot, index: EditionSearch, words: string[], prefix: boolean): string[] | null {
+function correctTypos(s: Snapshot, index: TextIndex, words: string[], prefix: boolean): string[] | null {
   let changed = false;
   const out = words.map((w, i) => {
     if (w.length < 4 || /\d/.test(w) || (prefix && i === words.length - 1)) return w;
