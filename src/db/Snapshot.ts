@@ -237,9 +237,8 @@ class VersionTable {
 
 /**
  * The texts whose bit is set, in id order, each read when the index takes it (past the text cache:
- * an index's thousands of texts would only evict what requests read). A generator, not an array: the
- * index keeps its constructor's argument alive (its closures share the scope), and should not keep
- * every body it indexed.
+ * an index's thousands of texts would only evict what requests read). A generator, not an array: each
+ * body is garbage once indexed, never all of them at once.
  */
 function* bodiesOf(bits: Uint8Array, body: Statement): Generator<[number, string]> {
   for (let k = 0; k < bits.length; k++) for (let j = 0; j < 8; j++) if ((bits[k]! >> j) & 1) yield [k * 8 + j, body.get(k * 8 + j) as string];
