@@ -60,11 +60,12 @@ const POSITIONS = 2 ** 20;
 
 /**
  * Bytes of search index pages kept built (TextIndex.bytes; resident memory outside the JS heap is
- * about 1.5 times as much): the latest searched editions'. The newest CR's index has 1.3 MB of pages
- * (2 MB resident), an MTR's or IPG's 0.1 to 0.2 MB: twelve CRs, or many more smaller documents, the
- * 24 MB six indexes of twenty editions could hold before.
+ * about 1.4 times as much), the latest searched editions'. The newest CR's index has 1.34 MB of pages
+ * (1.7 to 2 MB resident), an MTR's or IPG's 0.1 to 0.2 MB; the newest 25 CRs 30.3 MB, every edition of
+ * the archive 121 MB. 32 MB keeps a load rotating over the latest two years of editions from building
+ * an index (about 30 ms) on every search, as six indexes of twenty editions did (about 24 MB).
  */
-const SEARCH_INDEX_BYTES = 16 * 1024 * 1024;
+const SEARCH_INDEX_BYTES = 32 * 1024 * 1024;
 
 /** Bytes of texts (bodies and references) kept between reads: about the texts of a few editions. */
 const TEXT_CACHE_BYTES = 8 * 1024 * 1024;
