@@ -33,9 +33,13 @@ test('a PDF read once is kept by sha256 and parsed from the cache to the same do
   const used = await parseInput(file, bytes, null, cache);
   assert.match(used.decoded.text, /CACHED /);
 
-  // a damaged entry: the PDF is read again and the entry written anew
+  // a damaged entry (not of this form, or cut short): the PDF is read again and the entry written anew
   const [entry] = fs.readdirSync(dir);
-  fs.writeFileSync(path.join(dir, entry!), 'not gzip');
+  const whole = fs.readFileSync(path.join(dir, entry!));
+  fs.writeFileSync(path.join(dir, entry!), whole.subarray(0, whole.length - 8));
+  assert.equal(cachedPdfPages(dir, sha256), null, 'an entry cut short is not read');
+  fs.writeFileSync(path.join(dir, entry!), 'not an entry');
+  assert.equal(cachedPdfPages(dir, sha256), null, 'an entry of another form is not read');
   assert.deepEqual(await parseInput(file, bytes, null, cache), plain);
   const strings = (pages: PdfPage[] | null): string[] => (pages ?? []).flatMap((p) => p.items.map((i) => i.str));
   assert.deepEqual(strings(cachedPdfPages(dir, sha256)), strings(kept));
