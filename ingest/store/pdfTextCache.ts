@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { projectRoot } from '../../src/core/projectFiles.js';
@@ -55,6 +55,11 @@ export function cachePdfPages(dir: string, sha256: string, pages: PdfPage[]): vo
     mkdirSync(dir, { recursive: true });
     writeFileSync(tmp, encodePages(pages));
     renameSync(tmp, file);
+    // this PDF's entries of an older form or reader are never read again (another thread's temporary file is left alone)
+    const current = file.slice(dir.length + 1);
+    for (const name of readdirSync(dir)) {
+      if (name.startsWith(`${sha256}.`) && name !== current && !name.includes('.tmp-')) rmSync(join(dir, name), { force: true });
+    }
   } catch {
     rmSync(tmp, { force: true });
   }

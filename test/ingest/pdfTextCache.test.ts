@@ -19,7 +19,14 @@ test('a PDF read once is kept by sha256 and parsed from the cache to the same do
 
   const plain = await parseInput(file, bytes);
   assert.equal(cachedPdfPages(dir, sha256), null);
+  // entries an older build wrote (gzipped JSON, an older reader), another PDF's, and a write in progress
+  const older = [`${sha256}.pdfium-7.0.0.readPdf-2.json.gz`, `${sha256}.pdfium-7.0.0.readPdf-1.json.gz`];
+  const others = [`${'0'.repeat(64)}.pdfium-7.0.0.readPdf-2.json.gz`, `${sha256}.pdfium-7.0.0.readPdf-2.runs-1.tmp-1-abc`];
+  for (const name of [...older, ...others]) fs.writeFileSync(path.join(dir, name), 'x');
   const first = await parseInput(file, bytes, null, cache);
+  for (const name of older) assert.equal(fs.existsSync(path.join(dir, name)), false, `${name} is removed once the entry is written`);
+  for (const name of others) assert.ok(fs.existsSync(path.join(dir, name)), `${name} is kept`);
+  for (const name of others) fs.rmSync(path.join(dir, name));
   const kept = cachedPdfPages(dir, sha256);
   assert.ok(kept && kept.length > 0 && kept[0]!.items.length > 0, 'the text runs are kept');
   assert.deepEqual(first, plain);
