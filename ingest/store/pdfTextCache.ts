@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { projectRoot } from '../../src/core/projectFiles.js';
 import type { PdfItem, PdfPage } from '../parse/pdfText.js';
 
@@ -56,7 +56,7 @@ export function cachePdfPages(dir: string, sha256: string, pages: PdfPage[]): vo
     writeFileSync(tmp, encodePages(pages));
     renameSync(tmp, file);
     // this PDF's entries of an older form or reader are never read again (another thread's temporary file is left alone)
-    const current = file.slice(dir.length + 1);
+    const current = basename(file);
     for (const name of readdirSync(dir)) {
       if (name.startsWith(`${sha256}.`) && name !== current && !name.includes('.tmp-')) rmSync(join(dir, name), { force: true });
     }
