@@ -36,11 +36,15 @@ export function hashPair(text: string, normalize: (s: string) => string = normal
  */
 export function textHashes(doc: ParsedDocument, pair: (text: string, index: number) => readonly [number, number] = (t) => hashPair(t)): TextHashes {
   const texts = storedTexts(doc);
-  const out = { h: new Float64Array(texts.length), normH: new Float64Array(texts.length) };
-  texts.forEach((t, i) => {
-    [out.h[i], out.normH[i]] = pair(t, i);
-  });
-  return out;
+  const h = new Float64Array(texts.length);
+  const normH = new Float64Array(texts.length);
+  // an index loop and two reads: destructuring the pair went through the array iterator for each text
+  for (let i = 0; i < texts.length; i++) {
+    const p = pair(texts[i]!, i);
+    h[i] = p[0];
+    normH[i] = p[1];
+  }
+  return { h, normH };
 }
 
 /** A document's rules as the aligner takes them, with their texts' hashes. */

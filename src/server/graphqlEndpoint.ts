@@ -267,10 +267,10 @@ function useExecution(schema: GraphQLSchema, limits: QueryLimits, choose?: Execu
     onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       // envelop types these as any
       const a = args as ExecutionArgs;
-      const compiled = compiledFor(a);
       const verdict = judge(a);
       if (verdict !== undefined && typeof verdict !== 'function') return setResultAndStopExecution(verdict);
-      const execute = verdict ?? compiled ?? (executeFn as Executor);
+      // compiled only for what runs here: not for an operation refused, nor one the cost sent to another executor
+      const execute = verdict ?? compiledFor(a) ?? (executeFn as Executor);
       setExecuteFn(((x: ExecutionArgs) => {
         const r = execute(x);
         return typeof (r as PromiseLike<unknown> | null)?.then === 'function' ? (r as PromiseLike<unknown>).then(limited) : limited(r);

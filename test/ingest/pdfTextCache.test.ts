@@ -19,7 +19,14 @@ test('a PDF read once is kept by sha256 and parsed from the cache to the same do
 
   const plain = await parseInput(file, bytes);
   assert.equal(cachedPdfPages(dir, sha256), null);
+  // entries an older build wrote (gzipped JSON, an older reader), another PDF's, and a write in progress
+  const older = [`${sha256}.pdfium-7.0.0.readPdf-2.json.gz`, `${sha256}.pdfium-7.0.0.readPdf-1.json.gz`];
+  const others = [`${'0'.repeat(64)}.pdfium-7.0.0.readPdf-2.json.gz`, `${sha256}.pdfium-7.0.0.readPdf-2.runs-1.tmp-1-abc`];
+  for (const name of [...older, ...others]) fs.writeFileSync(path.join(dir, name), 'x');
   const first = await parseInput(file, bytes, null, cache);
+  for (const name of older) assert.equal(fs.existsSync(path.join(dir, name)), false, `${name} is removed once the entry is written`);
+  for (const name of others) assert.ok(fs.existsSync(path.join(dir, name)), `${name} is kept`);
+  for (const name of others) fs.rmSync(path.join(dir, name));
   const kept = cachedPdfPages(dir, sha256);
   assert.ok(kept && kept.length > 0 && kept[0]!.items.length > 0, 'the text runs are kept');
   assert.deepEqual(first, plain);
@@ -33,9 +40,13 @@ test('a PDF read once is kept by sha256 and parsed from the cache to the same do
   const used = await parseInput(file, bytes, null, cache);
   assert.match(used.decoded.text, /CACHED /);
 
-  // a damaged entry: the PDF is read again and the entry written anew
+  // a damaged entry (not of this form, or cut short): the PDF is read again and the entry written anew
   const [entry] = fs.readdirSync(dir);
-  fs.writeFileSync(path.join(dir, entry!), 'not gzip');
+  const whole = fs.readFileSync(path.join(dir, entry!));
+  fs.writeFileSync(path.join(dir, entry!), whole.subarray(0, whole.length - 8));
+  assert.equal(cachedPdfPages(dir, sha256), null, 'an entry cut short is not read');
+  fs.writeFileSync(path.join(dir, entry!), 'not an entry');
+  assert.equal(cachedPdfPages(dir, sha256), null, 'an entry of another form is not read');
   assert.deepEqual(await parseInput(file, bytes, null, cache), plain);
   const strings = (pages: PdfPage[] | null): string[] => (pages ?? []).flatMap((p) => p.items.map((i) => i.str));
   assert.deepEqual(strings(cachedPdfPages(dir, sha256)), strings(kept));

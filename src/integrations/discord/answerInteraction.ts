@@ -14,6 +14,7 @@ import {
   searchLines,
   snippetStyle,
 } from '../../query/chatText.js';
+import type { LookupAnswer } from '../../query/answerLookup.js';
 import { currentPlace } from '../../query/currentPlace.js';
 import { requiredArg, ruleNumberArg, scopeArg } from '../../query/edgeArgs.js';
 import type { KnowledgeBase } from '../../query/KnowledgeBase.js';
@@ -72,6 +73,19 @@ export function answerInteraction(kb: KnowledgeBase, i: Interaction, publicUrl: 
   }
 }
 
+/** A lookup's answer in Markdown, chat-sized, with a link to its page (once: a cut answer already holds it). */
+function linkedLookup(kb: KnowledgeBase, e: EditionInfo, a: LookupAnswer, url: string): string {
+  const link = `[Read it on crkb](<${url}>)`;
+  const body = formatLookup(a, 'markdown', () => [], {
+    examples: false,
+    fullUrl: url,
+    limit: CHAT_LIMIT - link.length - 1,
+    newerKnown: kb.newerKnownFor(e),
+  });
+  // a cut answer already holds the link to the rest (before the line on newer rules, when there is one)
+  return body.includes(`(<${url}>)`) ? body : `${body}\n${link}`;
+}
+
 function command(kb: KnowledgeBase, name: string, str: (n: string) => string | undefined, base: string): string {
   const required = (n: string): string => requiredArg(str(n), n, 'option').trim();
   const edition = (arg = 'edition') => kb.resolveEdition(str(arg), 'cr', arg).edition;
@@ -84,16 +98,12 @@ function command(kb: KnowledgeBase, name: string, str: (n: string) => string | u
       const a = kb.lookup(e, q);
       if (name === 'define' && (a.glossary.length === 0 || a.kind === 'fuzzy')) kb.glossaryTermOrThrow(e, q);
       const first = a.rules[0];
-      const url = first ? `${base}/cr/${e.effectiveDate}/${first.number}` : `${base}/search?q=${encodeURIComponent(q)}&edition=${e.effectiveDate}`;
-      const link = `[Read it on crkb](<${url}>)`;
-      const body = formatLookup(a, 'markdown', () => [], {
-        examples: false,
-        fullUrl: url,
-        limit: CHAT_LIMIT - link.length - 1,
-        newerKnown: kb.newerKnownFor(e),
-      });
-      // a cut answer already holds the link to the rest (before the line on newer rules, when there is one)
-      return body.includes(`(<${url}>)`) ? body : `${body}\n${link}`;
+      return linkedLookup(
+        kb,
+        e,
+        a,
+        first ? `${base}/cr/${e.effectiveDate}/${first.number}` : `${base}/search?q=${encodeURIComponent(q)}&edition=${e.effectiveDate}`,
+      );
     }
     case 'mtr':
     case 'ipg':
@@ -102,15 +112,7 @@ function command(kb: KnowledgeBase, name: string, str: (n: string) => string | u
       const e = kb.resolveEdition(str('edition'), name, 'edition').edition;
       const a = kb.lookup(e, q);
       const first = a.rules[0];
-      const url = first ? `${base}/${name}/${e.effectiveDate}/${encodeURIComponent(first.number)}` : `${base}/${name}/${e.effectiveDate}`;
-      const link = `[Read it on crkb](<${url}>)`;
-      const body = formatLookup(a, 'markdown', () => [], {
-        examples: false,
-        fullUrl: url,
-        limit: CHAT_LIMIT - link.length - 1,
-        newerKnown: kb.newerKnownFor(e),
-      });
-      return body.includes(`(<${url}>)`) ? body : `${body}\n${link}`;
+      return linkedLookup(kb, e, a, first ? `${base}/${name}/${e.effectiveDate}/${encodeURIComponent(first.number)}` : `${base}/${name}/${e.effectiveDate}`);
     }
     case 'search': {
       const q = required('query');
