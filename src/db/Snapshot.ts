@@ -5,6 +5,7 @@ import type { EditionInfo, GlossaryRecord, PartRecord, RuleRecord, TextRefRecord
 import { addWords, wordsOf } from '../core/suggest.js';
 import { termKey } from '../core/termKey.js';
 import { TextIndex } from './TextIndex.js';
+import { TextPlaces } from './TextPlaces.js';
 import { lazyStatements } from './lazyStatements.js';
 import type { Db } from './openDb.js';
 
@@ -31,8 +32,6 @@ interface EditionRows {
   glossary: Int32Array | null;
   parts: PartRecord[] | null;
   abilityWords: string[] | null;
-  /** Bit per text id: the edition shows this text (rule, example or definition); built on first use. */
-  textBits: Uint8Array | null;
   numbers: string[] | null;
 }
 
@@ -59,7 +58,7 @@ const unaligned = (editionId: number, pos: number): number => -(editionId * 1000
 const POSITIONS = 2 ** 20;
 
 /**
- * Bytes of search index pages kept built (TextIndex.bytes; resident memory outside the JS heap is
+ * Bytes of search indexes kept built (TextIndex.bytes: pages and places; resident memory outside the JS heap is
  * about 1.4 times as much), the latest searched editions'. The newest CR's index has 1.34 MB of pages
  * (1.7 to 2 MB resident), an MTR's or IPG's 0.1 to 0.2 MB; the newest 25 CRs 30.3 MB, every edition of
  * the archive 121 MB. 32 MB keeps a load rotating over the latest two years of editions from building
@@ -236,15 +235,6 @@ class VersionTable {
   }
 }
 
-/**
- * The texts whose bit is set, in id order, each read when the index takes it (past the text cache:
- * an index's thousands of texts would only evict what requests read). A generator, not an array: each
- * body is garbage once indexed, never all of them at once.
- */
-function* bodiesOf(bits: Uint8Array, body: Statement): Generator<[number, string]> {
-  for (let k = 0; k < bits.length; k++) for (let j = 0; j < 8; j++) if ((bits[k]! >> j) & 1) yield [k * 8 + j, body.get(k * 8 + j) as string];
-}
-
 /** The rows of rule versions from their columns as JSON arrays (id, number, kind, parent, text id, examples). */
 function* versionRows(columns: string[]): Generator<[number, string, string, string | null, number, string]> {
   const [ids, numbers, kinds, parents, texts, examples] = columns.map((c) => JSON.parse(c) as unknown[]) as [
@@ -348,7 +338,6 @@ export class Snapshot {
   private readonly files = new Map<number, { files: number; primary: PrimarySource | null }>();
   /** Rulings Summaries notes by edition, then section, in published order (text ids). */
   private readonly notes = new Map<number, Map<string, number[]>>();
-  private maxTextId: number | null = null;
   /** Built search indexes by edition, least recently searched first (SEARCH_INDEX_BYTES in all at most, and the latest). */
   private readonly searchIndexes = new Map<number, TextIndex>();
   private allWords: Set<string> | null = null;
@@ -392,7 +381,6 @@ export class Snapshot {
       body: () => db.prepare('SELECT body FROM texts WHERE id = ?').pluck(),
       bodies: () => db.prepare('SELECT body FROM texts ORDER BY id').pluck(),
       bodiesAfter: () => db.prepare('SELECT id, body FROM texts WHERE id > ? ORDER BY id LIMIT ?').raw(true),
-      maxText: () => db.prepare('SELECT coalesce(max(id), 0) FROM texts').pluck(),
       refs: () => db.prepare('SELECT text_id, ord, target, kind, start, "end" FROM text_refs WHERE text_id = ? ORDER BY ord').raw(true),
       // texts and their references by a JSON array of ids (a diff's changed rules: one query, not two a text)
       textsIn: () => db.prepare('SELECT id, body, norm_h FROM texts WHERE id IN (SELECT value FROM json_each(?))').raw(true),
@@ -486,7 +474,7 @@ export class Snapshot {
     const versions = Int32Array.from(JSON.parse(v) as number[]);
     const lineages = Int32Array.from(JSON.parse(l) as number[]);
     for (let k = 0; k < lineages.length; k++) if (lineages[k] === 0) lineages[k] = unaligned(info.id, k);
-    const rows: EditionRows = { info, versions, lineages, sorted: null, glossary: null, parts: null, abilityWords: null, textBits: null, numbers: null };
+    const rows: EditionRows = { info, versions, lineages, sorted: null, glossary: null, parts: null, abilityWords: null, numbers: null };
     this.rows.set(editionId, rows);
     return rows;
   }
@@ -509,24 +497,6 @@ export class Snapshot {
       positions[k] = keys[k]! % POSITIONS;
     }
     return (e.sorted = { versions, positions });
-  }
-
-  private maxText(): number {
-    return (this.maxTextId ??= this.sql('maxText').get() as number);
-  }
-
-  private textBitsOf(e: EditionRows): Uint8Array {
-    if (e.textBits) return e.textBits;
-    const bits = new Uint8Array((this.maxText() >> 3) + 1);
-    const mark = (t: number): void => void (bits[t >> 3]! |= 1 << (t & 7));
-    for (const id of e.versions) {
-      const ver = this.version(id);
-      mark(ver.textId);
-      for (const x of ver.exampleIds) mark(x);
-    }
-    const glossary = this.glossaryTables().versions;
-    for (const id of this.glossaryOf(e)) mark(glossary.get(id)!.textId);
-    return (e.textBits = bits);
   }
 
   private textEntry(id: number): TextEntry | undefined {
@@ -669,13 +639,6 @@ export class Snapshot {
       exampleIds: v.exampleIds,
       lineageId: lineage < 0 ? null : lineage,
     };
-  }
-
-  /** The example text ids of the rule at a position (none when no rule is there), its text and record unread. */
-  exampleIdsAt(editionId: number, pos: number): readonly number[] {
-    const at = this.idsAt(editionId, pos);
-    if (at === null) return NO_IDS;
-    return this.versionTable ? this.versionTable.examplesOf(at[0]) : this.version(at[0]).exampleIds;
   }
 
   /** The number and kind of the rule at a position of an edition's document order (its text unread), or null. */
@@ -984,6 +947,12 @@ export class Snapshot {
     return out.sort((x, y) => x.ord - y.ord);
   }
 
+  /** An edition's glossary entry at a place of its published order, or null. */
+  glossaryAt(editionId: number, ord: number): GlossaryRecord | null {
+    const id = this.glossaryOf(this.edition(editionId))[ord];
+    return id === undefined ? null : this.glossaryRecord(editionId, ord, id);
+  }
+
   private glossaryRecord(editionId: number, ord: number, versionId: number): GlossaryRecord {
     const g = this.glossaryTables().versions.get(versionId)!;
     return { editionId, ord, versionId, term: g.term, textId: g.textId, definition: this.text(g.textId) };
@@ -1101,6 +1070,30 @@ export class Snapshot {
     return (this.links ??= this.sql('links').all() as LinkRow[]);
   }
 
+  /** Where an edition shows each of its texts: its rules' texts and examples, its glossary's definitions. */
+  private textPlacesOf(e: EditionRows): TextPlaces {
+    const t = this.versionTable;
+    const rules = Array.from(e.versions, (id): [number, readonly number[]] => {
+      if (t) return [t.textOf(id), t.examplesOf(id)];
+      const v = this.version(id);
+      return [v.textId, v.exampleIds];
+    });
+    const glossary = this.glossaryTables().versions;
+    return new TextPlaces(
+      rules,
+      Array.from(this.glossaryOf(e), (id) => glossary.get(id)!.textId),
+    );
+  }
+
+  /**
+   * A text's body read past the text cache (an index's thousands of texts would only evict what
+   * requests read): each body is garbage once indexed.
+   */
+  private bodyReader(): (textId: number) => string {
+    const body = this.sql('body');
+    return (textId) => body.get(textId) as string;
+  }
+
   /**
    * Search within an edition's rule texts, examples and glossary definitions: an index of the
    * edition's own texts (bm25 over them alone), built on its first search; the latest searched are
@@ -1114,7 +1107,7 @@ export class Snapshot {
       this.searchIndexes.set(editionId, built);
       return built;
     }
-    const index = new TextIndex(bodiesOf(this.textBitsOf(this.edition(editionId)), this.sql('body')));
+    const index = new TextIndex(this.textPlacesOf(this.edition(editionId)), this.bodyReader());
     let bytes = index.bytes;
     for (const other of this.searchIndexes.values()) bytes += other.bytes;
     // (searches run to the end before the next: no caller still holds an index closed here)

@@ -1,30 +1,35 @@
 import type { Statement } from 'better-sqlite3';
 import { wordsOf } from '../core/suggest.js';
 import { openSearchDb, type Db } from './openDb.js';
+import type { TextPlaces } from './TextPlaces.js';
 
 /**
  * The texts one edition shows (rule texts, examples, glossary definitions) in an in-memory SQLite
  * FTS5 index (schema/search), rowid = text id: bm25 ranking over the edition's own texts (its scores
- * depend on no other edition), snippets and highlights. Built on the edition's first search.
+ * depend on no other edition), snippets and highlights; and where the edition shows each text
+ * (TextPlaces). Built on the edition's first search.
  */
 export class TextIndex {
   private readonly db: Db;
   private readonly s: { match: Statement; any: Statement; ids: Statement; snippet: Statement; highlight: Statement; bodies: Statement };
   private words: string[] | null = null;
-  /** Bytes of the index's pages (what it holds outside the JS heap, about). */
+  /** Bytes of the index's pages (what it holds outside the JS heap, about) and of its places. */
   readonly bytes: number;
 
-  /** `texts`: the edition's texts, each once. */
-  constructor(texts: Iterable<[id: number, body: string]>) {
+  /** `places`: where the edition shows each of its texts; `bodyOf`: a text's body, read as the index takes it. */
+  constructor(
+    readonly places: TextPlaces,
+    bodyOf: (textId: number) => string,
+  ) {
     this.db = openSearchDb();
     const insert = this.db.prepare('INSERT INTO texts_fts (rowid, body) VALUES (@rowid, @body)');
     this.db.transaction(() => {
-      for (const [rowid, body] of texts) insert.run({ rowid, body });
+      for (const rowid of places.texts) insert.run({ rowid, body: bodyOf(rowid) });
     })();
     // one segment instead of the fifteen or so FTS5 writes for this many texts: each query term
     // then reads one b-tree (half the time of a ranked query)
     this.db.exec(`INSERT INTO texts_fts (texts_fts) VALUES ('optimize')`);
-    this.bytes = (this.db.pragma('page_count', { simple: true }) as number) * (this.db.pragma('page_size', { simple: true }) as number);
+    this.bytes = (this.db.pragma('page_count', { simple: true }) as number) * (this.db.pragma('page_size', { simple: true }) as number) + places.bytes;
     // SQLite's sorter keeps only the best @limit rows (in C): the rest never reach JavaScript.
     const all = 'FROM texts_fts WHERE texts_fts MATCH @q';
     // The page's texts: one pass over the matches between the page's least and greatest rowid (bound as
