@@ -3,17 +3,20 @@
  * with their snippets, what /v1/search and GraphQL search ask for) over the real corpus, beside
  * its floor: a bare FTS5 query over the same texts (an index of the edition's own texts, the same
  * tokenizer, the ranked page of 10, then their snippets; and the same with the snippets read in one
- * pass over the page's rowid range, as crkb reads them), crkb's own two FTS5 queries alone (its group's
- * index: bm25 over the group's texts, the edition filter, snippets of the page; then with the OR query
+ * pass over the page's rowid range, as crkb reads them), crkb's own two FTS5 queries alone (its index of
+ * the edition's texts: the ranked 24 texts of bm25, snippets of the page; then with the OR query
  * search falls back to when no text has all the words) and, with --baseline DIR (another built checkout),
  * that checkout's search, in interleaved rounds. CPU time beside wall, per search.
  *
  * --compare DIR checks answers instead of timing them: some thousand searches (words, phrases,
  * typos, prefixes as typed, OR fallbacks, deep pages, old and new editions of every family) through
  * this checkout and DIR's, compared field by field (hits with their rules, glossary entries, scores,
- * snippets and highlights, escaped or not, and countedSearch's totals); exits 1 on a difference.
+ * snippets and highlights, escaped or not, and countedSearch's totals); exits 1 on a difference. It
+ * counts the searches that differ only in scores, in the order of the same hits, or in which hits, and
+ * the hits both answer whose snippet or highlight differs. --ignore-scores leaves scores out (a change
+ * of ranking statistics changes every score, not the answers a reader sees).
  *
- *   node dist/bench/search.js [--db data/crkb.db] [--rounds 11] [--baseline DIR] [--compare DIR]
+ *   node dist/bench/search.js [--db data/crkb.db] [--rounds 11] [--baseline DIR] [--compare DIR [--ignore-scores]]
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '11' },
     baseline: { type: 'string' },
     compare: { type: 'string' },
+    'ignore-scores': { type: 'boolean', default: false },
   },
 });
 const dbFile = resolve(values.db);
@@ -149,7 +153,7 @@ const floorWith = (how: 'q' | 'qRange') => (): void => {
   });
 };
 
-// crkb's two FTS5 queries alone (its group's index, bm25 over the group as crkb ranks): the ranked
+// crkb's two FTS5 queries alone (its index of the edition, as crkb ranks): the ranked
 // 24 texts the first page's weighing reads, then the snippets of ten; no places, hits or typo checks.
 // `or`: when no text has all the words, the ranked query again with any word, as search then asks
 // (what the old edition's searches for words it never printed cost, which the floor does not ask)
@@ -197,7 +201,7 @@ base?.close();
 
 /** Runs the searches of --compare through this checkout and `other`, prints the differences; the exit code. */
 function compareWith(other: Kb): number {
-  const words = [
+  const texts = [
     ...TEXTS,
     'trampel',
     'deathtuch',
@@ -242,32 +246,61 @@ function compareWith(other: Kb): number {
     { limit: 5, correct: false },
     { limit: 10, marks: { open: '**', close: '**' }, escape: (t: string) => t.replace(/[*_]/g, '\\$&') },
   ];
-  const view = (k: Kb, id: number, text: string, opts: Parameters<Kb['search']>[2]): string => {
+  type View = { error: string } | { total: number; capped: boolean; hits: Array<Record<string, unknown>> };
+  const view = (k: Kb, id: number, text: string, opts: Parameters<Kb['search']>[2]): View => {
     try {
       const { hits, total, capped } = k.countedSearch(id, text, opts);
-      return JSON.stringify({ total, capped, hits: hits.map((h) => ({ ...h, snippet: h.snippet, highlighted: h.highlighted })) });
+      return { total, capped, hits: hits.map((h) => ({ ...h, snippet: h.snippet, highlighted: h.highlighted })) };
     } catch (err) {
-      return `error: ${(err as Error).message}`;
+      return { error: (err as Error).message };
     }
   };
+  /** A hit without its score (--ignore-scores) as JSON; `which`: only where it is (kind, text, rule, example, glossary entry, corrected query). */
+  const hitText = (h: Record<string, unknown>, which = false): string => {
+    const { score, snippet, highlighted, ...place } = h;
+    return JSON.stringify(which ? place : values['ignore-scores'] ? { ...place, snippet, highlighted } : { ...place, score, snippet, highlighted });
+  };
+  const text = (v: View): string =>
+    'error' in v ? `error: ${v.error}` : JSON.stringify({ total: v.total, capped: v.capped, hits: v.hits.map((h) => hitText(h)) });
   let runs = 0;
   let differ = 0;
+  // of the searches that differ: the same hits in the same order (scores), the same hits in another order, other hits (or an error, a total)
+  const kinds = { scores: 0, order: 0, hits: 0 };
+  let shared = 0;
+  let marksDiffer = 0;
   for (const e of editions) {
-    for (const text of words) {
+    for (const words of texts) {
       for (const opts of variants) {
         runs++;
-        const a = view(kb, e.id, text, opts);
-        const b = view(other, e.id, text, opts);
-        if (a === b) continue;
-        if (++differ <= 10)
+        const a = view(kb, e.id, words, opts);
+        const b = view(other, e.id, words, opts);
+        const [ta, tb] = [text(a), text(b)];
+        if (ta === tb) continue;
+        differ++;
+        if ('error' in a || 'error' in b || a.total !== b.total || a.capped !== b.capped) kinds.hits++;
+        else {
+          const [pa, pb] = [a.hits.map((h) => hitText(h, true)), b.hits.map((h) => hitText(h, true))];
+          if (pa.join() === pb.join()) kinds.scores++;
+          else if ([...pa].sort().join() === [...pb].sort().join()) kinds.order++;
+          else kinds.hits++;
+          // a hit both answer: its snippet and highlight are the same
+          const marksOf = new Map(b.hits.map((h) => [hitText(h, true), `${String(h.snippet)}\n${String(h.highlighted)}`]));
+          for (const h of a.hits) {
+            const m = marksOf.get(hitText(h, true));
+            if (m === undefined) continue;
+            shared++;
+            if (m !== `${String(h.snippet)}\n${String(h.highlighted)}`) marksDiffer++;
+          }
+        }
+        if (differ <= 10)
           console.log(
-            `differs: ${e.family} ${e.effectiveDate} ${JSON.stringify(text)} ${JSON.stringify(opts)}\n  this: ${a.slice(0, 300)}\n  other: ${b.slice(0, 300)}`,
+            `differs: ${e.family} ${e.effectiveDate} ${JSON.stringify(words)} ${JSON.stringify(opts)}\n  this: ${ta.slice(0, 300)}\n  other: ${tb.slice(0, 300)}`,
           );
       }
     }
   }
   console.log(
-    `bench/search --compare: ${runs} searches (${words.length} texts × ${editions.length} editions × ${variants.length} option sets), ${differ} differ`,
+    `bench/search --compare${values['ignore-scores'] ? ' --ignore-scores' : ''}: ${runs} searches (${texts.length} texts × ${editions.length} editions × ${variants.length} option sets), ${differ} differ: ${kinds.scores} only in scores, ${kinds.order} in the order of the same hits, ${kinds.hits} in which hits (or the count); of the ${shared} hits both answer in those, ${marksDiffer} differ in snippet or highlight`,
   );
   return differ === 0 ? 0 : 1;
 }

@@ -4,7 +4,8 @@ import type { Reference } from '../core/references.js';
 import type { EditionInfo, GlossaryRecord, PartRecord, RuleRecord, TextRefRecord } from '../core/records.js';
 import { addWords, wordsOf } from '../core/suggest.js';
 import { termKey } from '../core/termKey.js';
-import { TextIndex, type EditionSearch } from './TextIndex.js';
+import { TextIndex } from './TextIndex.js';
+import { TextPlaces } from './TextPlaces.js';
 import { lazyStatements } from './lazyStatements.js';
 import type { Db } from './openDb.js';
 
@@ -31,8 +32,6 @@ interface EditionRows {
   glossary: Int32Array | null;
   parts: PartRecord[] | null;
   abilityWords: string[] | null;
-  /** Bit per text id: the edition shows this text (rule, example or definition); built on first use. */
-  textBits: Uint8Array | null;
   numbers: string[] | null;
 }
 
@@ -52,17 +51,20 @@ interface TextEntry {
   refs: TextRefRecord[] | null;
 }
 
-/** Editions per search index: neighbours share most texts (twenty hold about 1.3 times the texts of one). */
-const SEARCH_GROUP = 20;
-
 /** The lineage of a rule outside the chain (never aligned): its own, negative, from its edition and position. */
 const unaligned = (editionId: number, pos: number): number => -(editionId * 100000 + pos);
 
 /** More than the rules of any edition: a sort key is version id * POSITIONS + position. */
 const POSITIONS = 2 ** 20;
 
-/** Search indexes kept built (about 4 MB each, outside the JS heap): the latest searched. */
-const SEARCH_INDEXES = 6;
+/**
+ * Bytes of search indexes kept built (TextIndex.bytes: pages and places; resident memory outside the JS heap is
+ * about 1.4 times as much), the latest searched editions'. The newest CR's index has 1.34 MB of pages
+ * (1.7 to 2 MB resident), an MTR's or IPG's 0.1 to 0.2 MB; the newest 25 CRs 30.3 MB, every edition of
+ * the archive 121 MB. 32 MB keeps a load rotating over the latest two years of editions from building
+ * an index (about 30 ms) on every search, as six indexes of twenty editions did (about 24 MB).
+ */
+const SEARCH_INDEX_BYTES = 32 * 1024 * 1024;
 
 /** Bytes of texts (bodies and references) kept between reads: about the texts of a few editions. */
 const TEXT_CACHE_BYTES = 8 * 1024 * 1024;
@@ -233,16 +235,6 @@ class VersionTable {
   }
 }
 
-/**
- * The texts whose bit is set, in id order, each read when the index takes it (past the text cache:
- * an index's thousands of texts would only evict what requests read). A generator, not an array: the
- * index keeps its constructor's argument alive (its closures share the scope), and should not keep
- * every body it indexed.
- */
-function* bodiesOf(bits: Uint8Array, body: Statement): Generator<[number, string]> {
-  for (let k = 0; k < bits.length; k++) for (let j = 0; j < 8; j++) if ((bits[k]! >> j) & 1) yield [k * 8 + j, body.get(k * 8 + j) as string];
-}
-
 /** The rows of rule versions from their columns as JSON arrays (id, number, kind, parent, text id, examples). */
 function* versionRows(columns: string[]): Generator<[number, string, string, string | null, number, string]> {
   const [ids, numbers, kinds, parents, texts, examples] = columns.map((c) => JSON.parse(c) as unknown[]) as [
@@ -319,8 +311,8 @@ function positionIn(sorted: SortedVersions, versionId: number): number {
  * typed arrays (VersionTable); texts and their references from SQLite, the latest read kept in a
  * cache bounded in bytes. Memory then grows with the editions' id arrays (a few bytes a rule), not
  * with every text of the archive, and a command reads only what it answers with. Full-text search
- * is SQLite's FTS5 over the texts of a group of neighbouring editions, in memory (TextIndex), built
- * on the group's first search.
+ * is SQLite's FTS5 over an edition's own texts, in memory (TextIndex), built on the edition's first
+ * search.
  */
 export class Snapshot {
   readonly editions: EditionInfo[];
@@ -346,11 +338,8 @@ export class Snapshot {
   private readonly files = new Map<number, { files: number; primary: PrimarySource | null }>();
   /** Rulings Summaries notes by edition, then section, in published order (text ids). */
   private readonly notes = new Map<number, Map<string, number[]>>();
-  private maxTextId: number | null = null;
-  /** Each edition's search group: its members and their index once built (about 3 MB, outside the JS heap). */
-  private readonly searchGroups = new Map<number, { members: EditionInfo[]; index: TextIndex | null }>();
-  /** Groups whose index is built, least recently searched first (at most SEARCH_INDEXES). */
-  private readonly builtGroups: Array<{ members: EditionInfo[]; index: TextIndex | null }> = [];
+  /** Built search indexes by edition, least recently searched first (SEARCH_INDEX_BYTES in all at most, and the latest). */
+  private readonly searchIndexes = new Map<number, TextIndex>();
   private allWords: Set<string> | null = null;
 
   /** `textCacheBytes`: bytes of texts kept between reads (default TEXT_CACHE_BYTES). */
@@ -368,13 +357,6 @@ export class Snapshot {
       >
     ).map((e) => ({ ...e, family: e.family, official: e.official === 1 }));
     this.infoById = new Map(this.editions.map((e) => [e.id, e]));
-    for (const family of new Set(this.editions.map((e) => e.family))) {
-      const chain = this.editions.filter((e) => e.family === family);
-      for (let k = 0; k < chain.length; k += SEARCH_GROUP) {
-        const group = { members: chain.slice(k, k + SEARCH_GROUP), index: null };
-        for (const e of group.members) this.searchGroups.set(e.id, group);
-      }
-    }
     this.sql = lazyStatements({
       // One row per edition, ids as JSON arrays (parsed natively) rather than a JS row per rule.
       editionRules: () =>
@@ -399,7 +381,6 @@ export class Snapshot {
       body: () => db.prepare('SELECT body FROM texts WHERE id = ?').pluck(),
       bodies: () => db.prepare('SELECT body FROM texts ORDER BY id').pluck(),
       bodiesAfter: () => db.prepare('SELECT id, body FROM texts WHERE id > ? ORDER BY id LIMIT ?').raw(true),
-      maxText: () => db.prepare('SELECT coalesce(max(id), 0) FROM texts').pluck(),
       refs: () => db.prepare('SELECT text_id, ord, target, kind, start, "end" FROM text_refs WHERE text_id = ? ORDER BY ord').raw(true),
       // texts and their references by a JSON array of ids (a diff's changed rules: one query, not two a text)
       textsIn: () => db.prepare('SELECT id, body, norm_h FROM texts WHERE id IN (SELECT value FROM json_each(?))').raw(true),
@@ -493,7 +474,7 @@ export class Snapshot {
     const versions = Int32Array.from(JSON.parse(v) as number[]);
     const lineages = Int32Array.from(JSON.parse(l) as number[]);
     for (let k = 0; k < lineages.length; k++) if (lineages[k] === 0) lineages[k] = unaligned(info.id, k);
-    const rows: EditionRows = { info, versions, lineages, sorted: null, glossary: null, parts: null, abilityWords: null, textBits: null, numbers: null };
+    const rows: EditionRows = { info, versions, lineages, sorted: null, glossary: null, parts: null, abilityWords: null, numbers: null };
     this.rows.set(editionId, rows);
     return rows;
   }
@@ -516,24 +497,6 @@ export class Snapshot {
       positions[k] = keys[k]! % POSITIONS;
     }
     return (e.sorted = { versions, positions });
-  }
-
-  private maxText(): number {
-    return (this.maxTextId ??= this.sql('maxText').get() as number);
-  }
-
-  private textBitsOf(e: EditionRows): Uint8Array {
-    if (e.textBits) return e.textBits;
-    const bits = new Uint8Array((this.maxText() >> 3) + 1);
-    const mark = (t: number): void => void (bits[t >> 3]! |= 1 << (t & 7));
-    for (const id of e.versions) {
-      const ver = this.version(id);
-      mark(ver.textId);
-      for (const x of ver.exampleIds) mark(x);
-    }
-    const glossary = this.glossaryTables().versions;
-    for (const id of this.glossaryOf(e)) mark(glossary.get(id)!.textId);
-    return (e.textBits = bits);
   }
 
   private textEntry(id: number): TextEntry | undefined {
@@ -676,13 +639,6 @@ export class Snapshot {
       exampleIds: v.exampleIds,
       lineageId: lineage < 0 ? null : lineage,
     };
-  }
-
-  /** The example text ids of the rule at a position (none when no rule is there), its text and record unread. */
-  exampleIdsAt(editionId: number, pos: number): readonly number[] {
-    const at = this.idsAt(editionId, pos);
-    if (at === null) return NO_IDS;
-    return this.versionTable ? this.versionTable.examplesOf(at[0]) : this.version(at[0]).exampleIds;
   }
 
   /** The number and kind of the rule at a position of an edition's document order (its text unread), or null. */
@@ -991,6 +947,12 @@ export class Snapshot {
     return out.sort((x, y) => x.ord - y.ord);
   }
 
+  /** An edition's glossary entry at a place of its published order, or null. */
+  glossaryAt(editionId: number, ord: number): GlossaryRecord | null {
+    const id = this.glossaryOf(this.edition(editionId))[ord];
+    return id === undefined ? null : this.glossaryRecord(editionId, ord, id);
+  }
+
   private glossaryRecord(editionId: number, ord: number, versionId: number): GlossaryRecord {
     const g = this.glossaryTables().versions.get(versionId)!;
     return { editionId, ord, versionId, term: g.term, textId: g.textId, definition: this.text(g.textId) };
@@ -1108,35 +1070,55 @@ export class Snapshot {
     return (this.links ??= this.sql('links').all() as LinkRow[]);
   }
 
+  /** Where an edition shows each of its texts: its rules' texts and examples, its glossary's definitions. */
+  private textPlacesOf(e: EditionRows): TextPlaces {
+    const t = this.versionTable;
+    const rules = Array.from(e.versions, (id): [number, readonly number[]] => {
+      if (t) return [t.textOf(id), t.examplesOf(id)];
+      const v = this.version(id);
+      return [v.textId, v.exampleIds];
+    });
+    const glossary = this.glossaryTables().versions;
+    return new TextPlaces(
+      rules,
+      Array.from(this.glossaryOf(e), (id) => glossary.get(id)!.textId),
+    );
+  }
+
   /**
-   * Search within an edition's rule texts, examples and glossary definitions. Editions share an
-   * index by group of SEARCH_GROUP in date order (per family), built on the group's first search;
-   * the SEARCH_INDEXES latest searched are kept.
+   * A text's body read past the text cache (an index's thousands of texts would only evict what
+   * requests read): each body is garbage once indexed.
    */
-  searchOf(editionId: number): EditionSearch {
-    const shown = this.textBitsOf(this.edition(editionId));
-    const group = this.searchGroups.get(editionId)!;
-    const at = this.builtGroups.indexOf(group);
-    if (at >= 0) this.builtGroups.splice(at, 1);
-    else if (this.builtGroups.length >= SEARCH_INDEXES) {
-      // (searches run to the end before the next: no caller still holds the index closed here)
-      const old = this.builtGroups.shift()!;
-      old.index?.close();
-      old.index = null;
+  private bodyReader(): (textId: number) => string {
+    const body = this.sql('body');
+    return (textId) => body.get(textId) as string;
+  }
+
+  /**
+   * Search within an edition's rule texts, examples and glossary definitions: an index of the
+   * edition's own texts (bm25 over them alone), built on its first search; the latest searched are
+   * kept, SEARCH_INDEX_BYTES in all at most.
+   */
+  searchOf(editionId: number): TextIndex {
+    const built = this.searchIndexes.get(editionId);
+    if (built) {
+      // (a Map keeps insertion order: set again, it is the latest searched)
+      this.searchIndexes.delete(editionId);
+      this.searchIndexes.set(editionId, built);
+      return built;
     }
-    this.builtGroups.push(group);
-    if (!group.index) {
-      const bits = new Uint8Array(shown.length);
-      for (const member of group.members) {
-        const b = this.textBitsOf(this.edition(member.id));
-        for (let k = 0; k < b.length; k++) bits[k]! |= b[k]!;
-      }
-      group.index = new TextIndex(
-        bodiesOf(bits, this.sql('body')),
-        group.members.map((m) => this.textBitsOf(this.edition(m.id))),
-      );
+    const index = new TextIndex(this.textPlacesOf(this.edition(editionId)), this.bodyReader());
+    let bytes = index.bytes;
+    for (const other of this.searchIndexes.values()) bytes += other.bytes;
+    // (searches run to the end before the next: no caller still holds an index closed here)
+    for (const [id, old] of this.searchIndexes) {
+      if (bytes <= SEARCH_INDEX_BYTES) break;
+      old.close();
+      bytes -= old.bytes;
+      this.searchIndexes.delete(id);
     }
-    return group.index.forEdition(shown);
+    this.searchIndexes.set(editionId, index);
+    return index;
   }
 
   /**
@@ -1170,10 +1152,7 @@ export class Snapshot {
 
   /** Frees the search indexes (the database is the caller's to close). */
   close(): void {
-    for (const group of this.builtGroups) {
-      group.index?.close();
-      group.index = null;
-    }
-    this.builtGroups.length = 0;
+    for (const index of this.searchIndexes.values()) index.close();
+    this.searchIndexes.clear();
   }
 }

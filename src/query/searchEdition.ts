@@ -1,7 +1,7 @@
 import type { GlossaryRecord, HighlightMarks, RuleRecord, SearchHitKind, SearchHitRecord } from '../core/records.js';
 import { closestTerms, typoBudget } from '../core/suggest.js';
 import type { Snapshot } from '../db/Snapshot.js';
-import type { EditionSearch } from '../db/TextIndex.js';
+import type { TextIndex } from '../db/TextIndex.js';
 import { QueryError } from './QueryError.js';
 
 /** Options of a search. */
@@ -68,11 +68,13 @@ export function countedSearch(s: Snapshot, editionId: number, text: string, opts
   if (fts === null) return { hits, total: 0, capped: false };
   // the ranking read every matching text: its places are the count
   if (all !== null) return { hits, total: all, capped: false };
-  const ids = s.searchOf(editionId).ids(fts, MAX_SEARCH_COUNT + 1);
+  const index = s.searchOf(editionId);
+  const ids = index.ids(fts, MAX_SEARCH_COUNT + 1);
+  const { start } = index.places;
   let total = 0;
   for (const id of ids.slice(0, MAX_SEARCH_COUNT)) {
-    total += s.positionsUsingText(editionId, id, 'text').length + s.glossaryUsingText(editionId, id).length;
-    for (const pos of s.positionsUsingText(editionId, id, 'example')) for (const x of s.exampleIdsAt(editionId, pos)) if (x === id) total++;
+    const k = index.places.find(id);
+    if (k >= 0) total += start[k + 1]! - start[k]!;
   }
   return { hits, total, capped: ids.length > MAX_SEARCH_COUNT };
 }
@@ -142,7 +144,7 @@ class PageMarks {
   private highlights: Map<number, string> | null = null;
 
   constructor(
-    private readonly index: EditionSearch,
+    private readonly index: TextIndex,
     private readonly fts: string,
     private readonly ids: readonly number[],
     private readonly wanted: HighlightMarks,
@@ -237,12 +239,13 @@ const BLOCK = 24;
 function placesOf(
   s: Snapshot,
   editionId: number,
-  index: EditionSearch,
+  index: TextIndex,
   fts: string,
   wanted: number,
   words: readonly string[],
 ): { places: Place[]; complete: boolean } {
   const asked = words.join(' ').toLowerCase();
+  const { start, pos: at, example } = index.places;
   for (let limit = BLOCK * Math.ceil((wanted + 1) / BLOCK); ; limit *= 4) {
     const rows = index.matches(fts, limit);
     const out: Place[] = [];
@@ -253,21 +256,22 @@ function placesOf(
       const textId = row[0];
       const score = row[1];
       const block = Math.floor(k / BLOCK);
-      const asText = s.positionsUsingText(editionId, textId, 'text');
-      if (asText.length > 0) {
-        // the rules printing the text are titles or not alike: their text is this one
-        const weighed = isTitleText(s, textId) ? score * TITLE_WEIGHT : score;
-        for (const pos of asText) out.push({ textId, block, score: weighed, ord: pos, pos, exampleIndex: -1, glossary: null });
-      }
-      for (const pos of s.positionsUsingText(editionId, textId, 'example')) {
-        const examples = s.exampleIdsAt(editionId, pos);
-        for (let i = 0; i < examples.length; i++) {
-          if (examples[i] === textId) out.push({ textId, block, score: score * EXAMPLE_WEIGHT, ord: pos, pos, exampleIndex: i, glossary: null });
+      const t = index.places.find(textId);
+      if (t < 0) continue;
+      for (let j = start[t]!; j < start[t + 1]!; j++) {
+        const pos = at[j]!;
+        const exampleIndex = example[j]!;
+        if (pos >= 0 && exampleIndex < 0) {
+          // the rules printing the text are titles or not alike: their text is this one
+          const weighed = isTitleText(s, textId) ? score * TITLE_WEIGHT : score;
+          out.push({ textId, block, score: weighed, ord: pos, pos, exampleIndex, glossary: null });
+        } else if (pos >= 0) {
+          out.push({ textId, block, score: score * EXAMPLE_WEIGHT, ord: pos, pos, exampleIndex, glossary: null });
+        } else {
+          const g = s.glossaryAt(editionId, -1 - pos)!;
+          const exact = block === 0 && plainTerm(g.term) === asked;
+          out.push({ textId, block, score: exact ? best : score, ord: 1_000_000 + g.ord, pos: -1, exampleIndex: -1, glossary: g });
         }
-      }
-      for (const g of s.glossaryUsingText(editionId, textId)) {
-        const exact = block === 0 && plainTerm(g.term) === asked;
-        out.push({ textId, block, score: exact ? best : score, ord: 1_000_000 + g.ord, pos: -1, exampleIndex: -1, glossary: g });
       }
     }
     if (rows.length < limit || out.length >= wanted) {
@@ -281,7 +285,7 @@ function placesOf(
  * The words with each one no text holds (in any edition: a word of another edition is no typo)
  * replaced by the edition's closest word, or null when none changed.
  */
-function correctTypos(s: Snapshot, index: EditionSearch, words: string[], prefix: boolean): string[] | null {
+function correctTypos(s: Snapshot, index: TextIndex, words: string[], prefix: boolean): string[] | null {
   let changed = false;
   const out = words.map((w, i) => {
     if (w.length < 4 || /\d/.test(w) || (prefix && i === words.length - 1)) return w;

@@ -1,7 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { corpusDb } from '../cli/corpusDb.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runIngest } from '../../ingest/store/runIngest.js';
+import { expandInputs } from '../../ingest/store/sources.js';
+import { openSearchDb } from '../../src/db/openDb.js';
 import { KnowledgeBase } from '../../src/query/KnowledgeBase.js';
+import { corpusDb } from '../cli/corpusDb.js';
+import { crFixtureText } from '../support/crFixture.js';
+import { tempDir } from '../support/tempDir.js';
 
 const dbFile = corpusDb();
 
@@ -34,7 +41,7 @@ test('a search finds every place of an edition that holds the word, best first, 
   }
 });
 
-test('editions share a search index by group, and a search of one reads only the texts it shows', () => {
+test('a search of one edition reads only the texts it shows, ranked by bm25 over them alone', () => {
   // no warm(): editions read for the first time by a search (as `crkb search --edition` does)
   const kb = KnowledgeBase.open(dbFile());
   try {
@@ -51,27 +58,53 @@ test('editions share a search index by group, and a search of one reads only the
     };
     const [ta, tb] = [textsOf(a!), textsOf(b!)];
     // (porter stemming: "planeswalker" finds planeswalk, planeswalking, ...)
-    // texts of 2021-07-23 holding "planeswalker" that 2021-06-18 does not show: in the shared index, not in its results
+    // texts of 2021-07-23 holding "planeswalker" that 2021-06-18 does not show: not in its results
     const onlyB = [...tb].filter((t) => !ta.has(t) && /planeswalk/i.test(kb.snapshot.text(t)));
     assert.ok(onlyB.length > 0, 'the two editions differ in texts with the word');
     for (const [e, texts] of [
       [a!, ta],
       [b!, tb],
     ] as const) {
-      const found = kb.snapshot
-        .searchOf(e.id)
-        .matches('"planeswalker"', 100000)
-        .map(([id]) => id);
-      const expected = [...texts].filter((t) => /planeswalk/i.test(kb.snapshot.text(t)));
-      assert.deepEqual(
-        found.sort((x, y) => x - y),
-        expected.sort((x, y) => x - y),
-        e.effectiveDate,
-      );
+      // the floor: a bare FTS5 index of exactly the edition's texts, its bm25 ranking
+      const bare = openSearchDb();
+      try {
+        const insert = bare.prepare('INSERT INTO texts_fts (rowid, body) VALUES (?, ?)');
+        for (const t of [...texts].sort((x, y) => x - y)) insert.run(t, kb.snapshot.text(t));
+        for (const q of ['"planeswalker"', '"combat" "damage"', '"the"']) {
+          const expected = bare.prepare('SELECT rowid, bm25(texts_fts) AS score FROM texts_fts WHERE texts_fts MATCH ? ORDER BY score, rowid').raw(true).all(q);
+          assert.ok(expected.length > 0, q);
+          assert.deepEqual(kb.snapshot.searchOf(e.id).matches(q, 100000), expected, `${e.effectiveDate} ${q}`);
+        }
+      } finally {
+        bare.close();
+      }
     }
   } finally {
     kb.close();
   }
+});
+
+test("an edition's search answers the same when another edition of its family is added to the database", async () => {
+  const dir = tempDir('crkb-search-');
+  const dbs = [join(dir, 'june.db'), join(dir, 'both.db')];
+  writeFileSync(join(dir, '2026-06-19.txt'), crFixtureText('2026-06-19'));
+  writeFileSync(join(dir, '2026-08-07.txt'), crFixtureText('2026-08-07'));
+  await runIngest({ inputs: expandInputs([join(dir, '2026-06-19.txt')]), dbFile: dbs[0]! });
+  await runIngest({ inputs: expandInputs([join(dir, '2026-06-19.txt'), join(dir, '2026-08-07.txt')]), dbFile: dbs[1]! });
+  const answers = dbs.map((db) => {
+    const kb = KnowledgeBase.open(db);
+    try {
+      const june = kb.resolveEdition('2026-06-19').edition;
+      return ['permanent', 'speed', 'graveyard', 'players game'].map((q) =>
+        kb.search(june.id, q, { limit: 50 }).map((h) => ({ place: place(h), score: h.score, snippet: h.snippet })),
+      );
+    } finally {
+      kb.close();
+    }
+  });
+  assert.ok(answers[0]!.every((hits) => hits.length > 0));
+  // (the August edition adds texts with "permanent" and "speed": statistics over both would score the June edition's hits otherwise)
+  assert.deepEqual(answers[1], answers[0]);
 });
 
 test('a misspelt word is read as the closest word of the edition; a word of another edition is not misspelt', () => {
