@@ -62,8 +62,8 @@ function ingest(b: Build, inputs: string[], db: string, cacheDir: string): { rep
 }
 
 /**
- * CPU seconds by thread: the ingest thread's, the two busiest other threads' (the parse worker and, in a
- * cold run, the thread that reads PDFs ahead; in a warm run the second is a helper thread; the process's
+ * CPU seconds by thread: the ingest thread's, the two busiest other threads' (in a warm run the parse
+ * worker, then a helper thread; in a cold run the thread that reads PDFs ahead, then the parse worker; the process's
  * main thread only relays progress) and the rest together (V8's helper threads: garbage collection and
  * optimizing compilation; libuv's pool: gzip of published files).
  */
@@ -71,7 +71,7 @@ function threadLine(threads: number[]): string {
   const others = threads.slice(1).sort((a, b) => b - a);
   const rest = others.slice(2);
   return (
-    `ingest ${threads[0]!.toFixed(2)} s, busiest two others (parse worker; cold: PDF read-ahead) ${(others[0] ?? 0).toFixed(2)} / ${(others[1] ?? 0).toFixed(2)} s, ` +
+    `ingest ${threads[0]!.toFixed(2)} s, busiest two others (warm: parse worker; cold: PDF read-ahead, parse worker) ${(others[0] ?? 0).toFixed(2)} / ${(others[1] ?? 0).toFixed(2)} s, ` +
     `${rest.length} others ${rest.reduce((a, b) => a + b, 0).toFixed(2)} s (${rest.map((t) => t.toFixed(2)).join(' / ')})`
   );
 }

@@ -44,12 +44,28 @@ interface Pdfium {
 
 let loaded: Promise<Pdfium> | null = null;
 
-/** PDFium, compiled to WASM by EmbedPDF: loaded once a thread, when the thread first reads a PDF. */
+/**
+ * PDFium, compiled to WASM by EmbedPDF: loaded once a thread, when the thread first reads a PDF. The
+ * module is compiled here and instantiated through Emscripten's instantiateWasm hook: given as
+ * `wasmBinary`, the file's 4.4 MB stayed referenced by the module for the thread's life, beside the
+ * compiled module's own copy of the bytes.
+ */
 function pdfium(): Promise<Pdfium> {
   loaded ??= (async () => {
     const { init } = await import('@embedpdf/pdfium');
-    const wasmBinary = readFileSync(createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm'));
-    const m = (await init({ wasmBinary })) as unknown as {
+    const compiled = await WebAssembly.compile(readFileSync(createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm')));
+    // a failed instantiation reaches init's caller through this promise (Emscripten would wait for it forever)
+    let failed: (e: unknown) => void = () => {};
+    const failure = new Promise<never>((_, reject) => (failed = reject));
+    const m = (await Promise.race([
+      init({
+        instantiateWasm: (imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance) => void) => {
+          WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance), failed);
+          return {};
+        },
+      }),
+      failure,
+    ])) as unknown as {
       PDFiumExt_Init(): void;
       pdfium: { wasmExports: PdfiumExports; HEAPU8: Uint8Array };
     };

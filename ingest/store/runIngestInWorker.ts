@@ -3,11 +3,13 @@ import { IngestError } from '../parse/IngestError.js';
 import type { IngestWorkerMessage, WorkerIngestOptions } from './ingestWorker.js';
 import type { IngestReport } from './runIngest.js';
 
-// The thread that stores what the parse workers parse holds some 20-40 MB, but V8 lets a heap
-// grow to four times what survives a collection (plus a 32 MB young generation): that thread's
-// heap alone reached 190 MB in some runs. In a worker its limits can be set: 8 MB semi-spaces,
-// and a 2 GB old-generation limit, under which V8 grows a heap to at most twice what survives.
-const LIMITS = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 2047 };
+// The thread that stores what the parse workers parse holds some 20-60 MB, but V8 lets a heap grow
+// past what survives a collection by a factor set by the old-generation limit: about 2 at 2 GB, 1.4
+// at 512 MB (4 from 2 GB up). At 2 GB this thread's heap reached 95-120 MB in some cold ingests of the
+// corpus with the policy documents (a collection when an edition was being stored, with 50-60 MB
+// live, let it grow to twice that), the process's peak; 512 MB keeps it nearer what is live, with
+// room for eight times this corpus's live set. Its young generation has 8 MB semi-spaces.
+const LIMITS = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 512 };
 
 /**
  * Runs an ingest (runIngest) on a worker thread with a small V8 heap, the calling thread only
