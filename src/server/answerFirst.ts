@@ -101,6 +101,8 @@ export function answerFirst(app: Express, opts: AnswerFirstOptions): void {
     const routed = (err?: unknown): void => {
       req.url = url;
       req.baseUrl = '';
+      // (the params of the app's error or last layer, a mount without parameters)
+      req.params = {};
       if (err !== undefined && err !== 'route' && err !== 'router') lastResort(err, req, res, noop);
       else notFound(req, res, noop);
     };
