@@ -8,7 +8,7 @@ interface RouteLayer {
 }
 
 /** Routes answered first: a router's route layers (their paths as registered) for one method, under a mount path. */
-export interface FirstRoutes {
+interface FirstRoutes {
   method: 'GET' | 'POST';
   /** Where the router is mounted ('' for the app's own routes). */
   mount: '' | `/${string}`;
