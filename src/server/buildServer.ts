@@ -8,6 +8,7 @@ import { feedRoutes } from '../integrations/feeds/feedRoutes.js';
 import { openApiRoutes } from '../integrations/openapi/openApiRoutes.js';
 import { KnowledgeBase } from '../query/KnowledgeBase.js';
 import type { CacheScope } from './ApiContext.js';
+import { answerFirst } from './answerFirst.js';
 import { GraphqlEndpoint, type GraphqlResponse } from './graphqlEndpoint.js';
 import { forwardHeavy, graphqlOnPool } from './forwardHeavy.js';
 import { smallPage } from './smallPage.js';
@@ -201,7 +202,8 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   const page = (title: string, message: string) => layout({ assets, publicUrl: publicUrl() }, errorPage({ title, message }));
   const heavy = pool ? forwardHeavy({ pool, cache, publicUrl, htmlError: page, small: smallPage(() => kb) }) : null;
   // what every request goes through first, as one express layer: each layer is a walk of express's router
-  app.use(inSequence(heavy ? [probe, corsAndCompression, heavy] : [probe, corsAndCompression]));
+  const shared = inSequence(heavy ? [probe, corsAndCompression, heavy] : [probe, corsAndCompression]);
+  app.use(shared);
 
   const send = (res: Response, r: GraphqlResponse): void => {
     res.status(r.status).set('Content-Type', r.contentType).send(r.body);
@@ -247,7 +249,8 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   });
   // the API first (the most requests), then the other edges, each router over its own paths
   app.use('/assets', assets.router());
-  app.use('/v1', v1Routes({ kb: () => kb, cache, publicUrl }));
+  const v1 = v1Routes({ kb: () => kb, cache, publicUrl });
+  app.use('/v1', v1);
   const discordKey = opts.discordPublicKey ?? process.env.CRKB_DISCORD_PUBLIC_KEY;
   if (discordKey) app.use('/discord', discordRoutes({ kb: () => kb, publicKey: discordKey, publicUrl }));
   app.use(feedRoutes({ kb: () => kb, publicUrl }));
@@ -256,11 +259,12 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
   app.use(webRoutes({ kb: () => kb, cache, publicUrl, assets, known: kb.known }));
   app.use(policyRoutes({ kb: () => kb, cache, publicUrl, assets }));
 
-  app.use((req, res) => {
+  const notFound = (req: Request, res: Response): void => {
     sendSurfaceError(req, res, { status: 404, code: 'NOT_FOUND', message: 'no such page or endpoint; see / (the web app), /graphql and /v1/lookup' }, page);
-  });
+  };
+  app.use(notFound);
   // Last resort: never a stack trace to the client; a malformed request is a 4xx, not a 500; in the shape of its route's surface.
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+  const lastResort = (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const e = err as { status?: number; statusCode?: number; type?: string; message?: string; limit?: number };
     const status = err instanceof URIError ? 400 : (e.status ?? e.statusCode ?? 500);
     if (res.headersSent) return;
@@ -278,6 +282,17 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
     }
     log.error({ err, id: res.getHeader('X-Request-Id'), url: req.originalUrl.slice(0, 500) }, 'server error');
     sendSurfaceError(req, res, { status: 500, code: 'INTERNAL_SERVER_ERROR', message: 'internal server error' }, page);
+  };
+  app.use(lastResort);
+  // the busiest routes (the bot endpoints' lookups and searches, GraphQL POST) skip the router walk to them
+  answerFirst(app, {
+    shared,
+    lastResort,
+    notFound,
+    routes: [
+      { method: 'GET', mount: '/v1', router: v1, paths: ['/lookup', '/rules/:number', '/search'] },
+      { method: 'POST', mount: '', router: app.router, paths: ['/graphql'] },
+    ],
   });
 
   return {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse, createServer, type Server } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import type { Express } from 'express';
@@ -31,6 +31,24 @@ export interface ConnectionLimits {
 /** Default connection limits. */
 export const CONNECTION_LIMITS: Required<ConnectionLimits> = { idleTimeoutMs: 30_000, maxPipelined: 16 };
 
+/**
+ * node's request and response classes with express's methods in their prototypes from the start: express's
+ * app.handle sets each request's and answer's prototype to these, which is then no change (setting another
+ * prototype on every request, as it would, costs more than that: node's own code then meets objects of other shapes).
+ */
+function expressClasses(app: Express): { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } {
+  const { request, response } = app as unknown as { request: IncomingMessage; response: ServerResponse };
+  function Request(this: IncomingMessage, socket: Socket): void {
+    IncomingMessage.call(this, socket);
+  }
+  Request.prototype = request;
+  function Response(this: ServerResponse, req: IncomingMessage, options: unknown): void {
+    (ServerResponse as unknown as (this: ServerResponse, req: IncomingMessage, options: unknown) => void).call(this, req, options);
+  }
+  Response.prototype = response;
+  return { IncomingMessage: Request as unknown as typeof IncomingMessage, ServerResponse: Response as unknown as typeof ServerResponse };
+}
+
 /** Listens with an app on host:port (port 0: any free port) with request time and connection limits set. */
 export function listen(app: Express, port: number, host = '127.0.0.1', limits: ConnectionLimits = {}): Promise<Listening> {
   const { idleTimeoutMs, maxPipelined } = { ...CONNECTION_LIMITS, ...limits };
@@ -60,7 +78,7 @@ export function listen(app: Express, port: number, host = '127.0.0.1', limits: C
     if (draining) res.setHeader('Connection', 'close');
     app(req, res);
   };
-  const server = createServer(handle);
+  const server = createServer(expressClasses(app), handle);
   server.on('connection', (s: Socket) => {
     open.add(s);
     s.once('close', () => open.delete(s));
