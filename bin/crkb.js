@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import cluster from 'node:cluster';
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -18,6 +17,8 @@ const mtime = (name) => statSync(file(name), { throwIfNoEntry: false })?.mtimeMs
 const command = /^[a-z]+$/.test(process.argv[2] ?? '') ? process.argv[2] : null;
 if (command !== null && mtime(`../dist/cli/${command}.cjs`) >= mtime('../dist/src/cli/main.js')) {
   const { runBundle } = await import('../dist/src/core/runBundle.js');
-  const cache = cluster.isWorker ? `${command}-server` : command;
+  // (node:cluster, and the modules it loads, only where a process can be a cluster worker)
+  const worker = (command === 'serve' || command === 'start') && (await import('node:cluster')).default.isWorker;
+  const cache = worker ? `${command}-server` : command;
   runBundle(file(`../dist/cli/${command}.cjs`), file(`../dist/cli/${cache}.v8cache`));
 } else await import('../dist/src/cli/main.js');

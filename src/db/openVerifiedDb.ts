@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readlinkSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openReadOnlyDb, openWritableDb, type Db } from './openDb.js';
@@ -104,7 +103,8 @@ function rememberPassed(path: string, sha256: string): void {
 
 /** sha256 (hex) of a file's first `size` bytes, read through its descriptor a megabyte at a time. */
 function sha256Of(fd: number, size: number): string {
-  const hash = createHash('sha256');
+  // node:crypto on first use, not at import: a command that reads a database imports this module and never hashes (4 ms a call)
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
   const buf = Buffer.allocUnsafe(1 << 20);
   for (let pos = 0; pos < size;) {
     const n = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
