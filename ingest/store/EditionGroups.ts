@@ -249,16 +249,47 @@ export class EditionGroups {
   private fileUnder(g: Group, match: RenditionMatch): void {
     this.groups.delete(`${g.family}|${g.date}`);
     const into = this.groupOf(g.family, match.date);
-    const days = Math.abs(match.days);
-    const when = `${days} day${days === 1 ? '' : 's'} ${match.days > 0 ? 'after' : 'before'} it`;
     for (const c of g.candidates) {
-      c.filed =
-        `${c.path}: states ${g.date}, a date no official copy of the ${g.family.toUpperCase()} has: filed as a copy of the ${match.date} edition ` +
-        `(${when}; the same ${match.sections} numbered sections, ${match.alike} with alike titles)`;
+      c.filed = filedLine(c.path, g.family, g.date, match);
       into.candidates.push(c);
     }
     this.joined(into);
     into.clean = false;
+  }
+
+  /**
+   * Once this run's editions are stored: an edition stored before from renditions alone (see isRendition)
+   * that renders an official edition stored since, near one this run stored, is absorbed by it (its files
+   * become that edition's copies, Writer.absorbEdition), as if both had come in one run (fileRenditions).
+   * Each absorbed file says so in the report of the edition it joins (or of the one this run stored near it).
+   */
+  absorbStoredRenditions(): void {
+    const done = new Set<number>();
+    for (const g of [...this.groups.values()]) {
+      if (!g.report || !isPolicyFamily(g.family) || !g.candidates.some((c) => !isRendition(c))) continue;
+      for (const e of this.writer.renditionsNear(g.family, addDays(g.date, -RENDITION_WINDOW_DAYS), addDays(g.date, RENDITION_WINDOW_DAYS))) {
+        // (one this run has not stored yet is fileRenditions' to file)
+        const own = this.groups.get(`${g.family}|${e.effectiveDate}`);
+        if (done.has(e.id) || (own && !own.clean)) continue;
+        const near = this.writer.publishedNear(g.family, addDays(e.effectiveDate, -RENDITION_WINDOW_DAYS), addDays(e.effectiveDate, RENDITION_WINDOW_DAYS));
+        const match = renditionOf(
+          e.effectiveDate,
+          this.writer.unitHeadings(e.id),
+          near.map((o) => ({ date: o.effectiveDate, headings: () => this.writer.unitHeadings(o.id) })),
+        );
+        const into = match && near.find((o) => o.effectiveDate === match.date);
+        if (!match || !into) continue;
+        done.add(e.id);
+        const paths = this.writer.filePaths(e.id);
+        this.writer.absorbEdition(e.id, into.id);
+        this.replacedContent = true;
+        // an edition this run stored from renditions is gone: so is its report
+        if (own) this.groups.delete(`${g.family}|${e.effectiveDate}`);
+        const report = this.groups.get(`${g.family}|${match.date}`)?.report ?? g.report;
+        for (const path of paths)
+          report.warnings.push(`${filedLine(path, g.family, e.effectiveDate, match)}; the ${e.effectiveDate} edition stored from it before is removed`);
+      }
+    }
   }
 
   /**
@@ -472,6 +503,16 @@ export class EditionGroups {
     }
     return files;
   }
+}
+
+/** The report's line for a rendition filed under the official edition it renders. */
+function filedLine(path: string, family: DocumentFamily, stated: string, match: RenditionMatch): string {
+  const days = Math.abs(match.days);
+  const when = `${days} day${days === 1 ? '' : 's'} ${match.days > 0 ? 'after' : 'before'} it`;
+  return (
+    `${path}: states ${stated}, a date no official copy of the ${family.toUpperCase()} has: filed as a copy of the ${match.date} edition ` +
+    `(${when}; the same ${match.sections} numbered sections, ${match.alike} with alike titles)`
+  );
 }
 
 /** A third party's HTML rendition of a tournament document (the MTG Familiar app's): not what Wizards published. */

@@ -93,6 +93,21 @@ export class Writer {
          WHERE e.family = @family AND e.label = '' AND e.effective_date BETWEEN @from AND @to
            AND EXISTS (SELECT 1 FROM source_files f WHERE f.edition_id = e.id AND f.format <> 'policy-html')`,
       ),
+      // editions of a family near a date that hold no file other than a third party's HTML rendition (see renditionOf)
+      renditionsNear: db.prepare(
+        `SELECT e.id, e.effective_date AS effectiveDate FROM editions e
+         WHERE e.family = @family AND e.label = '' AND e.effective_date BETWEEN @from AND @to
+           AND NOT EXISTS (SELECT 1 FROM source_files f WHERE f.edition_id = e.id AND f.format <> 'policy-html')`,
+      ),
+      filePaths: db.prepare('SELECT path FROM source_files WHERE edition_id = @id ORDER BY id').pluck(),
+      // an edition absorbed by another (absorbEdition): its files move, its rows and lineage records go
+      absorbFiles: db.prepare(`UPDATE source_files SET edition_id = @into, role = iif(role = 'primary', 'duplicate', role) WHERE edition_id = @id`),
+      absorbFragments: db.prepare('UPDATE fragment_sources SET edition_id = @into WHERE edition_id = @id'),
+      absorbFragmentReferences: db.prepare('UPDATE fragment_sources SET reference_edition_id = @into WHERE reference_edition_id = @id'),
+      dropLineageState: db.prepare('DELETE FROM edition_lineage WHERE edition_id = @id OR prev_edition_id = @id'),
+      dropLineageLinks: db.prepare('DELETE FROM lineage_links WHERE edition_id = @id OR prev_edition_id = @id'),
+      dropLineagePairs: db.prepare('DELETE FROM lineage_pairs WHERE edition_id = @id'),
+      dropEdition: db.prepare('DELETE FROM editions WHERE id = @id'),
       unitHeadings: db.prepare(
         `SELECT v.number, t.body FROM edition_rules r JOIN rule_versions v ON v.id = r.version_id JOIN texts t ON t.id = v.text_id
          WHERE r.edition_id = @id ORDER BY r.ord`,
@@ -267,6 +282,35 @@ export class Writer {
   /** Stored editions of a family between two dates that hold a file other than an HTML rendition (official publications). */
   publishedNear(family: DocumentFamily, from: string, to: string): Array<{ id: number; effectiveDate: string }> {
     return this.s.publishedNear.all({ family, from, to }) as Array<{ id: number; effectiveDate: string }>;
+  }
+
+  /** Stored editions of a family between two dates that hold nothing but HTML renditions (see renditionOf). */
+  renditionsNear(family: DocumentFamily, from: string, to: string): Array<{ id: number; effectiveDate: string }> {
+    return this.s.renditionsNear.all({ family, from, to }) as Array<{ id: number; effectiveDate: string }>;
+  }
+
+  /** The paths of a stored edition's files, in the order they were first recorded. */
+  filePaths(editionId: number): string[] {
+    return this.s.filePaths.all({ id: editionId }) as string[];
+  }
+
+  /**
+   * Removes stored edition `id`, filed since as a copy of edition `into` (a rendition stored before the
+   * official edition it renders arrived): its files become `into`'s copies, its rows go, and the lineage
+   * records naming it go with them (the lineage step aligns its neighbours again). Texts and versions
+   * no edition uses any more are left to pruneOrphans.
+   */
+  absorbEdition(id: number, into: number): void {
+    const p = { id, into };
+    this.s.absorbFiles.run(p);
+    this.s.absorbFragments.run(p);
+    this.s.absorbFragmentReferences.run(p);
+    for (const clear of [this.s.clearRules, this.s.clearParts, this.s.clearGlossary, this.s.clearAbilityWords, this.s.clearIndex, this.s.clearNotes])
+      clear.run({ id });
+    this.s.dropLineageState.run({ id });
+    this.s.dropLineageLinks.run({ id });
+    this.s.dropLineagePairs.run({ id });
+    this.s.dropEdition.run({ id });
   }
 
   /** A stored tournament-document edition's units, number and title. */

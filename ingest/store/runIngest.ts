@@ -159,6 +159,8 @@ async function ingestLocked(opts: IngestOptions): Promise<IngestReport> {
       try {
         const parsed = await parseAndStore(writer, groups, chain, read, workers, opts, workersCpu);
         phase('parse+store');
+        // a rendition stored before the official edition it renders, stored now, joins it
+        groups.absorbStoredRenditions();
         storeFragments(writer, parsed.fragments, read.inputs, opts.edition ?? null, report);
         // replaced editions leave texts nothing refers to
         if (groups.replacedContent) writer.pruneOrphans();

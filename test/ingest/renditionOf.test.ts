@@ -177,3 +177,57 @@ test('ingest: a rendition arriving after its official edition was stored joins t
     'ipg:2021-02-13 ipg-far.html primary',
   ]);
 });
+
+test('ingest: a rendition stored before the official edition it renders is absorbed when that edition arrives, as if both came in one run; one 8 days away stays', async () => {
+  const dir = tempDir('crkb-rendition-');
+  const db = path.join(dir, 'kb.db');
+  const one = (name: string, text: string): string => {
+    const d = fs.mkdtempSync(path.join(dir, 'in-'));
+    fs.writeFileSync(path.join(d, name), text);
+    return d;
+  };
+  await runIngest({ inputs: expandInputs([one('ipg-2020.txt', ipgText(false)), one('ipg-blog.html', blogIpg('Feb 6, 2021'))]), dbFile: db });
+  await runIngest({ inputs: expandInputs([one('ipg-far.html', blogIpg('Feb 13th, 2021'))]), dbFile: db });
+  assert.deepEqual(stored(db), ['ipg:2020-09-25 ipg-2020.txt primary', 'ipg:2021-02-06 ipg-blog.html primary', 'ipg:2021-02-13 ipg-far.html primary']);
+  const later = await runIngest({ inputs: expandInputs([one('ipg-2021.txt', ipgText(true))]), dbFile: db });
+  assert.deepEqual(
+    later.editions.map((e) => `${e.family}:${e.effectiveDate} ${e.status}`),
+    ['ipg:2021-02-05 added'],
+  );
+  assert.match(
+    later.editions[0]!.warnings.join('\n'),
+    /ipg-blog\.html: states 2021-02-06, .* filed as a copy of the 2021-02-05 edition \(1 day after it; .*\); the 2021-02-06 edition stored from it before is removed/,
+  );
+  assert.doesNotMatch(later.editions[0]!.warnings.join('\n'), /ipg-far\.html/);
+  assert.deepEqual(stored(db), [
+    'ipg:2020-09-25 ipg-2020.txt primary',
+    'ipg:2021-02-05 ipg-2021.txt primary',
+    'ipg:2021-02-05 ipg-blog.html duplicate',
+    'ipg:2021-02-13 ipg-far.html primary',
+  ]);
+  // the chain runs 2020-09-25, 2021-02-05, 2021-02-13: 2.1's history and its neighbours' lineage skip the absorbed edition
+  const kb = KnowledgeBase.open(db);
+  try {
+    assert.equal(kb.resolveEdition('2021-02-06', 'ipg').exact, false);
+    const at = kb.resolveEdition('2021-02-05', 'ipg').edition;
+    assert.deepEqual(
+      kb.history(at, '2.1')!.steps.map((s) => s.date),
+      ['2020-09-25', '2021-02-05', '2021-02-13'],
+    );
+  } finally {
+    kb.close();
+  }
+  const d = new Database(db, { readonly: true });
+  try {
+    // nothing names the removed edition: every lineage record's editions exist
+    const dangling = d
+      .prepare(
+        `SELECT count(*) FROM edition_lineage l WHERE l.edition_id NOT IN (SELECT id FROM editions) OR l.prev_edition_id NOT IN (SELECT id FROM editions)`,
+      )
+      .pluck()
+      .get();
+    assert.equal(dangling, 0);
+  } finally {
+    d.close();
+  }
+});
