@@ -101,7 +101,26 @@ export class Writer {
       ),
       filePaths: db.prepare('SELECT path FROM source_files WHERE edition_id = @id ORDER BY id').pluck(),
       // an edition absorbed by another (absorbEdition): its files move, its rows and lineage records go
-      absorbFiles: db.prepare(`UPDATE source_files SET edition_id = @into, role = iif(role = 'primary', 'duplicate', role) WHERE edition_id = @id`),
+      absorbFiles: db.prepare(
+        `UPDATE source_files SET edition_id = @into, role = iif(role = 'primary', 'duplicate', role), differing = @differing WHERE edition_id = @id`,
+      ),
+      // entries of two editions that differ after normalization or exist in one only, as countDiffering counts a
+      // copy's: a rule (its text and examples) by number, a glossary entry by term; of a key twice, the last
+      differingEntries: db
+        .prepare(
+          `WITH entries AS (
+           SELECT r.edition_id AS e, v.number AS k, max(r.ord),
+             t.norm_h || ':' || coalesce((SELECT group_concat(x.norm_h, ',') FROM json_each(v.examples) j JOIN texts x ON x.id = j.value), '') AS h
+           FROM edition_rules r JOIN rule_versions v ON v.id = r.version_id JOIN texts t ON t.id = v.text_id
+           WHERE r.edition_id IN (@id, @into) GROUP BY r.edition_id, v.number
+           UNION ALL
+           SELECT g.edition_id, 'glossary:' || lower(gv.term), max(g.ord), t.norm_h
+           FROM edition_glossary g JOIN glossary_versions gv ON gv.id = g.version_id JOIN texts t ON t.id = gv.text_id
+           WHERE g.edition_id IN (@id, @into) GROUP BY g.edition_id, lower(gv.term)
+         )
+         SELECT count(*) FROM (SELECT k FROM entries GROUP BY k HAVING count(*) = 1 OR min(h) <> max(h))`,
+        )
+        .pluck(),
       absorbFragments: db.prepare('UPDATE fragment_sources SET edition_id = @into WHERE edition_id = @id'),
       absorbFragmentReferences: db.prepare('UPDATE fragment_sources SET reference_edition_id = @into WHERE reference_edition_id = @id'),
       dropLineageState: db.prepare('DELETE FROM edition_lineage WHERE edition_id = @id OR prev_edition_id = @id'),
@@ -302,7 +321,7 @@ export class Writer {
    */
   absorbEdition(id: number, into: number): void {
     const p = { id, into };
-    this.s.absorbFiles.run(p);
+    this.s.absorbFiles.run({ ...p, differing: this.s.differingEntries.get(p) as number });
     this.s.absorbFragments.run(p);
     this.s.absorbFragmentReferences.run(p);
     for (const clear of [this.s.clearRules, this.s.clearParts, this.s.clearGlossary, this.s.clearAbilityWords, this.s.clearIndex, this.s.clearNotes])

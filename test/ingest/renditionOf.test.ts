@@ -205,6 +205,19 @@ test('ingest: a rendition stored before the official edition it renders is absor
     'ipg:2021-02-05 ipg-blog.html duplicate',
     'ipg:2021-02-13 ipg-far.html primary',
   ]);
+  // the absorbed file counts the entries it differs in from the official copy, as when both come in one run
+  const together = path.join(dir, 'together.db');
+  await runIngest({ inputs: expandInputs([one('ipg-2021.txt', ipgText(true)), one('ipg-blog.html', blogIpg('Feb 6, 2021'))]), dbFile: together });
+  const differing = (file: string): unknown => {
+    const d = new Database(file, { readonly: true });
+    try {
+      return d.prepare(`SELECT role, differing FROM source_files WHERE path LIKE '%ipg-blog.html'`).get();
+    } finally {
+      d.close();
+    }
+  };
+  assert.deepEqual(differing(db), differing(together));
+  assert.ok((differing(db) as { differing: number }).differing > 0);
   // the chain runs 2020-09-25, 2021-02-05, 2021-02-13: 2.1's history and its neighbours' lineage skip the absorbed edition
   const kb = KnowledgeBase.open(db);
   try {
