@@ -58,6 +58,7 @@ export function answerFirst(app: Express, opts: AnswerFirstOptions): void {
     });
     return { method: r.method, prefix: `${r.mount}/`, mount: r.mount, layers };
   });
+  refuseSkippedLayers(app, opts);
   // express's own entry (app(req, res) calls it), not in its types
   const entry = app as unknown as { handle: (req: Request, res: Response, next: NextFunction) => void };
   const handle = entry.handle.bind(app);
@@ -114,4 +115,23 @@ export function answerFirst(app: Express, opts: AnswerFirstOptions): void {
       layer.handleRequest(req, res, routed);
     });
   };
+}
+
+/**
+ * Throws when a layer of the app other than `shared` would act on a listed route's requests before the route
+ * (a middleware for every path, or a router mounted over the route's path): answered first, such a request
+ * would skip it. Route layers of other paths or methods, and routers mounted elsewhere, are what they seem.
+ */
+function refuseSkippedLayers(app: Express, opts: AnswerFirstOptions): void {
+  const stack = (app.router as unknown as { stack: Array<RouteLayer & { handle: unknown; name: string }> }).stack;
+  for (const r of opts.routes) {
+    for (const p of r.paths) {
+      const path = `${r.mount}${p}`;
+      const at = stack.findIndex((l) => l.handle === r.router || (r.mount === '' && (l.route as { path?: unknown } | undefined)?.path === p));
+      if (at < 0) throw new Error(`answerFirst: the router of ${path} is not mounted in the app`);
+      const skipped = stack.slice(0, at).find((l) => l.route === undefined && l.handle !== opts.shared && l.match(path) !== false);
+      if (skipped)
+        throw new Error(`answerFirst: the app's layer "${skipped.name}" acts on ${r.method} ${path} before its route: answered first, it would be skipped`);
+    }
+  }
 }

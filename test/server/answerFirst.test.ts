@@ -27,11 +27,9 @@ before(async () => {
     next();
   };
   app.use(shared);
-  // a layer express walks between the shared one and the routes (answerFirst's routes must not need it)
-  app.use((_req, _res, next) => {
-    walked++;
-    next();
-  });
+  // routes of other paths and a router mounted elsewhere: express walks past them
+  app.get('/graphql', (_req, res) => void res.status(405).end());
+  app.use('/assets', Router());
   app.post('/graphql', express.text({ type: () => true }), (req, res) => void res.json(seen(req, { body: req.body as unknown })));
   const v1 = Router();
   v1.get('/rules/:number', (req, res) => {
@@ -49,6 +47,13 @@ before(async () => {
     void res.status(err instanceof URIError ? 400 : 500).json(seen(req, { error: (err as Error).message }));
   app.use(notFound);
   app.use(lastResort);
+  // express's own entry, counted: a request answered first never reaches it
+  const entry = app as unknown as { handle: (...a: unknown[]) => void };
+  const handle = entry.handle.bind(app);
+  entry.handle = (...a: unknown[]): void => {
+    walked++;
+    handle(...a);
+  };
   answerFirst(app, {
     shared,
     lastResort,
@@ -112,7 +117,7 @@ test('anything else goes to express: other methods, other paths, a path the rout
     ['/v1/rules/%E0%A4%A', {}, 400],
     ['/v1/nothing', {}, 404],
     ['/v1/rules/1', { method: 'DELETE' }, 404],
-    ['/graphql', {}, 404],
+    ['/graphql', {}, 405],
   ] as Array<[string, RequestInit, number]>) {
     const before = walked;
     const r = await fetch(l.url + path, init);
@@ -133,4 +138,30 @@ test('a route that is not in the router is refused when the app is built', () =>
       }),
     /no GET route \/x/,
   );
+});
+
+test('a middleware that would act on a listed route before it (and be skipped) is refused when the app is built', () => {
+  const build = (extra: (app: express.Express) => void) => {
+    const app = express();
+    const shared = (_q: Request, _s: Response, n: NextFunction): void => n();
+    app.use(shared);
+    extra(app);
+    const v1 = Router();
+    v1.get('/rules/:number', (_q, s) => void s.end());
+    app.use('/v1', v1);
+    app.post('/graphql', (_q, s) => void s.end());
+    answerFirst(app, {
+      shared,
+      lastResort: () => undefined,
+      notFound: () => undefined,
+      routes: [
+        { method: 'GET', mount: '/v1', router: v1, paths: ['/rules/:number'] },
+        { method: 'POST', mount: '', router: app.router, paths: ['/graphql'] },
+      ],
+    });
+  };
+  assert.doesNotThrow(() => build((app) => app.use('/assets', Router())));
+  assert.throws(() => build((app) => app.use((_q, _s, n) => n())), /acts on GET \/v1\/rules\/:number before its route/);
+  assert.throws(() => build((app) => app.use('/v1', (_q, _s, n) => n())), /acts on GET \/v1\/rules\/:number/);
+  assert.throws(() => build((app) => app.use('/graphql', Router())), /acts on POST \/graphql before its route/);
 });
