@@ -35,6 +35,12 @@ interface Hot {
   layers: RouteLayer[];
 }
 
+/** A layer of the app's own router: a route, a middleware or a mounted router. */
+interface AppLayer extends RouteLayer {
+  handle: unknown;
+  name: string;
+}
+
 const noop = (): void => undefined;
 
 /**
@@ -46,6 +52,7 @@ const noop = (): void => undefined;
  * The routes must be the ones express reaches first for such a request after `shared`: the same answers.
  */
 export function answerFirst(app: Express, opts: AnswerFirstOptions): void {
+  const appStack = (app.router as unknown as { stack: AppLayer[] }).stack;
   const hot: Hot[] = opts.routes.map((r) => {
     const stack = (r.router as unknown as { stack: RouteLayer[] }).stack;
     const layers = r.paths.map((p) => {
@@ -54,11 +61,14 @@ export function answerFirst(app: Express, opts: AnswerFirstOptions): void {
         return route?.path === p && route.methods?.[r.method.toLowerCase()] === true;
       });
       if (!layer) throw new Error(`answerFirst: no ${r.method} route ${p} in the router mounted at "${r.mount}"`);
+      // where express reaches it in the app: the route itself, or the router it is mounted with
+      const at = r.router === app.router ? appStack.indexOf(layer as AppLayer) : appStack.findIndex((l) => l.handle === r.router);
+      if (at < 0) throw new Error(`answerFirst: the router of ${r.mount}${p} is not mounted in the app`);
+      refuseSkippedLayers(appStack.slice(0, at), opts.shared, `${r.method} ${r.mount}${p}`, `${r.mount}${p}`);
       return layer;
     });
     return { method: r.method, prefix: `${r.mount}/`, mount: r.mount, layers };
   });
-  refuseSkippedLayers(app, opts);
   // express's own entry (app(req, res) calls it), not in its types
   const entry = app as unknown as { handle: (req: Request, res: Response, next: NextFunction) => void };
   const handle = entry.handle.bind(app);
@@ -118,20 +128,11 @@ export function answerFirst(app: Express, opts: AnswerFirstOptions): void {
 }
 
 /**
- * Throws when a layer of the app other than `shared` would act on a listed route's requests before the route
- * (a middleware for every path, or a router mounted over the route's path): answered first, such a request
- * would skip it. Route layers of other paths or methods, and routers mounted elsewhere, are what they seem.
+ * Throws when a layer of the app before a listed route (`before`), other than `shared`, would act on its
+ * requests (a middleware for every path, or one mounted over the route's path): answered first, such a
+ * request would skip it. Route layers, and routers mounted elsewhere, are what they seem.
  */
-function refuseSkippedLayers(app: Express, opts: AnswerFirstOptions): void {
-  const stack = (app.router as unknown as { stack: Array<RouteLayer & { handle: unknown; name: string }> }).stack;
-  for (const r of opts.routes) {
-    for (const p of r.paths) {
-      const path = `${r.mount}${p}`;
-      const at = stack.findIndex((l) => l.handle === r.router || (r.mount === '' && (l.route as { path?: unknown } | undefined)?.path === p));
-      if (at < 0) throw new Error(`answerFirst: the router of ${path} is not mounted in the app`);
-      const skipped = stack.slice(0, at).find((l) => l.route === undefined && l.handle !== opts.shared && l.match(path) !== false);
-      if (skipped)
-        throw new Error(`answerFirst: the app's layer "${skipped.name}" acts on ${r.method} ${path} before its route: answered first, it would be skipped`);
-    }
-  }
+function refuseSkippedLayers(before: AppLayer[], shared: RequestHandler, route: string, path: string): void {
+  const skipped = before.find((l) => l.route === undefined && l.handle !== shared && l.match(path) !== false);
+  if (skipped) throw new Error(`answerFirst: the app's layer "${skipped.name}" acts on ${route} before its route: answered first, it would be skipped`);
 }

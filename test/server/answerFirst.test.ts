@@ -164,4 +164,13 @@ test('a middleware that would act on a listed route before it (and be skipped) i
   assert.throws(() => build((app) => app.use((_q, _s, n) => n())), /acts on GET \/v1\/rules\/:number before its route/);
   assert.throws(() => build((app) => app.use('/v1', (_q, _s, n) => n())), /acts on GET \/v1\/rules\/:number/);
   assert.throws(() => build((app) => app.use('/graphql', Router())), /acts on POST \/graphql before its route/);
+  // between a route of the same path and another method and the listed one
+  assert.throws(
+    () =>
+      build((app) => {
+        app.get('/graphql', (_q, s) => void s.end());
+        app.use('/graphql', (_q, _s, n) => n());
+      }),
+    /acts on POST \/graphql before its route/,
+  );
 });
