@@ -264,13 +264,13 @@ export class EditionGroups {
    * Each absorbed file says so in the report of the edition it joins (or of the one this run stored near it).
    */
   absorbStoredRenditions(): void {
-    const done = new Set<number>();
     for (const g of [...this.groups.values()]) {
       if (!g.report || !isPolicyFamily(g.family) || !g.candidates.some((c) => !isRendition(c))) continue;
       for (const e of this.writer.renditionsNear(g.family, addDays(g.date, -RENDITION_WINDOW_DAYS), addDays(g.date, RENDITION_WINDOW_DAYS))) {
         // (one this run has not stored yet is fileRenditions' to file)
         const own = this.groups.get(`${g.family}|${e.effectiveDate}`);
-        if (done.has(e.id) || (own && !own.clean)) continue;
+        // (an edition absorbed is gone from the database: later groups' lists no longer hold it)
+        if (own && !own.clean) continue;
         const near = this.writer.publishedNear(g.family, addDays(e.effectiveDate, -RENDITION_WINDOW_DAYS), addDays(e.effectiveDate, RENDITION_WINDOW_DAYS));
         const match = renditionOf(
           e.effectiveDate,
@@ -279,7 +279,6 @@ export class EditionGroups {
         );
         const into = match && near.find((o) => o.effectiveDate === match.date);
         if (!match || !into) continue;
-        done.add(e.id);
         const paths = this.writer.filePaths(e.id);
         this.writer.absorbEdition(e.id, into.id);
         this.replacedContent = true;

@@ -87,17 +87,12 @@ export class Writer {
         `SELECT id, family, effective_date AS effectiveDate, official, label, primary_file_id AS primaryFileId
          FROM editions WHERE family = @family AND effective_date = @effectiveDate AND label = @label`,
       ),
-      // editions of a family near a date that hold a file other than a third party's HTML rendition (see renditionOf)
-      publishedNear: db.prepare(
+      // editions of a family near a date that hold a file other than a third party's HTML rendition (@published 1),
+      // or none (0; see renditionOf)
+      editionsNear: db.prepare(
         `SELECT e.id, e.effective_date AS effectiveDate FROM editions e
          WHERE e.family = @family AND e.label = '' AND e.effective_date BETWEEN @from AND @to
-           AND EXISTS (SELECT 1 FROM source_files f WHERE f.edition_id = e.id AND f.format <> 'policy-html')`,
-      ),
-      // editions of a family near a date that hold no file other than a third party's HTML rendition (see renditionOf)
-      renditionsNear: db.prepare(
-        `SELECT e.id, e.effective_date AS effectiveDate FROM editions e
-         WHERE e.family = @family AND e.label = '' AND e.effective_date BETWEEN @from AND @to
-           AND NOT EXISTS (SELECT 1 FROM source_files f WHERE f.edition_id = e.id AND f.format <> 'policy-html')`,
+           AND EXISTS (SELECT 1 FROM source_files f WHERE f.edition_id = e.id AND f.format <> 'policy-html') = @published`,
       ),
       filePaths: db.prepare('SELECT path FROM source_files WHERE edition_id = @id ORDER BY id').pluck(),
       // an edition absorbed by another (absorbEdition): its files move, its rows and lineage records go
@@ -300,12 +295,12 @@ export class Writer {
 
   /** Stored editions of a family between two dates that hold a file other than an HTML rendition (official publications). */
   publishedNear(family: DocumentFamily, from: string, to: string): Array<{ id: number; effectiveDate: string }> {
-    return this.s.publishedNear.all({ family, from, to }) as Array<{ id: number; effectiveDate: string }>;
+    return this.s.editionsNear.all({ family, from, to, published: 1 }) as Array<{ id: number; effectiveDate: string }>;
   }
 
   /** Stored editions of a family between two dates that hold nothing but HTML renditions (see renditionOf). */
   renditionsNear(family: DocumentFamily, from: string, to: string): Array<{ id: number; effectiveDate: string }> {
-    return this.s.renditionsNear.all({ family, from, to }) as Array<{ id: number; effectiveDate: string }>;
+    return this.s.editionsNear.all({ family, from, to, published: 0 }) as Array<{ id: number; effectiveDate: string }>;
   }
 
   /** The paths of a stored edition's files, in the order they were first recorded. */
@@ -324,12 +319,17 @@ export class Writer {
     this.s.absorbFiles.run({ ...p, differing: this.s.differingEntries.get(p) as number });
     this.s.absorbFragments.run(p);
     this.s.absorbFragmentReferences.run(p);
-    for (const clear of [this.s.clearRules, this.s.clearParts, this.s.clearGlossary, this.s.clearAbilityWords, this.s.clearIndex, this.s.clearNotes])
-      clear.run({ id });
+    this.clearRows(id);
     this.s.dropLineageState.run({ id });
     this.s.dropLineageLinks.run({ id });
     this.s.dropLineagePairs.run({ id });
     this.s.dropEdition.run({ id });
+  }
+
+  /** Deletes an edition's rows (rules, parts, glossary, ability words, index, notes), not the edition. */
+  private clearRows(id: number): void {
+    for (const st of [this.s.clearRules, this.s.clearParts, this.s.clearGlossary, this.s.clearAbilityWords, this.s.clearIndex, this.s.clearNotes])
+      st.run({ id });
   }
 
   /** A stored tournament-document edition's units, number and title. */
@@ -369,9 +369,7 @@ export class Writer {
     if (existing) {
       id = existing.id;
       this.s.updateEdition.run({ ...row, id });
-      for (const st of [this.s.clearRules, this.s.clearParts, this.s.clearGlossary, this.s.clearAbilityWords, this.s.clearIndex, this.s.clearNotes]) {
-        st.run({ id });
-      }
+      this.clearRows(id);
     } else {
       id = Number(this.s.insertEdition.run(row).lastInsertRowid);
     }

@@ -96,6 +96,13 @@ function blogIpg(effective: string): string {
   ].join('\n');
 }
 
+/** A new folder under `dir` holding one input file: its path (one run's inputs). */
+function inputFolder(dir: string, name: string, text: string): string {
+  const d = fs.mkdtempSync(path.join(dir, 'in-'));
+  fs.writeFileSync(path.join(d, name), text);
+  return d;
+}
+
 /** The editions stored (family:date) and the file of each, primary or a copy. */
 function stored(db: string): string[] {
   const d = new Database(db, { readonly: true });
@@ -145,11 +152,7 @@ test("ingest: a rendition stating 'Feb 6, 2021' is filed as a copy of the offici
 test('ingest: a rendition arriving after its official edition was stored joins that edition; one 8 days away or with other sections stays an edition', async () => {
   const dir = tempDir('crkb-rendition-');
   const db = path.join(dir, 'kb.db');
-  const one = (name: string, text: string): string => {
-    const d = fs.mkdtempSync(path.join(dir, 'in-'));
-    fs.writeFileSync(path.join(d, name), text);
-    return d;
-  };
+  const one = (name: string, text: string): string => inputFolder(dir, name, text);
   await runIngest({ inputs: expandInputs([one('ipg-2021.txt', ipgText(true))]), dbFile: db });
   const later = await runIngest({ inputs: expandInputs([one('ipg-blog.html', blogIpg('Feb 3rd, 2021'))]), dbFile: db });
   assert.deepEqual(
@@ -181,11 +184,7 @@ test('ingest: a rendition arriving after its official edition was stored joins t
 test('ingest: a rendition stored before the official edition it renders is absorbed when that edition arrives, as if both came in one run; one 8 days away stays', async () => {
   const dir = tempDir('crkb-rendition-');
   const db = path.join(dir, 'kb.db');
-  const one = (name: string, text: string): string => {
-    const d = fs.mkdtempSync(path.join(dir, 'in-'));
-    fs.writeFileSync(path.join(d, name), text);
-    return d;
-  };
+  const one = (name: string, text: string): string => inputFolder(dir, name, text);
   await runIngest({ inputs: expandInputs([one('ipg-2020.txt', ipgText(false)), one('ipg-blog.html', blogIpg('Feb 6, 2021'))]), dbFile: db });
   await runIngest({ inputs: expandInputs([one('ipg-far.html', blogIpg('Feb 13th, 2021'))]), dbFile: db });
   assert.deepEqual(stored(db), ['ipg:2020-09-25 ipg-2020.txt primary', 'ipg:2021-02-06 ipg-blog.html primary', 'ipg:2021-02-13 ipg-far.html primary']);
