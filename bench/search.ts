@@ -4,7 +4,8 @@
  * its floor: a bare FTS5 query over the same texts (an index of the edition's own texts, the same
  * tokenizer, the ranked page of 10, then their snippets; and the same with the snippets read in one
  * pass over the page's rowid range, as crkb reads them), crkb's own two FTS5 queries alone (its index of
- * the edition's texts: the ranked 24 texts of bm25, snippets of the page; then with the OR query
+ * the edition's texts, which also holds its search group's others for bm25's statistics: the ranked
+ * 24 texts of bm25, snippets of the page; then with the OR query
  * search falls back to when no text has all the words) and, with --baseline DIR (another built checkout),
  * that checkout's search, in interleaved rounds. CPU time beside wall, per search.
  *
@@ -94,8 +95,9 @@ const floors = editions.map((e) => {
     )
     .raw(true)
     .all({ e: e.id }) as Array<[number, string]>;
-  const insert = db.prepare('INSERT INTO texts_fts (rowid, body) VALUES (?, ?)');
-  db.transaction(() => texts.forEach(([id, body]) => insert.run(id, body)))();
+  // (texts_fts reads its texts from `texts`: what snippets read)
+  const insert = [db.prepare('INSERT INTO texts (id, body) VALUES (?, ?)'), db.prepare('INSERT INTO texts_fts (rowid, body) VALUES (?, ?)')];
+  db.transaction(() => texts.forEach(([id, body]) => insert.forEach((s) => s.run(id, body))))();
   db.exec(`INSERT INTO texts_fts (texts_fts) VALUES ('optimize')`);
   // the ranked page, then its snippets (a snippet in the ranked query would be made for every match)
   const ranked = db.prepare('SELECT rowid FROM texts_fts WHERE texts_fts MATCH @q ORDER BY bm25(texts_fts), rowid LIMIT 10').pluck();
@@ -153,7 +155,7 @@ const floorWith = (how: 'q' | 'qRange') => (): void => {
   });
 };
 
-// crkb's two FTS5 queries alone (its index of the edition, as crkb ranks): the ranked
+// crkb's two FTS5 queries alone (its index of the edition and its group, as crkb ranks): the ranked
 // 24 texts the first page's weighing reads, then the snippets of ten; no places, hits or typo checks.
 // `or`: when no text has all the words, the ranked query again with any word, as search then asks
 // (what the old edition's searches for words it never printed cost, which the floor does not ask)

@@ -7,9 +7,9 @@ import { cliArg, withKb } from './withKb.js';
 
 export const usage = `Usage: crkb search TEXT [--edition DATE|latest|SET] [--family ${FAMILIES.join('|')}] [--limit 20] [--prefix] [--json] [--db FILE]
 
-Full-text search over the rules, examples and glossary of one edition of a
-document (--family, default cr; mtr, ipg and jar: the tournament documents'
-sections), ranked by bm25 over that edition's own texts. TEXT is plain words: quotes, *, NEAR, - and parentheses are just text.
+Full-text search (bm25 ranking) over the rules, examples and glossary of one
+edition of a document (--family, default cr; mtr, ipg and jar: the tournament
+documents' sections). TEXT is plain words: quotes, *, NEAR, - and parentheses are just text.
 A misspelt word is read as the nearest indexed word; --prefix reads the last
 word as a prefix.`;
 

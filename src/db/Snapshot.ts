@@ -59,12 +59,16 @@ const POSITIONS = 2 ** 20;
 
 /**
  * Bytes of search indexes kept built (TextIndex.bytes: pages and places; resident memory outside the JS heap is
- * about 1.4 times as much), the latest searched editions'. The newest CR's index has 1.34 MB of pages
- * (1.7 to 2 MB resident), an MTR's or IPG's 0.1 to 0.2 MB; the newest 25 CRs 30.3 MB, every edition of
- * the archive 121 MB. 32 MB keeps a load rotating over the latest two years of editions from building
- * an index (about 30 ms) on every search, as six indexes of twenty editions did (about 24 MB).
+ * about 1.4 times as much), the latest searched editions'. An index also holds its group's other texts
+ * (TextIndex): the newest CR's has 1.45 MB of pages, an MTR's or IPG's 0.2 to 0.3 MB; the newest 25 CRs
+ * 34 MB (35 MB in bench/scale's 500 editions, whose groups churn more), every edition of the archive
+ * 183 MB. 48 MB keeps a load rotating over the latest two years of editions from building an index
+ * (70 to 90 ms) on every search.
  */
-const SEARCH_INDEX_BYTES = 32 * 1024 * 1024;
+const SEARCH_INDEX_BYTES = 48 * 1024 * 1024;
+
+/** Editions ranked with the same search statistics: twenty neighbours of a family, in date order from its first. */
+const SEARCH_GROUP = 20;
 
 /** Bytes of texts (bodies and references) kept between reads: about the texts of a few editions. */
 const TEXT_CACHE_BYTES = 8 * 1024 * 1024;
@@ -311,8 +315,8 @@ function positionIn(sorted: SortedVersions, versionId: number): number {
  * typed arrays (VersionTable); texts and their references from SQLite, the latest read kept in a
  * cache bounded in bytes. Memory then grows with the editions' id arrays (a few bytes a rule), not
  * with every text of the archive, and a command reads only what it answers with. Full-text search
- * is SQLite's FTS5 over an edition's own texts, in memory (TextIndex), built on the edition's first
- * search.
+ * is SQLite's FTS5 over an edition's texts, ranked with its search group's (TextIndex), in memory,
+ * built on the edition's first search.
  */
 export class Snapshot {
   readonly editions: EditionInfo[];
@@ -340,6 +344,8 @@ export class Snapshot {
   private readonly notes = new Map<number, Map<string, number[]>>();
   /** Built search indexes by edition, least recently searched first (SEARCH_INDEX_BYTES in all at most, and the latest). */
   private readonly searchIndexes = new Map<number, TextIndex>();
+  /** Each edition's search group (SEARCH_GROUP): the editions whose texts give its ranking statistics. */
+  private readonly searchGroups = new Map<number, readonly number[]>();
   private allWords: Set<string> | null = null;
 
   /** `textCacheBytes`: bytes of texts kept between reads (default TEXT_CACHE_BYTES). */
@@ -357,6 +363,13 @@ export class Snapshot {
       >
     ).map((e) => ({ ...e, family: e.family, official: e.official === 1 }));
     this.infoById = new Map(this.editions.map((e) => [e.id, e]));
+    for (const family of new Set(this.editions.map((e) => e.family))) {
+      const chain = this.editions.filter((e) => e.family === family).map((e) => e.id);
+      for (let k = 0; k < chain.length; k += SEARCH_GROUP) {
+        const group = chain.slice(k, k + SEARCH_GROUP);
+        for (const id of group) this.searchGroups.set(id, group);
+      }
+    }
     this.sql = lazyStatements({
       // One row per edition, ids as JSON arrays (parsed natively) rather than a JS row per rule.
       editionRules: () =>
@@ -388,6 +401,18 @@ export class Snapshot {
         db
           .prepare('SELECT text_id, ord, target, kind, start, "end" FROM text_refs WHERE text_id IN (SELECT value FROM json_each(?)) ORDER BY text_id, ord')
           .raw(true),
+      // the texts some edition of a list shows (rule texts, examples, glossary definitions), ascending
+      textsShown: () =>
+        db
+          .prepare(
+            `WITH e(id) AS (SELECT value FROM json_each(@editions)),
+               v AS (SELECT DISTINCT r.version_id AS id FROM edition_rules r JOIN e ON r.edition_id = e.id)
+             SELECT text_id FROM rule_versions WHERE id IN (SELECT id FROM v)
+             UNION SELECT x.value FROM rule_versions, json_each(rule_versions.examples) x WHERE rule_versions.id IN (SELECT id FROM v) AND examples <> '[]'
+             UNION SELECT g.text_id FROM edition_glossary eg JOIN e ON eg.edition_id = e.id JOIN glossary_versions g ON g.id = eg.version_id
+             ORDER BY 1`,
+          )
+          .pluck(),
       citing: () => db.prepare('SELECT DISTINCT text_id FROM text_refs WHERE target = ? ORDER BY text_id').pluck(),
       version: () => db.prepare('SELECT id, number, kind, parent, text_id, examples FROM rule_versions WHERE id = ?').raw(true),
       // one row of JSON arrays, parsed natively: a row object per version costs twice as much (a server's start)
@@ -1096,8 +1121,8 @@ export class Snapshot {
 
   /**
    * Search within an edition's rule texts, examples and glossary definitions: an index of the
-   * edition's own texts (bm25 over them alone), built on its first search; the latest searched are
-   * kept, SEARCH_INDEX_BYTES in all at most.
+   * edition's texts beside its search group's others (bm25 over the group's texts, as ever), built
+   * on its first search; the latest searched are kept, SEARCH_INDEX_BYTES in all at most.
    */
   searchOf(editionId: number): TextIndex {
     const built = this.searchIndexes.get(editionId);
@@ -1107,7 +1132,13 @@ export class Snapshot {
       this.searchIndexes.set(editionId, built);
       return built;
     }
-    const index = new TextIndex(this.textPlacesOf(this.edition(editionId)), this.bodyReader());
+    const places = this.textPlacesOf(this.edition(editionId));
+    const group = this.sql('textsShown').all({ editions: JSON.stringify(this.searchGroups.get(editionId)) }) as number[];
+    const index = new TextIndex(
+      places,
+      group.filter((id) => places.find(id) < 0),
+      this.bodyReader(),
+    );
     let bytes = index.bytes;
     for (const other of this.searchIndexes.values()) bytes += other.bytes;
     // (searches run to the end before the next: no caller still holds an index closed here)
