@@ -5,6 +5,15 @@ import { narrowDiff, type ChangeKind, type EditionDiff, type GlossaryChange, typ
 import { loadDiff } from '../engine/loadDiff.js';
 import { packSegments, unpackSegments, wordDiff } from '../engine/wordDiff.js';
 
+/** Places of the rule changes and glossary changes given word segments, each [from, up to). */
+export interface SegmentRanges {
+  changes: readonly [number, number];
+  glossary: readonly [number, number];
+}
+
+const EVERY: SegmentRanges = { changes: [0, Infinity], glossary: [0, Infinity] };
+const within = (k: number, [from, upTo]: readonly [number, number]): boolean => k >= from && k < upTo;
+
 /** Options of a diff. */
 export interface DiffQuery {
   section?: string;
@@ -14,10 +23,10 @@ export interface DiffQuery {
   /** Rules only: no example or glossary changes. */
   rulesOnly?: boolean;
   /**
-   * Word segments for the first this many rule changes only (after the section and kinds filters) and
-   * every glossary change: what a page that lists no more shows. A diff of no more changes is the whole one.
+   * Word segments only for the rule changes (after the section and kinds filters) and the glossary
+   * changes at these places, each [from, up to): what one page of a diff shows. Default: every change.
    */
-  segmentsUpTo?: number;
+  segmentsIn?: SegmentRanges;
 }
 
 // Bytes a diff holds, roughly: its texts twice (before/after, two bytes a character) and some per change.
@@ -71,7 +80,7 @@ export class DiffCache {
 
   /** Changes between two editions (any two; `from` may be later than `to`). */
   diff(from: EditionInfo, to: EditionInfo, opts: DiffQuery = {}): EditionDiff {
-    const { section, kinds, segmentsUpTo, segments = true, rulesOnly = false } = opts;
+    const { section, kinds, segmentsIn = EVERY, segments = true, rulesOnly = false } = opts;
     const key = `${from.id},${to.id},${rulesOnly ? 1 : 0}`;
     let bare = this.diffs.get(key);
     if (!bare) {
@@ -83,11 +92,11 @@ export class DiffCache {
       section !== undefined || kinds !== undefined
         ? narrowDiff(bare.diff, { ...(section !== undefined ? { section } : {}), ...(kinds !== undefined ? { kinds } : {}) })
         : bare.diff;
-    return segments ? this.withSegments(d, bare, key, segmentsUpTo ?? Infinity) : d;
+    return segments ? this.withSegments(d, bare, key, segmentsIn) : d;
   }
 
-  /** `d` (the cached diff or one narrowed from it) with word segments for its first `upTo` rule changes and every glossary change (copies: the cached diff is left as it is). */
-  private withSegments(d: EditionDiff, bare: Bare, key: string, upTo: number): EditionDiff {
+  /** `d` (the cached diff or one narrowed from it) with word segments for its changes in `ranges` (copies: the cached diff is left as it is). */
+  private withSegments(d: EditionDiff, bare: Bare, key: string, ranges: SegmentRanges): EditionDiff {
     const whole = bare.diff;
     const places = (bare.places ??= new Map<RuleChange | GlossaryChange, number>([
       ...whole.changes.map((c, k): [RuleChange, number] => [c, k]),
@@ -108,8 +117,8 @@ export class DiffCache {
     };
     const out: EditionDiff = {
       ...d,
-      changes: d.changes.map((c, k) => (k < upTo && ruleNeedsWords(c) ? { ...c, segments: segmentsOf(c, c.before!.text, c.after!.text) } : c)),
-      glossary: d.glossary.map((g) => (glossaryNeedsWords(g) ? { ...g, segments: segmentsOf(g, g.before!, g.after!) } : g)),
+      changes: d.changes.map((c, k) => (within(k, ranges.changes) && ruleNeedsWords(c) ? { ...c, segments: segmentsOf(c, c.before!.text, c.after!.text) } : c)),
+      glossary: d.glossary.map((g, k) => (within(k, ranges.glossary) && glossaryNeedsWords(g) ? { ...g, segments: segmentsOf(g, g.before!, g.after!) } : g)),
     };
     // (set again when it grew: the cache's size of it is re-read)
     if (fresh || added) this.words.set(key, w);
@@ -118,16 +127,16 @@ export class DiffCache {
 
   /**
    * Makes the diffs of `pairs` (in that order, one between other work each) with word segments for their
-   * first `segmentsUpTo` rule changes, as a diff page asks for them; stops when `stop()` says so or once the
+   * changes in `segmentsIn`, as a diff page asks for them; stops when `stop()` says so or once the
    * cache is three quarters full, so that the diffs asked for later are kept too.
    */
-  inBackground(pairs: ReadonlyArray<readonly [EditionInfo, EditionInfo]>, segmentsUpTo: number, stop: () => boolean): Promise<void> {
+  inBackground(pairs: ReadonlyArray<readonly [EditionInfo, EditionInfo]>, segmentsIn: SegmentRanges, stop: () => boolean): Promise<void> {
     const todo = [...pairs];
     return new Promise((resolve) => {
       const step = (): void => {
         if (stop() || todo.length === 0 || this.diffs.calculatedSize > 0.75 * this.diffs.maxSize) return resolve();
         const [from, to] = todo.shift()!;
-        this.diff(from, to, { segmentsUpTo });
+        this.diff(from, to, { segmentsIn });
         setImmediate(step);
       };
       setImmediate(step);

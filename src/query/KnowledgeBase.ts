@@ -24,7 +24,7 @@ export interface PolicyUnit {
   parts: UnitPartRecord[];
 }
 import { answerLookup, searchScope, type LookupAnswer } from './answerLookup.js';
-import { DiffCache, type DiffQuery } from './DiffCache.js';
+import { DiffCache, type DiffQuery, type SegmentRanges } from './DiffCache.js';
 import { editionSummaries, exportEdition, type EditionExport, type EditionSummary } from './editionSummaries.js';
 import { citing, danglingRefs, glossaryCiting, staleRefs, type DanglingRef, type StaleRef } from './editionReferences.js';
 import { GlossaryMatcher, type GlossaryMention } from './GlossaryMatcher.js';
@@ -49,7 +49,7 @@ export type { ChangeKind, EditionDiff, RuleChange } from '../engine/diffEditions
 export type { HistoryStep } from '../engine/history.js';
 export type { DiffSegment } from '../engine/wordDiff.js';
 // The shapes of the answers the split modules give (see the class below).
-export type { DiffQuery } from './DiffCache.js';
+export type { DiffQuery, SegmentRanges } from './DiffCache.js';
 export type { EditionExport, EditionSummary } from './editionSummaries.js';
 export type { DanglingRef, StaleRef } from './editionReferences.js';
 export type { RuleHistoryAnswer } from './ruleHistories.js';
@@ -514,13 +514,13 @@ export class KnowledgeBase {
 
   /**
    * Diffs every official edition of a family with the one before it (the newest first) between other work,
-   * with word segments for the first `segmentsUpTo` rule changes, up to the diff cache's bound: a server's
-   * diff pages between neighbours are then rendered from kept diffs, none aligned or word-diffed on request.
+   * with word segments for the changes in `segmentsIn`, up to the diff cache's bound: a server's diff pages
+   * between neighbours are then rendered from kept diffs, none aligned or word-diffed on request.
    */
-  diffsInBackground(family: Family, segmentsUpTo: number): Promise<void> {
+  diffsInBackground(family: Family, segmentsIn: SegmentRanges): Promise<void> {
     const chain = this.officialEditions(family);
     const pairs = chain.slice(1).map((e, k) => [chain[k]!, e] as const);
-    return this.diffs.inBackground(pairs.reverse(), segmentsUpTo, () => !this.db.open);
+    return this.diffs.inBackground(pairs.reverse(), segmentsIn, () => !this.db.open);
   }
 
   /** Bytes the diff cache holds (its estimate of what the diffs it keeps take), at most diffCacheBytes. */

@@ -26,7 +26,7 @@ import { graphiqlPage } from '../web/graphiqlPage.js';
 import { layout } from '../web/layout.js';
 import { errorPage } from '../web/pages/errorPage.js';
 import { webRoutes } from '../web/webRoutes.js';
-import { MAX_DIFF_CHANGES } from '../web/pages/diffPage.js';
+import { PAGE_ENTRIES } from '../web/pages/diffPage.js';
 import { policyRoutes } from '../web/policyRoutes.js';
 
 /**
@@ -160,7 +160,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<BuiltServer
       : null;
   kb.warm(warm);
   // the thread that answers diff pages (the heavy one, or this one without it) makes the CR neighbours' diffs while idle
-  if (opts.diffsInBackground && threads === 0) void kb.diffsInBackground('cr', MAX_DIFF_CHANGES);
+  if (opts.diffsInBackground && threads === 0) void kb.diffsInBackground('cr', { changes: [0, PAGE_ENTRIES], glossary: [0, PAGE_ENTRIES] });
   await pool?.ready();
   const executorFor = opts.executorFor ?? (pool ? graphqlOnPool(pool, publicUrl) : undefined);
   const endpoint = new GraphqlEndpoint({ kb: () => kb, limits, timeLimitMs: opts.timeLimitMs ?? 5000, ...(executorFor ? { executorFor } : {}) });

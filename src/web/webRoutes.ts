@@ -42,7 +42,8 @@ function diffView(req: Request): DiffView {
   const kinds = list.length === DIFF_KINDS.length ? [] : [...new Set(list as ChangeKind[])];
   const view = param(req, 'view') ?? 'inline';
   if (view !== 'inline' && view !== 'side') throw new QueryError('BAD_INPUT', `view must be inline or side, not "${view.slice(0, 20)}"`, { argument: 'view' });
-  return { section, kinds, view };
+  const page = countArg(param(req, 'page'), { argument: 'page', min: 1, max: 1_000_000, fallback: 1 });
+  return { section, kinds, view, page };
 }
 
 /**

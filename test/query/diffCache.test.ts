@@ -68,36 +68,37 @@ test('a diff made again after the cache let it go has the same word segments, fr
   }
 });
 
-test('segmentsUpTo: word segments for the first changes only, the same as the whole diff gives them; a diff of no more changes is the whole one', () => {
+test('segmentsIn: word segments for the changes of the ranges only, the same as the whole diff gives them; ranges over every change give the whole diff', () => {
   const kb = KnowledgeBase.open(dbFile());
   try {
     const cr = kb.editions().filter((e) => e.family === 'cr');
     const [from, to] = [cr[0]!, cr.at(-1)!];
     const whole = kb.diff(from, to);
-    const upTo = 40;
-    assert.ok(whole.changes.length > upTo, `${whole.changes.length} changes`);
-    const listed = kb.diff(from, to, { segmentsUpTo: upTo });
+    const [lo, hi] = [20, 60];
+    assert.ok(whole.changes.length > hi && whole.glossary.length > 10, `${whole.changes.length} changes, ${whole.glossary.length} glossary changes`);
+    const listed = kb.diff(from, to, { segmentsIn: { changes: [lo, hi], glossary: [3, 7] } });
     assert.equal(listed.changes.length, whole.changes.length);
     listed.changes.forEach((c, k) => {
-      assert.deepEqual(c.segments, k < upTo ? whole.changes[k]!.segments : undefined, `change ${k}`);
+      assert.deepEqual(c.segments, k >= lo && k < hi ? whole.changes[k]!.segments : undefined, `change ${k}`);
       assert.deepEqual({ ...c, segments: undefined }, { ...whole.changes[k], segments: undefined }, `change ${k}`);
     });
     assert.ok(
-      listed.changes.slice(0, upTo).some((c) => c.segments),
+      listed.changes.slice(lo, hi).some((c) => c.segments),
       'no listed change has word segments',
     );
-    assert.deepEqual(listed.glossary, whole.glossary);
-    // filtered: the first changes of the filtered list
-    const scoped = kb.diff(from, to, { section: '702', segmentsUpTo: 3 });
+    listed.glossary.forEach((g, k) => assert.deepEqual(g.segments, k >= 3 && k < 7 ? whole.glossary[k]!.segments : undefined, `glossary change ${k}`));
+    assert.ok(listed.glossary.slice(3, 7).some((g) => g.segments));
+    // filtered: the places of the filtered list
+    const scoped = kb.diff(from, to, { section: '702', segmentsIn: { changes: [0, 3], glossary: [0, 0] } });
     const scopedWhole = kb.diff(from, to, { section: '702' });
     assert.ok(scopedWhole.changes.length > 3);
     assert.deepEqual(
       scoped.changes.map((c) => c.segments),
       scopedWhole.changes.map((c, k) => (k < 3 ? c.segments : undefined)),
     );
-    // no more changes than that: the cached whole diff itself
-    const small = kb.diff(from, to, { section: '702', segmentsUpTo: scopedWhole.changes.length });
-    assert.deepEqual(small, scopedWhole);
+    // ranges over every change: the whole diff
+    const every = kb.diff(from, to, { section: '702', segmentsIn: { changes: [0, scopedWhole.changes.length], glossary: [0, scopedWhole.glossary.length] } });
+    assert.deepEqual(every, scopedWhole);
   } finally {
     kb.close();
   }

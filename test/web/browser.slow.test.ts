@@ -5,6 +5,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { openReadOnlyDb } from '../../src/db/openDb.js';
+import { corpusDb } from '../cli/corpusDb.js';
 import { fixtureServer } from '../server/helpers.js';
 
 // The web app in a real browser: Debian's chromium driven by playwright-core (which downloads no browser),
@@ -14,12 +16,16 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let srv: Awaited<ReturnType<typeof fixtureServer>>;
+/** A server over the real corpus (its releases have diffs of many pages). */
+let corpus: Awaited<ReturnType<typeof fixtureServer>>;
+const corpusFile = corpusDb();
 let context: BrowserContext;
 let profile: string;
 
 before(async () => {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: install it with "apt-get install -y chromium" (.ci/run does)`);
   srv = await fixtureServer({}, true);
+  corpus = await fixtureServer({}, openReadOnlyDb(corpusFile()));
   profile = mkdtempSync(join(tmpdir(), 'crkb-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -40,11 +46,12 @@ before(async () => {
 after(async () => {
   await context?.close();
   await srv?.close();
+  await corpus?.close();
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
-/** A fresh page whose problems (console errors, failed requests, HTTP errors) are collected for `done`. */
-async function open(path: string, width = 1400): Promise<{ page: Page; done: () => Promise<void> }> {
+/** A fresh page (of the fixture server, or of another at `base`) whose problems (console errors, failed requests, HTTP errors) are collected for `done`. */
+async function open(path: string, width = 1400, base = srv.url): Promise<{ page: Page; done: () => Promise<void> }> {
   const page = await context.newPage();
   await page.setViewportSize({ width, height: 900 });
   const problems: string[] = [];
@@ -56,7 +63,7 @@ async function open(path: string, width = 1400): Promise<{ page: Page; done: () 
   page.on('response', (r) => {
     if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
   });
-  await page.goto(`${srv.url}${path}`, { waitUntil: 'load' });
+  await page.goto(`${base}${path}`, { waitUntil: 'load' });
   return {
     page,
     done: async () => {
@@ -177,6 +184,34 @@ test('diff page: side-by-side toggle and filters apply at once; 360 px', async (
     new RegExp(`^${await page.locator('.change:visible').count()} (of \\d+ )?changes shown`),
   );
   await accessible(page);
+  await page.setViewportSize({ width: 360, height: 800 });
+  await fits(page);
+  await done();
+});
+
+test('a diff of many pages: the view changes in place and keeps the page; the pager keeps the view; a filter starts at its first page', async () => {
+  const base = '/diff/2009-05-01/2009-07-11';
+  const { page, done } = await open(`${base}?page=2`, 1400, corpus.url);
+  assert.match((await page.locator('nav.pager p').first().textContent()) ?? '', /^Page 2 of \d+\./);
+  await page.evaluate('window.crkbSamePage = true');
+  await page.locator('input[name=view][value=side]').check();
+  await page.waitForURL(/page=2/);
+  assert.match(page.url(), /\?view=side&page=2$/);
+  assert.equal(await page.evaluate('window.crkbSamePage'), true, 'the view changed without a page load');
+  assert.equal(await page.locator('.change .side').first().isVisible(), true);
+  await accessible(page);
+  // the next page, in the view chosen
+  await Promise.all([page.waitForURL(/page=3/), page.locator('nav.pager a', { hasText: 'Next page' }).first().click()]);
+  assert.deepEqual([...new URL(page.url()).searchParams].sort(), [
+    ['page', '3'],
+    ['view', 'side'],
+  ]);
+  assert.match((await page.locator('nav.pager p').first().textContent()) ?? '', /^Page 3 of/);
+  assert.equal(await page.locator('.change .side').first().isVisible(), true);
+  // another filter: the server's first page of it
+  await Promise.all([page.waitForURL(/kind=/), page.locator('input[name=kind][value=renumbered]').uncheck()]);
+  assert.doesNotMatch(page.url(), /page=/);
+  assert.ok((await shownChanges(page, 'kinds')).every((k) => k !== 'renumbered'));
   await page.setViewportSize({ width: 360, height: 800 });
   await fits(page);
   await done();

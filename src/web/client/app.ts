@@ -128,6 +128,21 @@ function diffFilters(form: HTMLFormElement): void {
       location.assign(f.url);
       return;
     }
+    if (onlyView) {
+      // the same changes in another view: the page of a paged diff stays (a new filter starts at the first)
+      const page = new URLSearchParams(location.search).get('page');
+      const u = new URL(f.url, location.href);
+      if (page !== null) u.searchParams.set('page', page);
+      history.replaceState(null, '', `${u.pathname}${u.search}`);
+      // the links that keep the view (other pages, the next and previous releases) follow it
+      for (const a of document.querySelectorAll<HTMLAnchorElement>('nav.pager a, nav.releases-nav a[rel]')) {
+        const to = new URL(a.href);
+        if (f.view === 'side') to.searchParams.set('view', 'side');
+        else to.searchParams.delete('view');
+        a.href = `${to.pathname}${to.search}${to.hash}`;
+      }
+      return;
+    }
     let n = 0;
     for (const group of changes.querySelectorAll<HTMLElement>('.group')) {
       let any = false;
