@@ -74,15 +74,18 @@ function segmentViews(segs: readonly DiffSegment[]): { inline: Html; before: Htm
   return { inline: trusted(inline), before: trusted(before), after: trusted(after) };
 }
 
+/** A change whose two sides have the same words (renumbered, or typography only): one text shows in both views. */
+const sameWords = (c: RuleChange): boolean => c.before !== null && c.after !== null && (c.textChange === 'none' || c.before.text === c.after.text);
+
 function change(c: RuleChange, fromArg: string, toArg: string): Html {
   const b = c.before;
   const a = c.after;
   const title = !b ? a!.number : !a ? b.number : c.renumbered ? `${b.number} → ${a.number}` : a.number;
   const links = html`<span class="both">${b ? html`<a href="${rulePath(fromArg, b.number)}">${b.number} before</a>` : null}${b && a ? ' · ' : null}${a ? html`<a href="${rulePath(toArg, a.number)}">${a.number} after</a>` : null}</span>`;
   const head = html`<h4>${title} ${c.kinds.map((k) => html`<span class="badge ${k}">${KIND_LABEL[k]}</span>`)} ${links}</h4>`;
-  // the same words on both sides (renumbered, or typography only): one text in both views
-  if (a && b && (!c.segments || c.textChange === 'none')) {
-    return html`<article class="change" data-section="${c.section}" data-kinds="${c.kinds.join(' ')}">${head}<p>${c.segments ? inlineSegments(c.segments) : a.text}</p></article>\n`;
+  // (a change of other words has word segments: the diff makes them for every change a page lists)
+  if (sameWords(c)) {
+    return html`<article class="change" data-section="${c.section}" data-kinds="${c.kinds.join(' ')}">${head}<p>${c.segments ? inlineSegments(c.segments) : a!.text}</p></article>\n`;
   }
   const views = c.segments ? segmentViews(c.segments) : null;
   const inline = views ? views.inline : !a ? html`<del>${emphasized(b!.text)}</del>` : html`<ins>${emphasized(a.text)}</ins>`;
@@ -127,13 +130,7 @@ ${v && v.view !== 'inline' ? html`<input type="hidden" name="view" value="${v.vi
 function pageOf(d: { rules: readonly RuleChange[]; examples: EditionDiff['examples']; glossary: EditionDiff['glossary'] }, page: number) {
   const weights = [
     // a changed text shows inline and side by side (before and after); the same words once
-    ...d.rules.map(
-      (c) =>
-        ENTRY_CHARS +
-        (c.before && c.after && (c.textChange === 'none' || c.before.text === c.after.text)
-          ? c.after.text.length
-          : (c.before?.text.length ?? 0) * 2 + (c.after?.text.length ?? 0) * 2),
-    ),
+    ...d.rules.map((c) => ENTRY_CHARS + (sameWords(c) ? c.after!.text.length : (c.before?.text.length ?? 0) * 2 + (c.after?.text.length ?? 0) * 2)),
     ...d.examples.map((x) => ENTRY_CHARS + x.before.reduce((n, t) => n + t.length, 0) + x.after.reduce((n, t) => n + t.length, 0)),
     ...d.glossary.map((g) => ENTRY_CHARS + (g.before?.length ?? 0) + (g.after?.length ?? 0)),
   ];
