@@ -154,8 +154,16 @@ function isBlank(code: number): boolean {
   );
 }
 
-/** A run being built, with its writing direction. */
-interface Run extends PdfItem {
+/** A string of UTF-16 code units, made a slice at a time (a spread of a whole long run could pass the engine's argument limit). */
+function fromUnits(units: number[]): string {
+  if (units.length <= 4096) return String.fromCharCode(...units);
+  let s = '';
+  for (let i = 0; i < units.length; i += 4096) s += String.fromCharCode(...units.slice(i, i + 4096));
+  return s;
+}
+
+/** A run being built (its characters apart), with its writing direction. */
+interface Run extends Omit<PdfItem, 'str'> {
   /** Unit vector of the writing direction (rotated text runs along it). */
   dx: number;
   dy: number;
@@ -201,8 +209,16 @@ function readPage(ex: PdfiumExports, memory: () => ArrayBuffer, page: number, sc
       matrix = new Float32Array(memory(), scratch, 2);
     };
     views();
+    // the run's characters as UTF-16 code units, made a string once when it ends: a string grown a
+    // character at a time left a chain of partial strings per run for the garbage collector
+    const units: number[] = [];
+    const add = (code: number): void => {
+      if (code > 0xffff) units.push(0xd800 + ((code - 0x10000) >> 10), 0xdc00 + ((code - 0x10000) & 0x3ff));
+      else units.push(code);
+    };
     const flush = (): void => {
-      if (run) items.push({ str: run.str, x: run.x, y: run.y, width: run.width, size: run.size, font: run.font });
+      if (run) items.push({ str: fromUnits(units), x: run.x, y: run.y, width: run.width, size: run.size, font: run.font });
+      units.length = 0;
       run = null;
     };
     const count = ex.FPDFText_CountChars(text);
@@ -242,7 +258,8 @@ function readPage(ex: PdfiumExports, memory: () => ArrayBuffer, page: number, sc
       const y = origin[1]! - y0;
       // the character's advance along its writing direction
       const advance = Math.abs(dx) >= Math.abs(dy) ? (box[2]! - box[0]!) / Math.abs(dx) : (box[1]! - box[3]!) / Math.abs(dy);
-      const ch = code === 0x02 ? '-' : String.fromCodePoint(code);
+      // PDFium marks a hyphen that ends a line 0x02
+      const ch = code === 0x02 ? 0x2d : code;
       const chBlank = isBlank(code);
       const cur: Run | null = run;
       if (cur !== null) {
@@ -255,7 +272,8 @@ function readPage(ex: PdfiumExports, memory: () => ArrayBuffer, page: number, sc
         if (same && along >= -0.3 * size && along <= (space ? 3 : 0.1) * size) {
           // a run of spaces so far takes the size of its first word
           if (blank) cur.size = size;
-          cur.str += space ? ' ' + ch : ch;
+          if (space) units.push(0x20);
+          add(ch);
           blank &&= chBlank;
           cur.width = Math.max(cur.width, (x - cur.x) * dx + (y - cur.y) * dy + advance);
           space = false;
@@ -265,7 +283,9 @@ function readPage(ex: PdfiumExports, memory: () => ArrayBuffer, page: number, sc
         // a space PDFium inferred between two runs of one line stays (pdf.js kept one there too)
         space &&= Math.abs(across) <= 0.3 * size && along >= 0;
       }
-      run = { str: space ? ' ' + ch : ch, x, y, width: advance, size, font, dx, dy };
+      if (space) units.push(0x20);
+      add(ch);
+      run = { x, y, width: advance, size, font, dx, dy };
       blank = chBlank;
       space = false;
     }

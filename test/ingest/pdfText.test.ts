@@ -161,3 +161,20 @@ test('a PDF with no text (a scan) is rejected by name; a password-protected one 
     (e: unknown) => e instanceof IngestError && e.source === 'locked.pdf' && /^password-protected PDF/.test(e.reason),
   );
 });
+
+test('a line of many thousand characters in several text objects is one run, every character kept in order', async () => {
+  const [b, c] = ['b'.repeat(6000), 'c'.repeat(6000)];
+  const content = `BT /F1 1 Tf 10 700 Td (${b}) Tj (${c}) Tj ET`;
+  const pdf = handMadePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ]);
+  const [page] = await readPdf('long-line.pdf', pdf);
+  assert.deepEqual(
+    page!.items.map((i) => [i.str === b + c, i.str.length, i.font, i.size]),
+    [[true, 12000, 'Helvetica', 1]],
+  );
+});
