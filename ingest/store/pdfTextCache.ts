@@ -6,7 +6,7 @@ import type { PdfItem, PdfPage } from '../parse/pdfText.js';
 
 // What the cached pages depend on besides the file's bytes: the PDFium build and the way readPdf
 // groups its characters into runs (a change there is a new reader version: older entries go unused).
-const READER = 'readPdf-2';
+const READER = 'readPdf-3';
 
 let libraryVersion: string | null = null;
 function pdfiumVersion(): string {

@@ -154,6 +154,10 @@ function isBlank(code: number): boolean {
   );
 }
 
+function isHighSurrogate(unit: number | undefined): boolean {
+  return unit !== undefined && unit >= 0xd800 && unit <= 0xdbff;
+}
+
 /** A string of UTF-16 code units, made a slice at a time (a spread of a whole long run could pass the engine's argument limit). */
 function fromUnits(units: number[]): string {
   if (units.length <= 4096) return String.fromCharCode(...units);
@@ -237,6 +241,12 @@ function readPage(ex: PdfiumExports, memory: () => ArrayBuffer, page: number, sc
       if (code === 0x0d || code === 0x0a || code === 0) {
         flush();
         space = false;
+        continue;
+      }
+      // PDFium gives a character beyond U+FFFF as its two UTF-16 halves, each placed on its own: the
+      // second half goes on the run of the first (a run that ended between them held half a character)
+      if (code >= 0xdc00 && code <= 0xdfff && run !== null && isHighSurrogate(units[units.length - 1])) {
+        units.push(code);
         continue;
       }
       if (obj !== object) {

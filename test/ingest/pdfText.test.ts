@@ -162,19 +162,33 @@ test('a PDF with no text (a scan) is rejected by name; a password-protected one 
   );
 });
 
-test('a line of many thousand characters in several text objects is one run, every character kept in order', async () => {
-  const [b, c] = ['b'.repeat(6000), 'c'.repeat(6000)];
-  const content = `BT /F1 1 Tf 10 700 Td (${b}) Tj (${c}) Tj ET`;
-  const pdf = handMadePdf([
+/** A one-page PDF whose content stream `content` writes in Helvetica as /F1, with a ToUnicode CMap of `bfchar` lines if given. */
+function helveticaPdf(content: string, bfchar: string[] = []): Uint8Array {
+  const cmap = `/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /T def 1 begincodespacerange <00> <FF> endcodespacerange ${bfchar.length} beginbfchar ${bfchar.join(' ')} endbfchar endcmap CMapName currentdict /CMap defineresource pop end end`;
+  return handMadePdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica ${bfchar.length > 0 ? '/ToUnicode 6 0 R ' : ''}>>`,
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    ...(bfchar.length > 0 ? [`<< /Length ${cmap.length} >>\nstream\n${cmap}\nendstream`] : []),
   ]);
-  const [page] = await readPdf('long-line.pdf', pdf);
+}
+
+test('a line of many thousand characters in several text objects is one run, every character kept in order', async () => {
+  const [b, c] = ['b'.repeat(6000), 'c'.repeat(6000)];
+  const [page] = await readPdf('long-line.pdf', helveticaPdf(`BT /F1 1 Tf 10 700 Td (${b}) Tj (${c}) Tj ET`));
   assert.deepEqual(
     page!.items.map((i) => [i.str === b + c, i.str.length, i.font, i.size]),
     [[true, 12000, 'Helvetica', 1]],
+  );
+});
+
+test('a character beyond U+FFFF (PDFium gives its two UTF-16 halves apart) stays whole in its run', async () => {
+  // the code of "A" stands for U+1F600, written in the CMap as its UTF-16 pair
+  const [page] = await readPdf('astral.pdf', helveticaPdf('BT /F1 12 Tf 10 700 Td (xAbbbA) Tj ET', ['<41> <D83DDE00>']));
+  assert.deepEqual(
+    page!.items.map((i) => i.str),
+    ['x\u{1F600}bbb\u{1F600}'],
   );
 });
