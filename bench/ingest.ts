@@ -12,8 +12,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { benchArgs } from './benchArgs.js';
+import { namedCheckout } from './processes.js';
 import type { IngestReport } from '../ingest/store/runIngest.js';
 import { projectRoot } from '../src/core/projectFiles.js';
 
@@ -79,9 +80,8 @@ function threadLine(threads: number[]): string {
 const builds = [
   build('this build', root),
   ...values.baseline.map((spec) => {
-    const eq = spec.indexOf('=');
-    const dir = resolve(eq > 0 ? spec.slice(eq + 1) : spec);
-    return build(eq > 0 ? spec.slice(0, eq) : basename(dir), dir);
+    const { name, dir } = namedCheckout(spec);
+    return build(name, dir);
   }),
 ];
 const rows: string[][] = [];

@@ -11,9 +11,10 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { benchArgs } from './benchArgs.js';
+import { median, namedCheckout, requireBuiltCheckouts } from './processes.js';
 import type { PdfPage } from '../ingest/parse/pdfText.js';
 import { projectRoot } from '../src/core/projectFiles.js';
 
@@ -92,22 +93,24 @@ async function measure(dir: string, folders: string[]): Promise<Measure> {
 }
 
 const folders = (values.dir.length > 0 ? values.dir : ['../shared/policy']).map((d) => resolve(root, d));
-for (const f of folders) if (!existsSync(f)) throw new Error(`bench/pdfText: --dir ${f} does not exist`);
+for (const f of folders) {
+  if (!existsSync(f)) {
+    console.error(`bench/pdfText: --dir ${f}: no such folder\n${USAGE}`);
+    process.exit(1);
+  }
+}
 
 if (values.measure !== undefined) {
   console.log(JSON.stringify(await measure(values.measure, folders)));
   process.exit(0);
 }
 
-const builds = [
-  { name: 'this build', dir: root },
-  ...values.baseline.map((b) => {
-    const at = b.indexOf('=');
-    const dir = resolve(at > 0 ? b.slice(at + 1) : b);
-    if (!existsSync(join(dir, 'dist/ingest/store/readPdf.js'))) throw new Error(`bench/pdfText: --baseline ${dir} has no dist/ingest/store/readPdf.js`);
-    return { name: at > 0 ? b.slice(0, at) : basename(dir), dir };
-  }),
-];
+const builds = [{ name: 'this build', dir: root }, ...values.baseline.map(namedCheckout)];
+requireBuiltCheckouts(
+  'pdfText',
+  builds.map((b) => b.dir),
+  'dist/ingest/store/readPdf.js',
+);
 const rounds = Math.max(1, Number(values.rounds));
 const results = new Map<string, Measure[]>(builds.map((b) => [b.name, []]));
 for (let r = 0; r < rounds; r++) {
@@ -121,10 +124,6 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 const mine = results.get('this build')![0]!;
 console.log(`PDFs: ${folders.join(', ')}: ${mine.files} files, ${mine.pages} pages; ${rounds} round(s), builds in turn, medians`);
 console.log('build'.padEnd(14) + 'readPdf cpu   readPdf wall   pdfText cpu   ms cpu/page   peak heap   rss      same text');

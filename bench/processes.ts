@@ -1,7 +1,7 @@
 /** Process helpers the benches share: `crkb serve` as a user runs it, and what /proc says of its processes. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 /** A process and its children (a supervisor and its server processes), from /proc. */
 export function tree(pid: number): number[] {
@@ -62,14 +62,29 @@ export function startListening(args: string[], env: Record<string, string> = {})
   });
 }
 
-/** Exits 1 naming the first of `dirs` (a bench's --baseline) that is not a built crkb checkout, before any server starts. */
-export function requireBuiltCheckouts(bench: string, dirs: readonly string[]): void {
+/**
+ * Exits 1 naming the first of `dirs` (a bench's --baseline) that is not a built crkb checkout (has no `file`,
+ * by default the server's entry), before any server starts.
+ */
+export function requireBuiltCheckouts(bench: string, dirs: readonly string[], file = 'dist/src/server/listen.js'): void {
   for (const dir of dirs) {
-    if (!existsSync(resolve(dir, 'dist/src/server/listen.js'))) {
-      console.error(`bench/${bench}: --baseline ${dir}: not a built crkb checkout (no dist/src/server/listen.js; run npm run build there)`);
+    if (!existsSync(resolve(dir, file))) {
+      console.error(`bench/${bench}: --baseline ${dir}: not a built crkb checkout (no ${file}; run npm run build there)`);
       process.exit(1);
     }
   }
+}
+
+/** A bench's `--baseline [NAME=]DIR`: the checkout's folder and its name (by default the folder's own). */
+export function namedCheckout(spec: string): { name: string; dir: string } {
+  const eq = spec.indexOf('=');
+  const dir = resolve(eq > 0 ? spec.slice(eq + 1) : spec);
+  return { name: eq > 0 ? spec.slice(0, eq) : basename(dir), dir };
+}
+
+/** The median of `xs` (of an even count, the upper of the middle two). */
+export function median(xs: readonly number[]): number {
+  return [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 }
 
 /** Resolves after ms milliseconds. */
@@ -142,7 +157,7 @@ export function processCpu(args: string[], cwd: string): number {
 export function interleavedCpu(commands: Array<{ label: string; args: string[]; cwd: string }>, runs: number): Map<string, number> {
   const xs = commands.map(() => [] as number[]);
   for (let i = 0; i < runs; i++) commands.forEach((c, k) => xs[k]!.push(processCpu(c.args, c.cwd)));
-  return new Map(commands.map((c, k) => [c.label, xs[k]!.sort((a, b) => a - b)[xs[k]!.length >> 1]!]));
+  return new Map(commands.map((c, k) => [c.label, median(xs[k]!)]));
 }
 
 /** Writes the CLI's floor to `dir`/floor.mjs and returns its path: node, a better-sqlite3 open (of `root`'s package) and one query of `db`. */

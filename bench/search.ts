@@ -24,6 +24,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openReadOnlyDb, openSearchDb } from '../src/db/openDb.js';
 import type { KnowledgeBase } from '../src/query/KnowledgeBase.js';
+import { median } from './processes.js';
 
 const { values } = parseArgs({
   options: {
@@ -138,7 +139,6 @@ const time = (c: Cost, f: () => void): void => {
   c.wall.push(Number(t1 - t0) / 1000);
 };
 /** The median round (the machine is shared: a mean takes in other processes' bursts). */
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 let sink = 0;
 const searchWith = (k: Kb) => (): void => {
